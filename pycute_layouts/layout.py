@@ -1,0 +1,1604 @@
+"""CuTe layouts: ``Shape:Stride`` functions from coordinates to offsets, and their algebra.
+
+A :class:`Layout` pairs a hierarchical shape with a congruent stride. It maps a coordinate
+``c`` (an integer index, a flat coordinate or a hierarchical one) to ``sum(c_i * d_i)``::
+
+    (8,4):(4,1)            row-major 8x4:   (i, j) -> 4*i + j
+    ((8,2),(4,4)):((4,32),(1,64))
+
+The algebra is CuTe's (``include/cute/layout.hpp``), which is the reference here, not pycute:
+
+* ``coalesce`` merges modes without changing the function; ``filter`` also drops stride-0 modes.
+* ``composition(A, B)`` is the layout ``R`` with ``R(c) == A(B(c))``; admissible when B's strides
+  and sizes walk through A's modes with the divisibility conditions below.
+* ``complement(A, M)`` is the layout that fills the gaps of an injective ``A`` up to ``M``.
+* ``right_inverse``/``left_inverse``, ``logical_divide`` and friends (``zipped``, ``tiled``,
+  ``flat``), ``logical_product`` and friends (``blocked``, ``raked``), ``tile_to_shape``,
+  ``upcast``/``downcast``/``recast``, ``max_common_vector``.
+
+Admissibility. Where CuTe C++ only checks a condition at compile time, or checks a weaker one
+and silently returns a layout that is not ``A o B`` (e.g. ``composition((3,4):(1,5), 4:2)``),
+this module raises :class:`AdmissibilityError` naming the mode, the stride and the shape.
+``docs/differences.md`` lists each such case.
+
+>>> L = Layout(((8, 2), (4, 4)), ((4, 32), (1, 64)))
+>>> print(L)
+((8,2),(4,4)):((4,32),(1,64))
+>>> L(11, 5), L((3, 1), (1, 1)), L(91)
+(109, 109, 109)
+>>> print(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
+((2,2),3):((24,2),8)
+>>> print(complement(Layout(4, 2), 16))
+(2,2):(1,8)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from . import inttuple as it
+from .errors import (
+    AdmissibilityError,
+    CongruenceError,
+    CoordinateError,
+    LayoutError,
+    LayoutTypeError,
+    LayoutValueError,
+    SymbolicUndecidable,
+)
+from .inttuple import (
+    ceil_div,
+    divides,
+    flatten,
+    is_eq,
+    is_lt,
+    is_tuple,
+    prefix_product,
+    product,
+    signum,
+    smin,
+)
+
+__all__ = [
+    "Layout",
+    "Underscore",
+    "_",
+    "make_layout",
+    "size",
+    "cosize",
+    "rank",
+    "depth",
+    "shape",
+    "stride",
+    "coalesce",
+    "filter",
+    "composition",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "tile_to_shape",
+    "upcast",
+    "downcast",
+    "recast",
+    "max_common_vector",
+    "max_common_layout",
+    "make_ordered_layout",
+    "make_identity_layout",
+    "IdentityLayout",
+    "slice_and_offset",
+    "nullspace",
+    "format_inttuple",
+]
+
+
+# ------------------------------------------------------------------------------------------
+# Underscore
+
+
+class Underscore:
+    """CuTe's ``_``: "keep this mode" in a slice, "leave this mode alone" in a tiler.
+
+    >>> from pycute_layouts import _
+    >>> _
+    _
+    """
+
+    _instance: Underscore | None = None
+
+    def __new__(cls) -> Underscore:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_"
+
+    def __reduce__(self):
+        return (Underscore, ())
+
+
+_ = Underscore()
+
+
+def _has_underscore(c: Any) -> bool:
+    if c is _:
+        return True
+    if isinstance(c, tuple):
+        return any(_has_underscore(e) for e in c)
+    return False
+
+
+# ------------------------------------------------------------------------------------------
+# dispatch for ComposedLayout (its operations act on the inner layout, as in CuTe)
+
+
+def _inner_aware(fn):
+    """Let ``fn(layout, ...)`` accept a ComposedLayout by applying ``fn`` to its inner layout."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(layout, *args, **kwargs):
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(fn, *args, **kwargs)
+        return fn(layout, *args, **kwargs)
+
+    return wrapper
+
+
+# ------------------------------------------------------------------------------------------
+# printing
+
+
+def format_inttuple(t: Any) -> str:
+    """Print an IntTuple the way CuTe does: ``(8,(2,4))``; sympy leaves without spaces.
+
+    >>> format_inttuple(((8, 2), 4)), format_inttuple((4,)), format_inttuple(())
+    ('((8,2),4)', '(4)', '()')
+    """
+    if type(t) is int:
+        return str(t)
+    if isinstance(t, tuple):
+        return "(" + ",".join(format_inttuple(e) for e in t) + ")"
+    return str(t).replace(" ", "")
+
+
+# ------------------------------------------------------------------------------------------
+# Layout
+
+
+def _validate_shape_leaf(s: Any, who: str) -> None:
+    if type(s) is int:
+        if s <= 0:
+            raise LayoutValueError(f"{who}: shape leaves must be positive (zero-size modes are not allowed), got {s}")
+        return
+    if s.is_positive is False:
+        raise LayoutValueError(f"{who}: shape leaf {s} is not positive")
+
+
+def _validate_shape(s: Any, who: str) -> None:
+    if isinstance(s, tuple):
+        for e in s:
+            _validate_shape(e, who)
+    else:
+        _validate_shape_leaf(s, who)
+
+
+class Layout:
+    """A CuTe layout ``shape:stride`` (immutable, hashable).
+
+    ``Layout(shape)`` uses CuTe's default compact column-major strides. ``Layout("(8,4):(4,1)")``
+    parses CuTe notation. Shapes and strides are nested tuples of ints or sympy expressions.
+
+    Call it with a linear index, a flat coordinate, or a hierarchical coordinate; a coordinate
+    containing ``_`` slices (the sub-layout; ``slice_and_offset`` also gives the offset);
+    ``layout[i]`` is mode ``i``. Numpy index arrays are evaluated vectorised.
+
+    >>> L = Layout((8, 4), (4, 1))
+    >>> L(6), L(2, 1), L((2, 1))
+    (9, 9, 9)
+    >>> print(Layout(((2, 4), 3)))
+    ((2,4),3):((1,2),8)
+    >>> print(L(_, 2))
+    8:4
+    >>> print(L[1])
+    4:1
+    """
+
+    __slots__ = ("_s", "_d", "_size", "_hash")
+
+    def __init__(self, shape: Any, stride: Any = None):
+        if isinstance(shape, str) and stride is None:
+            from .notation import parse_layout
+
+            parsed = parse_layout(shape)
+            s, d = parsed._s, parsed._d
+        else:
+            if isinstance(shape, Layout):
+                raise LayoutTypeError("Layout: pass shape and stride, or use make_layout(layout) to copy")
+            s = it.as_inttuple(shape, "Layout", "shape")
+            _validate_shape(s, "Layout")
+            if stride is None:
+                d = prefix_product(s)
+            else:
+                d = it.as_inttuple(stride, "Layout", "stride")
+                if not it.congruent(s, d):
+                    raise CongruenceError(
+                        f"Layout: shape {format_inttuple(s)} and stride {format_inttuple(d)} are not congruent "
+                        "(they must have the same nesting)"
+                    )
+        self._s = s
+        self._d = d
+        self._size = None
+        self._hash = None
+
+    @classmethod
+    def _make(cls, s: Any, d: Any) -> Layout:
+        """Trusted constructor (no validation): for results computed inside the package."""
+        obj = cls.__new__(cls)
+        obj._s = s
+        obj._d = d
+        obj._size = None
+        obj._hash = None
+        return obj
+
+    # -- attributes ----------------------------------------------------------------------
+    @property
+    def shape(self) -> Any:
+        """The shape, a nested tuple (or a single leaf).
+
+        >>> Layout((8, 4), (4, 1)).shape
+        (8, 4)
+        """
+        return self._s
+
+    @property
+    def stride(self) -> Any:
+        """The stride, congruent with the shape.
+
+        >>> Layout((8, 4), (4, 1)).stride
+        (4, 1)
+        """
+        return self._d
+
+    def size(self) -> Any:
+        """Number of coordinates: the product of the shape.
+
+        >>> Layout((8, (2, 4))).size()
+        64
+        """
+        if self._size is None:
+            self._size = _simplify(product(self._s))
+        return self._size
+
+    def cosize(self) -> Any:
+        """``L(size - 1) + 1`` (CuTe's definition): the extent of the codomain for non-negative strides.
+
+        >>> Layout((8, 4), (1, 16)).cosize()
+        56
+        >>> import sympy; m, n = sympy.symbols('m n', positive=True, integer=True)
+        >>> Layout((m, n), (1, m)).cosize()
+        m*n
+        """
+        fs, fd = flatten(self._s), flatten(self._d)
+        r = 1
+        for s, d in zip(fs, fd):
+            r = r + (s - 1) * d
+        return _simplify(r)
+
+    def rank(self) -> int:
+        """Number of top-level modes.
+
+        >>> Layout(((8, 2), 4)).rank()
+        2
+        """
+        return len(self._s) if isinstance(self._s, tuple) else 1
+
+    def depth(self) -> int:
+        """Nesting depth of the shape.
+
+        >>> Layout(((8, 2), 4)).depth()
+        2
+        """
+        return it.depth(self._s)
+
+    def is_symbolic(self) -> bool:
+        """True when a shape or stride leaf is a sympy expression with free symbols.
+
+        >>> Layout((8, 4)).is_symbolic()
+        False
+        """
+        return it.is_symbolic(self._s) or it.is_symbolic(self._d)
+
+    # -- protocol ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Layout):
+            return self._s == other._s and self._d == other._d
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self._s, self._d))
+        return h
+
+    def __str__(self) -> str:
+        return f"{format_inttuple(self._s)}:{format_inttuple(self._d)}"
+
+    def __repr__(self) -> str:
+        return f"Layout('{self}')"
+
+    def __reduce__(self):
+        return (Layout._make, (self._s, self._d))
+
+    def __len__(self) -> int:
+        return self.rank()
+
+    def __iter__(self):
+        for i in range(self.rank()):
+            yield self[i]
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (tuple, Underscore)) and _has_underscore(key):
+            return slice_and_offset(key, self)
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+            if isinstance(key, tuple):
+                return self._get_path(key)
+            raise LayoutTypeError(f"Layout[{key!r}]: mode index must be an int")
+        i = int(key)
+        r = self.rank()
+        if not -r <= i < r:
+            raise CoordinateError(f"Layout[{i}]: mode index out of range for a rank-{r} layout {self}")
+        if not isinstance(self._s, tuple):
+            return self
+        return Layout._make(self._s[i], self._d[i])
+
+    def _get_path(self, path: tuple) -> Layout:
+        cur = self
+        for k in path:
+            cur = cur[k]
+        return cur
+
+    # -- evaluation ----------------------------------------------------------------------
+    def __call__(self, *coord: Any, check: bool = False) -> Any:
+        if len(coord) == 0:
+            raise CoordinateError("Layout(): a coordinate or index is required")
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(c, list):
+            c = tuple(c)
+        if _has_underscore(c):
+            return slice_and_offset(c, self)[0]
+        if type(c) is int:
+            if check and not 0 <= c < self.size():
+                raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
+            return _crd2idx_int(c, self._s, self._d)
+        if isinstance(c, np.ndarray):
+            return self._eval_numpy(c, check)
+        _check_coord(c, self._s)
+        return _simplify(it.crd2idx(c, self._s, self._d, check=check))
+
+    def _eval_numpy(self, idx: np.ndarray, check: bool) -> np.ndarray:
+        if not np.issubdtype(idx.dtype, np.integer):
+            raise LayoutTypeError(f"Layout {self}: numpy indices must be integers, got dtype {idx.dtype}")
+        if self.is_symbolic():
+            raise SymbolicUndecidable(f"Layout {self}: cannot evaluate a symbolic layout on numpy arrays; subs() first")
+        idx = idx.astype(np.int64, copy=False)
+        if check and idx.size and (idx.min() < 0 or idx.max() >= self.size()):
+            raise CoordinateError(f"Layout {self}: indices out of range [0, {self.size()})")
+        fs, fd = flatten(self._s), flatten(self._d)
+        out = np.zeros(idx.shape, dtype=np.int64)
+        rest = idx
+        n = len(fs)
+        for i, (s, d) in enumerate(zip(fs, fd)):
+            if i == n - 1:
+                out += rest * d
+            else:
+                q, m = np.divmod(rest, s)
+                out += m * d
+                rest = q
+        return out
+
+    def to_numpy(self) -> np.ndarray:
+        """``L(i)`` for every ``i`` in ``[0, size)``, as an int64 array, without a per-point Python loop.
+
+        >>> Layout((2, 3), (3, 1)).to_numpy()
+        array([0, 3, 1, 4, 2, 5])
+        """
+        if self.is_symbolic():
+            raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
+        fs, fd = flatten(self._s), flatten(self._d)
+        out = np.zeros(1, dtype=np.int64)
+        # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
+        for s, d in zip(fs, fd):
+            out = ((np.arange(s, dtype=np.int64) * d)[:, None] + out[None, :]).reshape(-1)
+        return out
+
+    def slice_and_offset(self, *coord: Any) -> tuple[Layout, Any]:
+        """Slice with ``_`` placeholders: the sub-layout of the ``_`` modes and the offset of the rest.
+
+        >>> sub, off = Layout((8, 4), (4, 1)).slice_and_offset(_, 2)
+        >>> str(sub), off
+        ('8:4', 2)
+        """
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        return slice_and_offset(c, self)
+
+    def subs(self, *args: Any, **kwargs: Any) -> Layout:
+        """Bind symbols (``subs(m=2)`` or a sympy-style dict) and return the new layout.
+
+        >>> import sympy; m = sympy.Symbol('m', positive=True, integer=True)
+        >>> print(Layout((8, m), (m, 1)).subs(m=4))
+        (8,4):(4,1)
+        """
+        from .symbolic import subs_inttuple
+
+        mapping = _subs_mapping(args, kwargs)
+        s = subs_inttuple(self._s, mapping)
+        d = subs_inttuple(self._d, mapping)
+        return Layout(s, d)
+
+    def free_symbols(self) -> set:
+        """The sympy symbols appearing in shape or stride.
+
+        >>> Layout((8, 4)).free_symbols()
+        set()
+        """
+        out: set = set()
+        for leaf in flatten(self._s) + flatten(self._d):
+            if type(leaf) is not int:
+                out |= leaf.free_symbols
+        return out
+
+
+def _subs_mapping(args: tuple, kwargs: dict) -> dict:
+    mapping: dict = {}
+    for a in args:
+        if not isinstance(a, dict):
+            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {a!r}")
+        mapping.update(a)
+    mapping.update(kwargs)
+    return mapping
+
+
+def _simplify(x: Any) -> Any:
+    if type(x) is int:
+        return x
+    if isinstance(x, np.ndarray):
+        return x
+    try:
+        import sympy
+    except ImportError:  # pragma: no cover
+        return x
+    if isinstance(x, sympy.Basic):
+        x = sympy.simplify(x)
+        if x.is_Integer:
+            return int(x)
+    return x
+
+
+def _crd2idx_int(c: int, s: Any, d: Any) -> Any:
+    """Fast path: integer index into a (possibly nested) layout, CuTe semantics (last mode extends)."""
+    if type(s) is int:
+        return c * d
+    fs = flatten(s) if isinstance(s, tuple) else (s,)
+    fd = flatten(d) if isinstance(d, tuple) else (d,)
+    r = 0
+    n = len(fs)
+    for i in range(n):
+        si = fs[i]
+        if i == n - 1:
+            r += c * fd[i]
+        elif type(si) is int and type(c) is int:
+            c, m = divmod(c, si)
+            r += m * fd[i]
+        else:
+            m = c % si
+            c = c // si
+            r = r + m * fd[i]
+    return _simplify(r) if type(r) is not int else r
+
+
+def _check_coord(c: Any, s: Any) -> None:
+    if isinstance(c, tuple):
+        if not isinstance(s, tuple):
+            raise CongruenceError(f"coordinate {format_inttuple(c)} has more modes than shape {format_inttuple(s)}")
+        if len(c) != len(s):
+            raise CongruenceError(
+                f"coordinate {format_inttuple(c)} has {len(c)} modes but the shape {format_inttuple(s)} has {len(s)}"
+            )
+        for x, y in zip(c, s):
+            _check_coord(x, y)
+        return
+    if isinstance(c, bool) or not (isinstance(c, (int, np.integer, np.ndarray)) or it.is_int(c)):
+        raise LayoutTypeError(f"coordinate leaves must be integers, got {c!r}")
+
+
+# ------------------------------------------------------------------------------------------
+# construction and access
+
+
+def _as_layout(x: Any, who: str) -> Layout:
+    if isinstance(x, Layout):
+        return x
+    if it.is_int(x):
+        return Layout(x)
+    raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}")
+
+
+def make_layout(*args: Any) -> Layout:
+    """Concatenate layouts into the modes of a new layout (CuTe's ``make_layout(L0, L1, ...)``).
+
+    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly.
+
+    >>> print(make_layout(Layout(4, 1), Layout((2, 3), (8, 16))))
+    (4,(2,3)):(1,(8,16))
+    >>> print(make_layout(Layout(4, 1)))
+    (4):(1)
+    >>> print(make_layout((4, 2)))
+    (4,2):(1,4)
+    """
+    if not args:
+        raise LayoutValueError("make_layout: at least one argument is required")
+    if all(isinstance(a, Layout) for a in args):
+        return Layout._make(tuple(a._s for a in args), tuple(a._d for a in args))
+    if any(isinstance(a, Layout) for a in args):
+        raise LayoutTypeError("make_layout: pass either layouts only, or (shape[, stride])")
+    if len(args) > 2:
+        raise LayoutTypeError("make_layout: expected (shape) or (shape, stride) when no layouts are given")
+    return Layout(*args)
+
+
+def size(x: Any, mode: int | None = None) -> Any:
+    """Size of a layout (or of one of its modes) or of a shape.
+
+    >>> size(Layout((8, 4))), size((2, (3, 4))), size(Layout((8, 4)), 1)
+    (32, 24, 4)
+    """
+    if mode is not None:
+        return size(x[mode] if isinstance(x, Layout) else x[mode])
+    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
+        return x.size()
+    return product(it.as_inttuple(x, "size"))
+
+
+def cosize(x: Any) -> Any:
+    """Codomain size of a layout, ``L(size-1) + 1``.
+
+    >>> cosize(Layout((8, 4), (4, 1)))
+    32
+    """
+    if not hasattr(x, "cosize"):
+        raise LayoutTypeError(f"cosize: expected a layout, got {x!r}")
+    return x.cosize()
+
+
+def rank(x: Any) -> int:
+    """Rank of a layout or IntTuple.
+
+    >>> rank(Layout(((8, 2), 4))), rank((1, 2, 3))
+    (2, 3)
+    """
+    if isinstance(x, Layout):
+        return x.rank()
+    return it.rank(x)
+
+
+def depth(x: Any) -> int:
+    """Depth of a layout or IntTuple.
+
+    >>> depth(Layout(((8, 2), 4))), depth(3)
+    (2, 0)
+    """
+    if isinstance(x, Layout):
+        return x.depth()
+    return it.depth(x)
+
+
+def shape(x: Any) -> Any:
+    """Shape of a layout.
+
+    >>> shape(Layout((8, 4)))
+    (8, 4)
+    """
+    if hasattr(x, "shape") and not isinstance(x, (tuple, int, np.ndarray)):
+        return x.shape
+    return it.as_inttuple(x, "shape")
+
+
+def stride(x: Layout) -> Any:
+    """Stride of a layout.
+
+    >>> stride(Layout((8, 4)))
+    (1, 8)
+    """
+    if not isinstance(x, Layout):
+        raise LayoutTypeError(f"stride: expected a Layout, got {x!r}")
+    return x.stride
+
+
+def _slice_tuple(c: Any, t: Any) -> tuple:
+    """CuTe's lift_slice: the pieces of ``t`` at the ``_`` positions of ``c``, as a flat-ish tuple."""
+    if isinstance(c, tuple):
+        if not isinstance(t, tuple) or len(c) != len(t):
+            raise CongruenceError(f"slice: coordinate {c!r} is not congruent with {format_inttuple(t)}")
+        out: tuple = ()
+        for ci, ti in zip(c, t):
+            out += _slice_tuple(ci, ti)
+        return out
+    if c is _:
+        return (t,)
+    return ()
+
+
+def _unwrap(t: Any) -> Any:
+    while isinstance(t, tuple) and len(t) == 1:
+        t = t[0]
+    return t
+
+
+def _zero_underscores(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_zero_underscores(e) for e in c)
+    return 0 if c is _ else c
+
+
+def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, Any]:
+    """Split a coordinate with ``_`` into the sliced sub-layout and the offset of the fixed part.
+
+    >>> L = Layout(((2, 4), (3, 5)), ((1, 2), (8, 24)))
+    >>> sub, off = slice_and_offset(((1, _), _), L)
+    >>> str(sub), off
+    ('(4,(3,5)):(2,(8,24))', 1)
+    """
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+    if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
+        raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
+    s = _unwrap(_slice_tuple(coord, layout._s))
+    d = _unwrap(_slice_tuple(coord, layout._d))
+    fixed = _zero_underscores(coord)
+    _check_coord(fixed, layout._s)
+    off = _simplify(it.crd2idx(fixed, layout._s, layout._d))
+    if s == ():
+        return Layout._make(1, 0), off
+    return Layout._make(s, d), off
+
+
+# ------------------------------------------------------------------------------------------
+# coalesce / filter
+
+
+def _bw_coalesce(fs: tuple, fd: tuple, new_s: Any, new_d: Any) -> Layout:
+    """Walk the flat modes backwards, merging (s, d) into the front when s*d == front stride."""
+    ss = [new_s]
+    dd = [new_d]
+    fresh = True  # the front is still the initial (integral) new_shape
+    for i in range(len(fs) - 1, -1, -1):
+        s = fs[i]
+        d = fd[i]
+        if s == 1 if type(s) is int else _maybe_eq(s, 1):
+            continue
+        if fresh and len(ss) == 1 and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1)):
+            ss[0], dd[0] = s, d
+            continue
+        prod = s * d
+        f = dd[0]
+        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f):
+            ss[0] = s * ss[0]
+            dd[0] = d
+        else:
+            ss.insert(0, s)
+            dd.insert(0, d)
+            fresh = False
+    if len(ss) == 1:
+        if ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1):
+            return Layout._make(1, 0)
+        return Layout._make(_simplify(ss[0]), _simplify(dd[0]))
+    return Layout._make(tuple(_simplify(x) for x in ss), tuple(_simplify(x) for x in dd))
+
+
+def _maybe_eq(a: Any, b: Any) -> bool:
+    """Symbolic equality used only where 'not equal' is always safe (coalesce merges)."""
+    try:
+        return is_eq(a, b)
+    except SymbolicUndecidable:
+        return False
+
+
+def _coalesce_flat(layout: Layout) -> Layout:
+    fs, fd = flatten(layout._s), flatten(layout._d)
+    return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
+
+
+def _coalesce_x(layout: Layout) -> Layout:
+    """coalesce that also preserves the function outside the domain (keeps the last stride)."""
+    fs, fd = flatten(layout._s), flatten(layout._d)
+    last = fs[-1]
+    if last == 1 if type(last) is int else _maybe_eq(last, 1):
+        return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1])
+    return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1])
+
+
+def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
+    r = layout.rank()
+    if len(profile) > r:
+        raise CongruenceError(f"too many modes: profile/tiler of rank {len(profile)} for the rank-{r} layout {layout}")
+    modes = [fn(layout[i], profile[i]) for i in range(len(profile))]
+    if keep_rest:
+        modes += [layout[i] for i in range(len(profile), r)]
+    return make_layout(*modes)
+
+
+@_inner_aware
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """Merge modes without changing the function on the domain (CuTe's ``coalesce``).
+
+    With a tuple ``profile``, coalesce each of the first ``len(profile)`` modes separately and
+    keep the rest (``coalesce(L, (1, 1))`` keeps a rank-2 layout rank-2).
+
+    >>> print(coalesce(Layout((2, (1, 6)), (1, (6, 2)))))
+    12:1
+    >>> print(coalesce(Layout(((2, 4), (3, 5)), ((1, 2), (8, 24))), (1, 1)))
+    (8,15):(1,8)
+    >>> print(coalesce(Layout((1, 1), (3, 5))))
+    1:0
+    """
+    layout = _as_layout(layout, "coalesce")
+    if profile is None or not isinstance(profile, tuple):
+        return _coalesce_flat(layout)
+    return _transform_layout(layout, profile, coalesce)
+
+
+def _filter_zeros_layout(layout: Layout) -> Layout:
+    return Layout._make(it.filter_zeros(layout._d, layout._s), layout._d)
+
+
+@_inner_aware
+def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
+    """Remove stride-0 and size-1 modes, then coalesce (CuTe's ``filter``).
+
+    >>> print(filter(Layout((4, 2, 3), (1, 0, 4))))
+    12:1
+    >>> print(filter(Layout((4, 2), (0, 0))))
+    1:0
+    """
+    layout = _as_layout(layout, "filter")
+    if profile is None or not isinstance(profile, tuple):
+        return _coalesce_flat(_filter_zeros_layout(layout))
+    return _transform_layout(layout, profile, filter)
+
+
+# ------------------------------------------------------------------------------------------
+# composition
+
+
+def composition(a: Any, b: Any) -> Any:
+    """The layout ``R`` with ``R(c) == a(b(c))`` for every coordinate ``c`` of ``b``.
+
+    ``b`` may be a Layout, an int ``n`` (the layout ``n:1``), ``_`` (returns ``a``), or a tuple
+    of tilers applied mode by mode (modes of ``a`` beyond the tuple are dropped, as in CuTe).
+
+    Admissibility (CuTe, checked exactly): walking ``b``'s stride through the modes of
+    ``coalesce(a)``, the remaining stride and each shape must divide one another (or all of
+    ``b``'s points fall inside that mode); then each shape taken must divide the remaining size
+    of ``b``. Otherwise AdmissibilityError names the mode, the stride and the shape.
+
+    >>> print(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
+    ((2,2),3):((24,2),8)
+    >>> print(composition(Layout((4, 8), (8, 1)), (2, 4)))
+    (2,4):(8,1)
+    >>> composition(Layout((4, 6), (1, 5)), Layout(6, 1))
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 of coalesce(A) = (4,6):(1,5) does not divide the remaining size 6 of B
+    """
+    comp = getattr(a, "_compose_with", None)
+    if comp is not None and not isinstance(a, Layout):
+        return comp(b)
+    if isinstance(a, IdentityLayout):
+        raise LayoutTypeError("composition: an IdentityLayout cannot be the outer layout; evaluate it instead")
+    a = _as_layout(a, "composition")
+    return _compose(a, b)
+
+
+def _compose(a: Layout, b: Any) -> Any:
+    if isinstance(b, Layout):
+        flat = _coalesce_x(a)
+        return _composition_impl(flat._s, flat._d, b._s, b._d, flat)
+    if b is _:
+        return a
+    if isinstance(b, tuple):
+        return _transform_layout(a, b, _compose_mode, keep_rest=False)
+    if isinstance(b, list):
+        return _compose(a, tuple(b))
+    if it.is_int(b):
+        b = it.as_inttuple(b, "composition", "tiler")
+        _validate_shape_leaf(b, "composition")
+        flat = _coalesce_x(a)
+        return _composition_impl(flat._s, flat._d, b, 1, flat)
+    swz = getattr(b, "_as_rhs_of_layout", None)
+    if swz is not None:
+        return swz(a)
+    raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
+
+
+def _compose_mode(a: Layout, b: Any) -> Any:
+    return _compose(a, b)
+
+
+def _composition_impl(ls: Any, ld: Any, rs: Any, rd: Any, flat_a: Layout) -> Layout:
+    if isinstance(rs, tuple):
+        parts = [_composition_impl(ls, ld, s, d, flat_a) for s, d in zip(rs, rd)]
+        return Layout._make(tuple(p._s for p in parts), tuple(p._d for p in parts))
+    if rd == 0 if type(rd) is int else is_eq(rd, 0):
+        return Layout._make(rs, 0)
+    if not isinstance(ls, tuple):
+        return Layout._make(rs, _simplify(rd * ld))
+    res_s: list = []
+    res_d: list = []
+    rest_s, rest_d = rs, rd
+    n = len(ls)
+    fast = type(rs) is int and type(rd) is int
+    for i in range(n - 1):
+        cs, cd = ls[i], ld[i]
+        if fast and type(cs) is int:
+            ard = rest_d if rest_d >= 0 else -rest_d
+            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
+                _raise_stride_div(ard, cs, i, flat_a, rest_s)
+            next_s = -((-cs) // ard)
+            next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
+            if next_s == 1 or rest_s == 1:
+                rest_d = next_d
+                continue
+            new_s = next_s if next_s < rest_s else rest_s
+            if rest_s % new_s != 0:
+                _raise_shape_div(new_s, rest_s, i, flat_a)
+            res_s.append(new_s)
+            res_d.append(rest_d * cd)
+            rest_s = rest_s // new_s
+            rest_d = next_d
+            continue
+        fast = False
+        ard = rest_d if signum(rest_d) >= 0 else -rest_d
+        if not (divides(cs, ard) or divides(ard, cs)):
+            if is_lt(cs, ard) or not is_lt((rest_s - 1) * ard, cs):
+                _raise_stride_div(ard, cs, i, flat_a, rest_s)
+        next_s = ceil_div(cs, ard)
+        next_d = ceil_div(ard, cs) * signum(rest_d)
+        if is_eq(next_s, 1) or is_eq(rest_s, 1):
+            rest_d = next_d
+            continue
+        new_s = smin(next_s, rest_s)
+        if not divides(new_s, rest_s):
+            _raise_shape_div(new_s, rest_s, i, flat_a)
+        res_s.append(new_s)
+        res_d.append(_simplify(rest_d * cd))
+        rest_s = _simplify(rest_s / new_s) if type(rest_s) is not int or type(new_s) is not int else rest_s // new_s
+        rest_d = next_d
+    last_d = ld[n - 1]
+    if not res_s:
+        return Layout._make(_simplify(rest_s), _simplify(rest_d * last_d))
+    if rest_s == 1 if type(rest_s) is int else is_eq(rest_s, 1):
+        if len(res_s) == 1:
+            return Layout._make(res_s[0], res_d[0])
+        return Layout._make(tuple(res_s), tuple(res_d))
+    res_s.append(_simplify(rest_s))
+    res_d.append(_simplify(rest_d * last_d))
+    return Layout._make(tuple(res_s), tuple(res_d))
+
+
+def _raise_stride_div(rest_d: Any, cs: Any, i: int, flat_a: Layout, rest_s: Any) -> None:
+    raise AdmissibilityError(
+        f"composition: stride divisibility fails: the remaining stride {rest_d} of B (size {rest_s} left) and "
+        f"shape {cs} of mode {i} of coalesce(A) = {flat_a} do not divide one another "
+        "(CuTe's Stride Divisibility Condition)"
+    )
+
+
+def _raise_shape_div(new_s: Any, rest_s: Any, i: int, flat_a: Layout) -> None:
+    raise AdmissibilityError(
+        f"composition: shape divisibility fails: shape {new_s} of mode {i} of coalesce(A) = {flat_a} "
+        f"does not divide the remaining size {rest_s} of B"
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# complement
+
+
+def complement(layout: Layout, cotarget: Any = None) -> Layout:
+    """The layout that enumerates, in order, the offsets in ``[0, cotarget)`` that ``layout`` misses.
+
+    ``(layout, complement(layout, M))`` is then a bijection onto ``[0, M)`` (rounded up to a
+    whole number of repetitions). Admissibility: after filtering, the strides sorted ascending
+    must each be a multiple of the previous stride times its shape; otherwise no complement
+    exists (the layout overlaps itself or leaves gaps that no layout can fill) and
+    AdmissibilityError says which stride breaks it. ``cotarget`` defaults to ``cosize(layout)``
+    and may be a shape (tuple), as CuTe's ``logical_divide`` passes.
+
+    >>> print(complement(Layout((2, 2), (1, 6)), 24))
+    (3,2):(2,12)
+    >>> print(complement(Layout(4, 1), 4))
+    1:0
+    >>> complement(Layout((2, 2), (2, 3)), 12)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 spanned by the modes before it: the layout (2,2):(2,3) is not injective-and-complementable
+    """
+    inner = getattr(layout, "inner", None)
+    if inner is not None and not isinstance(layout, Layout):
+        layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
+    layout = _as_layout(layout, "complement")
+    f = filter(layout)
+    if cotarget is None:
+        cotarget = f.cosize()
+    else:
+        cotarget = it.as_inttuple(cotarget, "complement", "cotarget")
+        _validate_shape(cotarget, "complement")
+    fs = list(flatten(f._s))
+    fd = list(flatten(f._d))
+    if len(fs) == 1 and (fd[0] == 0 if type(fd[0]) is int else is_eq(fd[0], 0)):
+        return Layout._make(_simplify(product(cotarget)), 1) if not is_eq(product(cotarget), 1) else Layout._make(1, 0)
+    for d in fd:
+        if signum(d) < 0:
+            raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
+    res_s: list = []
+    res_d: list = [1]
+    while len(fs) > 1:
+        idx = _argmin(fd)
+        min_d = fd[idx]
+        _check_complement_step(min_d, res_d[-1], fs[idx], layout)
+        res_s.append(_simplify(min_d / res_d[-1]) if type(min_d) is not int else min_d // res_d[-1])
+        res_d.append(_simplify(min_d * fs[idx]))
+        del fs[idx]
+        del fd[idx]
+    _check_complement_step(fd[0], res_d[-1], fs[0], layout)
+    res_s.append(fd[0] // res_d[-1] if type(fd[0]) is int and type(res_d[-1]) is int else _simplify(fd[0] / res_d[-1]))
+    new_d = _simplify(fd[0] * fs[0])
+    rest_s = _simplify(product(ceil_div(cotarget, new_d)))
+    full = Layout._make((tuple(res_s), rest_s), (tuple(res_d), new_d))
+    return _coalesce_flat(full)
+
+
+def _argmin(vals: list) -> int:
+    best = 0
+    for i in range(1, len(vals)):
+        v, b = vals[i], vals[best]
+        if v < b if (type(v) is int and type(b) is int) else is_lt(v, b):
+            best = i
+    return best
+
+
+def _check_complement_step(d: Any, prev_extent: Any, s: Any, layout: Layout) -> None:
+    if type(d) is int and type(prev_extent) is int:
+        if d % prev_extent == 0:
+            return
+        smaller = d < prev_extent
+    else:
+        if divides(prev_extent, d):
+            return
+        smaller = is_lt(d, prev_extent)
+    if smaller:
+        raise AdmissibilityError(
+            f"complement: sorted stride {d} (shape {s}) is smaller than {prev_extent} = "
+            f"{_extent_text(prev_extent)} spanned by the modes before it: the layout {layout} is not "
+            "injective-and-complementable"
+        )
+    raise AdmissibilityError(
+        f"complement: sorted stride {d} (shape {s}) is not a multiple of {prev_extent}, the extent of the modes "
+        f"before it, so the gaps of {layout} cannot be filled by a layout (no complement exists)"
+    )
+
+
+def _extent_text(x: Any) -> str:
+    if type(x) is int and x > 1:
+        # show a factorisation hint like 2*2 for readability
+        for p in range(2, x):
+            if x % p == 0:
+                return f"{p}*{x // p}"
+    return str(x)
+
+
+# ------------------------------------------------------------------------------------------
+# inverses
+
+
+def _flat_modes(layout: Layout) -> tuple[tuple, tuple]:
+    c = _coalesce_flat(layout)
+    s = c._s if isinstance(c._s, tuple) else (c._s,)
+    d = c._d if isinstance(c._d, tuple) else (c._d,)
+    return s, d
+
+
+def _require_int_layout(layout: Layout, who: str) -> None:
+    if layout.is_symbolic():
+        raise SymbolicUndecidable(f"{who}: needs integer strides to sort them; {layout} is symbolic (subs() first)")
+
+
+def right_inverse(layout: Layout) -> Layout:
+    """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
+
+    >>> print(right_inverse(Layout((4, 2), (2, 1))))
+    (2,4):(4,1)
+    >>> print(right_inverse(Layout(4, 2)))
+    1:0
+    """
+    if layout is _:
+        return _
+    layout = _as_layout(layout, "right_inverse")
+    _require_int_layout(layout, "right_inverse")
+    s, d = _flat_modes(layout)
+    pre = [1]
+    for x in s:
+        pre.append(pre[-1] * x)
+    order = sorted(range(len(d)), key=lambda i: d[i])
+    rs, rd = [1], [0]
+    cur = 1
+    for i in order:
+        if d[i] == cur:
+            rs.append(s[i])
+            rd.append(pre[i])
+            cur = s[i] * d[i]
+    return _coalesce_flat(Layout._make(tuple(rs), tuple(rd)))
+
+
+def left_inverse(layout: Layout) -> Layout:
+    """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
+
+    For a non-injective layout the result is CuTe's quasi-inverse:
+    ``layout(R(layout(i))) == layout(i)``.
+
+    >>> print(left_inverse(Layout((4, 2), (2, 1))))
+    (2,4):(4,1)
+    >>> print(left_inverse(Layout(4, 2)))
+    (2,4):(0,1)
+    """
+    if layout is _:
+        return _
+    layout = _as_layout(layout, "left_inverse")
+    _require_int_layout(layout, "left_inverse")
+    s, d = _flat_modes(layout)
+    for x in d:
+        if x < 0:
+            raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
+    pre = [1]
+    for x in s:
+        pre.append(pre[-1] * x)
+    order = sorted(range(len(d)), key=lambda i: d[i])
+    rs: list = []
+    rd: list = [0]
+    sz = 1
+    for i in order:
+        if d[i] == 0:
+            continue
+        if d[i] % sz != 0:
+            raise AdmissibilityError(
+                f"left_inverse: divisibility condition fails: stride {d[i]} is not a multiple of {sz}, the size "
+                f"covered by the smaller strides of coalesce({layout})"
+            )
+        rs.append(d[i] // sz)
+        rd.append(pre[i])
+        sz = sz * (d[i] // sz)
+    rs.append(s[order[-1]])
+    return _coalesce_flat(Layout._make(tuple(rs), tuple(rd)))
+
+
+# ------------------------------------------------------------------------------------------
+# divide
+
+
+@_inner_aware
+def logical_divide(layout: Layout, tiler: Any) -> Layout:
+    """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, size)))``.
+
+    A tuple tiler divides mode by mode (modes beyond it are kept); ``_`` keeps a mode.
+
+    >>> print(logical_divide(Layout(16, 1), Layout(4, 2)))
+    (4,(2,2)):(2,(1,8))
+    >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),(4,2)):((1,2),(8,32))
+    """
+    layout = _as_layout(layout, "logical_divide")
+    if isinstance(tiler, Layout):
+        target = _coalesce_flat(layout)._s
+        return composition(layout, make_layout(tiler, complement(tiler, target)))
+    if tiler is _:
+        return layout
+    if isinstance(tiler, (tuple, list)):
+        return _transform_layout(layout, tuple(tiler), logical_divide)
+    if it.is_int(tiler):
+        return logical_divide(layout, Layout(tiler))
+    raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+
+
+def _zip2_by(t: Any, guide: Any) -> Any:
+    if isinstance(guide, (tuple, list)):
+        if not isinstance(t, tuple) or len(t) < len(guide):
+            raise CongruenceError(f"zip2_by: {t} has fewer modes than the tiler {guide}")
+        split = [_zip2_by(t[i], guide[i]) for i in range(len(guide))]
+        return (tuple(x[0] for x in split), tuple(x[1] for x in split) + tuple(t[len(guide):]))
+    if not isinstance(t, tuple) or len(t) != 2:
+        raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {t}")
+    return t
+
+
+def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
+    return Layout._make(_zip2_by(layout._s, tiler), _zip2_by(layout._d, tiler))
+
+
+@_inner_aware
+def zipped_divide(layout: Layout, tiler: Any) -> Layout:
+    """``logical_divide`` with the tiles gathered in mode 0 and the rests in mode 1.
+
+    >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),(4,2)):((1,8),(2,32))
+    """
+    return _tile_unzip(logical_divide(layout, tiler), tiler)
+
+
+def _unpack(layout: Layout, modes: tuple) -> Layout:
+    coord = tuple(_ if m == 0 else tuple(_ for _i in range(m)) for m in modes)
+    return slice_and_offset(coord, layout)[0]
+
+
+@_inner_aware
+def tiled_divide(layout: Layout, tiler: Any) -> Layout:
+    """``zipped_divide`` with the rest mode unpacked: ``((tile), rest0, rest1, ...)``.
+
+    >>> print(tiled_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),4,2):((1,8),2,32)
+    """
+    z = zipped_divide(layout, tiler)
+    return _unpack(z, (0, _rank_of(z._s[1])))
+
+
+@_inner_aware
+def flat_divide(layout: Layout, tiler: Any) -> Layout:
+    """``zipped_divide`` with both modes unpacked: ``(tile0, tile1, ..., rest0, rest1, ...)``.
+
+    >>> print(flat_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    (2,4,4,2):(1,8,2,32)
+    """
+    z = zipped_divide(layout, tiler)
+    return _unpack(z, (_rank_of(z._s[0]), _rank_of(z._s[1])))
+
+
+def _rank_of(t: Any) -> int:
+    return len(t) if isinstance(t, tuple) else 0
+
+
+# ------------------------------------------------------------------------------------------
+# product
+
+
+@_inner_aware
+def logical_product(block: Layout, tiler: Any) -> Layout:
+    """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
+
+    A tuple tiler works mode by mode; an int ``n`` means the layout ``n:1`` (pycute gets this
+    case wrong; see docs/differences.md).
+
+    >>> print(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1)))
+    ((2,2),(2,3)):((4,1),(2,8))
+    >>> print(logical_product(Layout(4, 1), 3))
+    (4,3):(1,4)
+    """
+    block = _as_layout(block, "logical_product")
+    if isinstance(tiler, Layout):
+        comp = complement(block, block.size() * tiler.cosize())
+        return make_layout(block, composition(comp, tiler))
+    if tiler is _:
+        return block
+    if isinstance(tiler, (tuple, list)):
+        return _transform_layout(block, tuple(tiler), logical_product)
+    if it.is_int(tiler):
+        return logical_product(block, Layout(tiler))
+    raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+
+
+@_inner_aware
+def zipped_product(block: Layout, tiler: Any) -> Layout:
+    """``logical_product`` with block modes in mode 0 and products in mode 1.
+
+    >>> print(zipped_product(Layout((2, 2)), (3, 4)))
+    ((2,2),(3,(2,2))):((1,2),(2,(1,4)))
+    """
+    return _tile_unzip(logical_product(block, tiler), tiler)
+
+
+@_inner_aware
+def tiled_product(block: Layout, tiler: Any) -> Layout:
+    """``zipped_product`` with the product mode unpacked.
+
+    >>> print(tiled_product(Layout((2, 2)), (3, 4)))
+    ((2,2),3,(2,2)):((1,2),2,(1,4))
+    """
+    z = zipped_product(block, tiler)
+    return _unpack(z, (0, _rank_of(z._s[1])))
+
+
+@_inner_aware
+def flat_product(block: Layout, tiler: Any) -> Layout:
+    """``zipped_product`` with both modes unpacked.
+
+    >>> print(flat_product(Layout((2, 2)), (3, 4)))
+    (2,2,3,(2,2)):(1,2,2,(1,4))
+    """
+    z = zipped_product(block, tiler)
+    return _unpack(z, (_rank_of(z._s[0]), _rank_of(z._s[1])))
+
+
+def _append_to_rank(layout: Layout, r: int) -> Layout:
+    cur = layout.rank()
+    if cur == r:
+        return layout
+    if cur > r:
+        raise CongruenceError(f"append: layout {layout} already has rank {cur} > {r}")
+    s = layout._s if isinstance(layout._s, tuple) else (layout._s,)
+    d = layout._d if isinstance(layout._d, tuple) else (layout._d,)
+    return Layout._make(s + (1,) * (r - cur), d + (0,) * (r - cur))
+
+
+def _zip_layouts(a: Layout, b: Layout) -> Layout:
+    def z(x, y):
+        if isinstance(x, tuple):
+            if not isinstance(y, tuple) or len(x) != len(y):
+                raise CongruenceError(f"zip: mismatched ranks {x} vs {y}")
+            return tuple((xi, yi) for xi, yi in zip(x, y))
+        return ((x, y),)
+
+    return Layout._make(z(a._s, b._s), z(a._d, b._d))
+
+
+@_inner_aware
+def blocked_product(block: Layout, tiler: Layout) -> Layout:
+    """Each element of ``tiler`` becomes a copy of ``block`` (blocks stay contiguous per mode).
+
+    The result has rank ``max(rank(block), rank(tiler))``; mode ``i`` is ``(block_i, tiler_i)``.
+
+    >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
+    ((2,2),(2,3)):((2,4),(1,8))
+    """
+    block = _as_layout(block, "blocked_product")
+    tiler = _as_layout(tiler, "blocked_product")
+    r = max(block.rank(), tiler.rank())
+    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    return _zip_layouts(res[0], res[1])
+
+
+@_inner_aware
+def raked_product(block: Layout, tiler: Layout) -> Layout:
+    """Like ``blocked_product`` but the copies of ``block`` are interleaved: mode ``i`` is ``(tiler_i, block_i)``.
+
+    >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
+    ((2,2),(3,2)):((4,2),(8,1))
+    """
+    block = _as_layout(block, "raked_product")
+    tiler = _as_layout(tiler, "raked_product")
+    r = max(block.rank(), tiler.rank())
+    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    return _zip_layouts(res[1], res[0])
+
+
+def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
+    """A compact layout whose modes get strides in the order given by ``order`` (smallest first).
+
+    ``order`` is weakly congruent with the shape; the default is column-major.
+
+    >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
+    (2,2,2,2):(1,4,8,2)
+    >>> print(make_ordered_layout((4, 3), (1, 0)))
+    (4,3):(3,1)
+    """
+    s = it.as_inttuple(shape_, "make_ordered_layout", "shape")
+    _validate_shape(s, "make_ordered_layout")
+    if order is None:
+        return Layout(s)
+    o = it.as_inttuple(order, "make_ordered_layout", "order")
+    if not it.weakly_congruent(o, s):
+        raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
+                              f"{format_inttuple(s)}")
+    flat_o = flatten(o)
+    if len(set(flat_o)) != len(flat_o):
+        raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
+    # Shape grouped like the order: product of the sub-shape at each leaf of order.
+    ref_s = flatten(_product_like(s, o))
+
+    def go(sh, od):
+        if isinstance(od, tuple):
+            return tuple(go(x, y) for x, y in zip(sh, od))
+        start = 1
+        for rs_, ro in zip(ref_s, flat_o):
+            if ro < od:
+                start = start * rs_
+        return prefix_product(sh, start)
+
+    return Layout._make(s, go(s, o))
+
+
+def _product_like(s: Any, guide: Any) -> Any:
+    if isinstance(guide, tuple):
+        return tuple(_product_like(x, g) for x, g in zip(s, guide))
+    return product(s)
+
+
+def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
+    """Repeat ``block`` until it has shape ``trg_shape`` (``blocked_product`` by the missing factors).
+
+    ``order`` sets which mode is tiled first (default column-major: mode 0 first). Each mode
+    of the target must be a multiple of the block's size in that mode.
+
+    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32)))
+    ((8,2),(8,4)):((8,64),(1,128))
+    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32), (1, 0)))
+    ((8,2),(8,4)):((8,256),(1,64))
+    """
+    hook = getattr(block, "_apply_to_inner", None)
+    if hook is not None and not isinstance(block, Layout):
+        return hook(tile_to_shape, trg_shape, order)
+    block = _as_layout(block, "tile_to_shape")
+    t = it.as_inttuple(trg_shape, "tile_to_shape", "target shape")
+    _validate_shape(t, "tile_to_shape")
+    r = it.rank(t)
+    if block.rank() > r:
+        raise CongruenceError(f"tile_to_shape: block {block} has rank {block.rank()} > rank {r} of the target {t}")
+    padded = _append_to_rank(block, r)
+    bshape = it.product_each(padded._s)
+    tshape = it.product_each(t)
+    for i, (ts, bs) in enumerate(zip(tshape, bshape)):
+        if not divides(bs, ts):
+            raise AdmissibilityError(
+                f"tile_to_shape: block shape does not divide the target shape: mode {i} of the target has size {ts}, "
+                f"not a multiple of the block's {bs}"
+            )
+    prod = tuple(_simplify(ts / bs) if type(ts) is not int or type(bs) is not int else ts // bs
+                 for ts, bs in zip(tshape, bshape))
+    return blocked_product(padded, make_ordered_layout(prod, order))
+
+
+# ------------------------------------------------------------------------------------------
+# up/down/recast
+
+
+def _check_pos_int(n: Any, who: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) <= 0:
+        raise LayoutValueError(f"{who}: the factor must be a positive integer, got {n!r}")
+    return int(n)
+
+
+def upcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times larger: stride-1 modes shrink by ``n``, other strides divide by ``n``.
+
+    Each non-zero stride must divide ``n`` or be a multiple of it (CuTe's divisibility
+    condition).
+
+    >>> print(upcast(Layout((8, 64), (64, 1)), 8))
+    (8,8):(8,1)
+    """
+    comp = getattr(layout, "_upcast", None)
+    if comp is not None and not isinstance(layout, Layout):
+        return comp(n)
+    layout = _as_layout(layout, "upcast")
+    n = _check_pos_int(n, "upcast")
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+        if d == 0 if type(d) is int else is_eq(d, 0):
+            return s, d
+        if type(d) is int:
+            ad = abs(d)
+            if ad % n != 0 and n % ad != 0:
+                raise AdmissibilityError(f"upcast<{n}>: stride {d} and {n} do not divide one another (mode of shape {s})")
+            return ceil_div(s, ceil_div(n, ad)), signum(d) * ceil_div(ad, n)
+        if divides(n, d):
+            return s, _simplify(d / n)
+        raise SymbolicUndecidable(f"upcast<{n}>: cannot decide that {n} divides the symbolic stride {d}")
+
+    s, d = go(layout._s, layout._d)
+    return Layout._make(s, d)
+
+
+def downcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times smaller: stride-1 modes grow by ``n``, other strides multiply by ``n``.
+
+    Requires a stride-1 mode (adjacent elements), as CuTe does.
+
+    >>> print(downcast(Layout((8, 8), (8, 1)), 8))
+    (8,64):(64,1)
+    """
+    comp = getattr(layout, "_downcast", None)
+    if comp is not None and not isinstance(layout, Layout):
+        return comp(n)
+    layout = _as_layout(layout, "downcast")
+    n = _check_pos_int(n, "downcast")
+    if 1 not in flatten(layout._d) and -1 not in flatten(layout._d):
+        raise AdmissibilityError(f"downcast<{n}>: layout {layout} has no stride-1 mode (CuTe requires adjacent elements)")
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+        if d == 1 or d == -1:
+            return s * n, d
+        return s, d * n
+
+    s, d = go(layout._s, layout._d)
+    return Layout._make(s, d)
+
+
+def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:
+    """Reinterpret a layout of ``old_bits``-wide elements as ``new_bits``-wide ones (CuTe's ``recast_layout``).
+
+    >>> print(recast(Layout((8, 64), (64, 1)), 16, 128))
+    (8,8):(8,1)
+    >>> print(recast(Layout((8, 8), (8, 1)), 128, 16))
+    (8,64):(64,1)
+    """
+    from math import gcd
+
+    ob = _check_pos_int(old_bits, "recast")
+    nb = _check_pos_int(new_bits, "recast")
+    g = gcd(ob, nb)
+    num, den = nb // g, ob // g
+    if num == 1 and den == 1:
+        return layout
+    if num == 1:
+        return downcast(layout, den)
+    if den == 1:
+        return upcast(layout, num)
+    return downcast(upcast(layout, num), den)
+
+
+# ------------------------------------------------------------------------------------------
+# misc
+
+
+def max_common_layout(a: Layout, b: Layout) -> Layout:
+    """The layout of the largest run of contiguous elements on which ``a`` and ``b`` agree.
+
+    >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
+    32:1
+    """
+    a = _as_layout(a, "max_common_layout")
+    b = _as_layout(b, "max_common_layout")
+    inv_b = right_inverse(b)
+    common = coalesce(composition(a, inv_b))
+    s0 = common._s[0] if isinstance(common._s, tuple) else common._s
+    d0 = common._d[0] if isinstance(common._d, tuple) else common._d
+    if d0 == 1:
+        return composition(inv_b, Layout._make(s0, d0))
+    return Layout._make(1, 0)
+
+
+def max_common_vector(a: Layout, b: Layout) -> int:
+    """Number of contiguous elements that ``a`` and ``b`` map identically (vector width).
+
+    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (1, 8)))
+    64
+    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
+    1
+    """
+    a = _as_layout(a, "max_common_vector")
+    b = _as_layout(b, "max_common_vector")
+    common = coalesce(composition(a, right_inverse(b)))
+    s0 = common._s[0] if isinstance(common._s, tuple) else common._s
+    d0 = common._d[0] if isinstance(common._d, tuple) else common._d
+    return s0 if d0 == 1 else 1
+
+
+def nullspace(layout: Layout) -> Layout:
+    """The sub-layout of the stride-0 modes (indices that ``layout`` maps to 0).
+
+    >>> print(nullspace(Layout((4, 2, 3), (1, 0, 0))))
+    (2,3):(4,8)
+    """
+    layout = _as_layout(layout, "nullspace")
+    fs, fd = flatten(layout._s), flatten(layout._d)
+    pre = flatten(prefix_product(fs))
+    idx = [i for i, d in enumerate(fd) if d == 0]
+    if not idx:
+        return Layout._make(1, 0)
+    s = tuple(fs[i] for i in idx)
+    d = tuple(pre[i] for i in idx)
+    return Layout._make(_unwrap(s), _unwrap(d))
+
+
+class IdentityLayout:
+    """CuTe's ``make_identity_layout(shape)``: maps each index to its own hierarchical coordinate.
+
+    CuTe builds it with basis-vector strides (``(4,8):(_1@0,_1@1)``); here it is a small object
+    with the same printing, call and ``to_numpy`` (an array of coordinates).
+
+    >>> I = make_identity_layout((4, 8))
+    >>> str(I), I(9), I(1, 2)
+    ('(4,8):(1@0,1@1)', (1, 2), (1, 2))
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, shape_: Any):
+        s = it.as_inttuple(shape_, "make_identity_layout", "shape")
+        _validate_shape(s, "make_identity_layout")
+        self._s = s
+
+    @property
+    def shape(self) -> Any:
+        """The shape."""
+        return self._s
+
+    def size(self) -> Any:
+        """Number of coordinates."""
+        return product(self._s)
+
+    def rank(self) -> int:
+        """Number of modes."""
+        return it.rank(self._s)
+
+    def __call__(self, *coord: Any) -> Any:
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(c, tuple):
+            _check_coord(c, self._s)
+            return c
+        return it.idx2crd(c, self._s)
+
+    def to_numpy(self) -> np.ndarray:
+        """Coordinates of every index as an array of shape (size, number of leaves)."""
+        fs = flatten(self._s)
+        idx = np.arange(self.size(), dtype=np.int64)
+        cols = []
+        for s in fs:
+            cols.append(idx % s)
+            idx = idx // s
+        return np.stack(cols, axis=1)
+
+    def _stride_text(self) -> str:
+        def go(s, path):
+            if isinstance(s, tuple):
+                return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
+            return "1@" + ",".join(str(p) for p in path) if len(path) <= 1 else "1@(" + ",".join(map(str, path)) + ")"
+
+        if not isinstance(self._s, tuple):
+            return "1@0"
+        return go(self._s, ())
+
+    def __str__(self) -> str:
+        return f"{format_inttuple(self._s)}:{self._stride_text()}"
+
+    def __repr__(self) -> str:
+        return f"make_identity_layout({self._s!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdentityLayout) and other._s == self._s
+
+    def __hash__(self) -> int:
+        return hash(("IdentityLayout", self._s))
+
+
+def make_identity_layout(shape_: Any) -> IdentityLayout:
+    """The layout that maps every index to its coordinate in ``shape`` (see :class:`IdentityLayout`).
+
+    >>> make_identity_layout((2, 3))(5)
+    (1, 2)
+    """
+    return IdentityLayout(shape_)
+
+
+def _iter_layouts(xs: Iterable) -> list[Layout]:
+    return [_as_layout(x, "make_layout") for x in xs]
+
+
+# Re-exported error types for convenience in this module's namespace.
+_ERRORS = (LayoutError, CoordinateError)

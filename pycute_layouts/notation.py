@@ -1,0 +1,388 @@
+"""Read CuTe notation: layouts, swizzles, composed layouts, and the PTX table forms with symbols.
+
+Grammar (whitespace is free)::
+
+    top       := composed | layout | swizzle
+    composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
+    swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
+    layout    := inttuple [':' inttuple]                         shape only -> column-major strides
+    inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
+    expr      := integer/symbol arithmetic with + - * / ** and implicit products: 8T, 2k, 1T
+
+Names that are not bound by keyword arguments become sympy symbols that are positive integers.
+A parenthesised group followed by an operator is an expression, not a tuple: ``(m+1)*8``.
+Errors are :class:`NotationError` with a caret under the offending column.
+
+>>> print(parse("((8,2),(4,4)):((4,32),(1,64))"))
+((8,2),(4,4)):((4,32),(1,64))
+>>> print(parse("((8,m),(T,2k)):((8T,SBO),(1,T))", T=8))
+((8,m),(8,2*k)):((64,SBO),(1,8))
+>>> print(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"))
+Sw<3,4,3> o 0 o (8,64):(64,1)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import NotationError
+
+__all__ = ["parse", "parse_layout", "parse_inttuple", "symbol"]
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@]))"
+)
+
+
+def symbol(name: str) -> Any:
+    """The sympy symbol used for an unbound name: a positive integer.
+
+    >>> m = symbol('m'); m.is_integer, m.is_positive
+    (True, True)
+    """
+    import sympy
+
+    return sympy.Symbol(name, integer=True, positive=True)
+
+
+class _Tok:
+    __slots__ = ("kind", "text", "pos")
+
+    def __init__(self, kind: str, text: str, pos: int):
+        self.kind, self.text, self.pos = kind, text, pos
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"{self.kind}:{self.text}@{self.pos}"
+
+
+def _tokenize(text: str) -> list[_Tok]:
+    toks = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
+        kind = m.lastgroup or "op"
+        start = m.start(kind)
+        toks.append(_Tok(kind, m.group(kind), start))
+        pos = m.end()
+    toks.append(_Tok("end", "", n))
+    return toks
+
+
+class _Parser:
+    def __init__(self, text: str, symbols: dict[str, Any]):
+        if not isinstance(text, str):
+            raise NotationError(f"parse: expected a string, got {type(text).__name__}")
+        self.text = text
+        self.toks = _tokenize(text)
+        self.i = 0
+        self.symbols = symbols
+        self._sym_cache: dict[str, Any] = {}
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> _Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def error(self, msg: str, tok: _Tok | None = None) -> NotationError:
+        t = tok or self.tok
+        return NotationError(f"parse: {msg}", self.text, t.pos)
+
+    def expect(self, text: str) -> _Tok:
+        t = self.tok
+        if t.text != text or t.kind == "end":
+            found = "end of input" if t.kind == "end" else repr(t.text)
+            raise self.error(f"expected {text!r}, found {found}")
+        self.i += 1
+        return t
+
+    def accept(self, text: str) -> bool:
+        if self.tok.kind == "op" and self.tok.text == text:
+            self.i += 1
+            return True
+        return False
+
+    def is_o(self) -> bool:
+        return self.tok.kind == "name" and self.tok.text == "o"
+
+    # -- top level -----------------------------------------------------------------------
+    def parse_top(self) -> Any:
+        first = self.parse_operand()
+        if self.is_o():
+            self.i += 1
+            offset = self._try_offset()
+            if offset is not None:
+                self.i += 1  # the second 'o'
+                result = self._make_composed(first, offset, self.parse_operand())
+            else:
+                result = self._make_composed(first, 0, self.parse_operand())
+        else:
+            result = first
+        if self.tok.kind != "end":
+            raise self.error(f"unexpected {self.tok.text!r} after a complete expression")
+        return result
+
+    def _try_offset(self) -> Any:
+        """If the tokens are ``[-]expr o``, consume the expression and return it as the offset."""
+        j = self.i
+        while j < len(self.toks) and not (self.toks[j].kind == "name" and self.toks[j].text == "o"):
+            if self.toks[j].kind == "end" or self.toks[j].text in (":", "(", ")", ",", "<", ">"):
+                return None
+            j += 1
+        if j >= len(self.toks) or self.toks[j].kind == "end":
+            return None
+        v = self.parse_expr()
+        if not self.is_o():
+            raise self.error("expected 'o' after the offset of 'A o offset o B'")
+        return v
+
+    def _as_offset(self, x: Any, tok: _Tok) -> Any:
+        from .layout import Layout
+
+        if isinstance(x, Layout):
+            if isinstance(x.shape, tuple) or x.stride != 1 and not self._was_shape_only:
+                raise NotationError("parse: the middle term of 'A o offset o B' must be an offset (an integer)",
+                                    self.text, tok.pos)
+            return x.shape
+        raise NotationError("parse: the middle term of 'A o offset o B' must be an offset (an integer)",
+                            self.text, tok.pos)
+
+    def _make_composed(self, outer: Any, offset: Any, inner: Any) -> Any:
+        from .composed import ComposedLayout
+        from .layout import Layout
+
+        if not isinstance(inner, (Layout, ComposedLayout)):
+            raise self.error("the right-hand side of 'o' must be a layout")
+        return ComposedLayout(outer, offset, inner)
+
+    def parse_operand(self) -> Any:
+        t = self.tok
+        if t.kind == "name" and t.text in ("Sw", "Swizzle") and self.peek().text == "<":
+            return self.parse_swizzle()
+        return self.parse_layout()
+
+    def parse_swizzle(self) -> Any:
+        from .swizzle import Swizzle
+
+        self.i += 1
+        self.expect("<")
+        vals = []
+        for k in range(3):
+            neg = self.accept("-")
+            t = self.tok
+            if t.kind != "num":
+                raise self.error("Swizzle<B,M,S> needs three integers")
+            self.i += 1
+            vals.append(-int(t.text) if neg else int(t.text))
+            if k < 2:
+                self.expect(",")
+        self.expect(">")
+        return Swizzle(*vals)
+
+    def parse_layout(self) -> Any:
+        from .layout import Layout
+
+        start = self.tok
+        if start.kind == "end":
+            raise self.error("expected a layout, found end of input")
+        shape = self.parse_inttuple()
+        self._was_shape_only = True
+        if self.accept(":"):
+            self._was_shape_only = False
+            stride_tok = self.tok
+            stride = self.parse_inttuple()
+            try:
+                return Layout(shape, stride)
+            except Exception as e:  # re-raise with the column
+                raise NotationError(f"parse: {e}", self.text, stride_tok.pos) from e
+        try:
+            return Layout(shape)
+        except Exception as e:
+            raise NotationError(f"parse: {e}", self.text, start.pos) from e
+
+    # -- int tuples ----------------------------------------------------------------------
+    def parse_inttuple(self) -> Any:
+        t = self.tok
+        if t.kind == "op" and t.text == "(":
+            self.i += 1
+            elems = []
+            if not self.accept(")"):
+                while True:
+                    elems.append(self.parse_inttuple())
+                    if self.accept(")"):
+                        break
+                    if not self.accept(","):
+                        found = "end of input" if self.tok.kind == "end" else repr(self.tok.text)
+                        raise self.error(f"expected ',' or ')', found {found}")
+            if self._continues_expr():
+                if len(elems) != 1 or isinstance(elems[0], tuple):
+                    raise self.error("a tuple cannot be used as a factor in an expression", t)
+                return self.parse_expr_rest(elems[0])
+            return tuple(elems)
+        return self.parse_expr()
+
+    def _continues_expr(self) -> bool:
+        t = self.tok
+        return t.kind == "op" and t.text in ("*", "/", "+", "-", "**", "^")
+
+    # -- expressions ---------------------------------------------------------------------
+    def parse_expr(self) -> Any:
+        return self.parse_expr_rest(None)
+
+    def parse_expr_rest(self, first: Any) -> Any:
+        left = self.parse_term(first)
+        while self.tok.kind == "op" and self.tok.text in ("+", "-"):
+            op = self.tok.text
+            self.i += 1
+            right = self.parse_term(None)
+            left = left + right if op == "+" else left - right
+        return _normalize(left)
+
+    def parse_term(self, first: Any) -> Any:
+        left = self.parse_power(first)
+        while True:
+            t = self.tok
+            if t.kind == "op" and t.text in ("*", "/"):
+                self.i += 1
+                right = self.parse_power(None)
+                if t.text == "*":
+                    left = left * right
+                else:
+                    left = _exact_div(left, right, self, t)
+            elif self._implicit_product():
+                # implicit product written in the PTX tables: 8T, 2k, 1T (digits glued to a name)
+                right = self.parse_power(None)
+                left = left * right
+            else:
+                return left
+
+    def _implicit_product(self) -> bool:
+        t = self.tok
+        prev = self.toks[self.i - 1] if self.i > 0 else None
+        return (
+            t.kind == "name"
+            and t.text != "o"
+            and prev is not None
+            and prev.kind == "num"
+            and t.pos == prev.pos + len(prev.text)
+        )
+
+    def parse_power(self, first: Any) -> Any:
+        base = first if first is not None else self.parse_unary()
+        if self.tok.kind == "op" and self.tok.text in ("**", "^"):
+            self.i += 1
+            exp = self.parse_unary()
+            return base**exp
+        return base
+
+    def parse_unary(self) -> Any:
+        if self.accept("-"):
+            return -self.parse_unary()
+        if self.accept("+"):
+            return self.parse_unary()
+        return self.parse_atom()
+
+    def parse_atom(self) -> Any:
+        t = self.tok
+        if t.kind == "num":
+            self.i += 1
+            return int(t.text)
+        if t.kind == "name":
+            if t.text in ("Sw", "Swizzle", "o"):
+                raise self.error(f"unexpected {t.text!r} inside a shape or stride")
+            self.i += 1
+            return self.lookup(t.text)
+        if t.kind == "op" and t.text == "(":
+            self.i += 1
+            v = self.parse_expr()
+            self.expect(")")
+            return v
+        found = "end of input" if t.kind == "end" else repr(t.text)
+        raise self.error(f"expected a number, a name or '(', found {found}")
+
+    def lookup(self, name: str) -> Any:
+        if name in self.symbols:
+            v = self.symbols[name]
+            return v
+        if name not in self._sym_cache:
+            self._sym_cache[name] = symbol(name)
+        return self._sym_cache[name]
+
+
+def _exact_div(a: Any, b: Any, p: _Parser, tok: _Tok) -> Any:
+    if type(a) is int and type(b) is int:
+        if b == 0 or a % b:
+            raise p.error(f"'/' must divide exactly: {a}/{b}", tok)
+        return a // b
+    import sympy
+
+    return sympy.sympify(a) / b
+
+
+def _normalize(x: Any) -> Any:
+    if type(x) is int:
+        return x
+    import sympy
+
+    if isinstance(x, sympy.Basic):
+        x = sympy.expand(x)
+        if x.is_Integer:
+            return int(x)
+    return x
+
+
+def parse(text: str, **symbols: Any) -> Any:
+    """Parse CuTe notation into a Layout, Swizzle or ComposedLayout; keyword arguments bind names.
+
+    Unbound names (``m``, ``k``, ``SBO`` ...) become positive-integer sympy symbols.
+
+    >>> L = parse("((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))", T=8, m=2, k=2, SBO=64, LBO=128)
+    >>> print(L)
+    ((8,1,2),(8,2)):((1,8,64),(8,128))
+    >>> parse("(8,4):(4,")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.NotationError: parse: expected a number, a name or '(', found end of input
+      (8,4):(4,
+               ^ (column 10)
+    """
+    return _Parser(text, dict(symbols)).parse_top()
+
+
+def parse_layout(text: str, **symbols: Any) -> Any:
+    """Parse text that must be a plain layout (``shape:stride``).
+
+    >>> print(parse_layout("(8,4):(4,1)"))
+    (8,4):(4,1)
+    """
+    from .layout import Layout
+
+    p = _Parser(text, dict(symbols))
+    r = p.parse_layout()
+    if p.tok.kind != "end":
+        raise p.error(f"unexpected {p.tok.text!r} after a complete layout")
+    if not isinstance(r, Layout):  # pragma: no cover - parse_layout only builds layouts
+        raise NotationError("parse_layout: not a layout")
+    return r
+
+
+def parse_inttuple(text: str, **symbols: Any) -> Any:
+    """Parse a single IntTuple such as ``((8,m),(T,2k))``.
+
+    >>> parse_inttuple("(4,(2,3))")
+    (4, (2, 3))
+    """
+    p = _Parser(text, dict(symbols))
+    r = p.parse_inttuple()
+    if p.tok.kind != "end":
+        raise p.error(f"unexpected {p.tok.text!r} after a complete tuple")
+    return r
