@@ -208,7 +208,7 @@ class Layout:
     ``layout[i]`` is mode ``i``. Numpy index arrays are evaluated vectorised.
 
     >>> L = Layout((8, 4), (4, 1))
-    >>> L(6), L(2, 1), L((2, 1))
+    >>> L(10), L(2, 1), L((2, 1))
     (9, 9, 9)
     >>> print(Layout(((2, 4), 3)))
     ((2,4),3):((1,2),8)

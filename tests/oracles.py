@@ -378,6 +378,20 @@ class OracleError(Exception):
         #: The full diagnostic block / program output for this expression.
         self.log = log
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when of the same class, for the same expression, with the same message."""
+        if not isinstance(other, OracleError):
+            return NotImplemented
+        return (type(self), self.expr, self.message) == (type(other), other.expr, other.message)
+
+    def __hash__(self) -> int:
+        """Hash consistent with :meth:`__eq__`."""
+        return hash((type(self).__name__, self.expr, self.message))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle with all three fields (``Exception`` would only keep ``args``)."""
+        return (type(self), (self.expr, self.message, self.log))
+
 
 class CompileError(OracleError):
     """The expression does not compile (e.g. CuTe's ``static_assert`` "Stride Divisibility Condition")."""
@@ -733,6 +747,7 @@ class CuteBatch:
         table = ", ".join(f"oracle_expr_{k}" for k in range(len(items)))
         lines += [
             "int main(int argc, char** argv) {",
+            "  std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);  // keep output printed before a crash",
             "  using oracle_fn = void (*)();",
             f"  static oracle_fn const table[] = {{{table}{', ' if items else ''}nullptr}};",
             "  long first = argc > 1 ? std::atol(argv[1]) : 0;",

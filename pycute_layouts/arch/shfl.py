@@ -55,6 +55,7 @@ import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -91,7 +92,7 @@ WARP_SIZE = 32
 FULL_WARP = 0xFFFFFFFF
 MODES = ("IDX", "UP", "DOWN", "BFLY")
 #: mask (Sc[12:8]) -> number of segments; k leading ones give 2**k segments of 32 >> k lanes.
-DEFINED_MASKS: dict[int, int] = {(0x1F << (5 - k)) & 0x1F: 1 << k for k in range(6)}
+DEFINED_MASKS: Mapping[int, int] = MappingProxyType({(0x1F << (5 - k)) & 0x1F: 1 << k for k in range(6)})
 
 _LANES = np.arange(WARP_SIZE, dtype=np.int64)
 _LANES.setflags(write=False)
@@ -269,6 +270,7 @@ class ShflResult(tuple[ShflLane, ...]):
     them from registers), ``active_mask``; read-only arrays ``source_lanes``, ``in_range``,
     ``min_lane``, ``max_lane``, ``active``; ``unpredictable``: the active lanes whose in-range
     source lane is inactive (the value they read is UNPREDICTABLE). Build it with :func:`shfl`.
+    Equality and hash are the tuple's: the 32 pairs, not the operands or the active mask.
 
     >>> r = shfl("UP", 1, 0)
     >>> r[0], r[5]
