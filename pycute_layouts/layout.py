@@ -151,6 +151,8 @@ def _inner_aware(fn):
 
     @functools.wraps(fn)
     def wrapper(layout, *args, **kwargs):
+        if type(layout) is Layout:
+            return fn(layout, *args, **kwargs)
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
             return hook(fn, *args, **kwargs)
@@ -178,6 +180,21 @@ def format_inttuple(t: Any) -> str:
 
 # ------------------------------------------------------------------------------------------
 # Layout
+
+
+def _fast_pair_ok(s: Any, d: Any) -> bool:
+    """True when (s, d) are already congruent nested tuples of plain ints with positive shapes."""
+    if type(s) is int:
+        return type(d) is int and s > 0
+    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d):
+        return False
+    for x, y in zip(s, d):
+        if type(x) is int:
+            if type(y) is not int or x <= 0:
+                return False
+        elif not _fast_pair_ok(x, y):
+            return False
+    return True
 
 
 def _validate_shape_leaf(s: Any, who: str) -> None:
@@ -218,7 +235,7 @@ class Layout:
     4:1
     """
 
-    __slots__ = ("_s", "_d", "_size", "_hash")
+    __slots__ = ("_s", "_d", "_size", "_hash", "_fs", "_fd")
 
     def __init__(self, shape: Any, stride: Any = None):
         if isinstance(shape, str) and stride is None:
@@ -226,6 +243,10 @@ class Layout:
 
             parsed = parse_layout(shape)
             s, d = parsed._s, parsed._d
+        elif stride is not None and _fast_pair_ok(shape, stride):
+            s, d = shape, stride
+        elif stride is None and type(shape) is int and shape > 0:
+            s, d = shape, 1
         else:
             if isinstance(shape, Layout):
                 raise LayoutTypeError("Layout: pass shape and stride, or use make_layout(layout) to copy")
@@ -244,6 +265,8 @@ class Layout:
         self._d = d
         self._size = None
         self._hash = None
+        self._fs = None
+        self._fd = None
 
     @classmethod
     def _make(cls, s: Any, d: Any) -> Layout:
@@ -253,7 +276,22 @@ class Layout:
         obj._d = d
         obj._size = None
         obj._hash = None
+        obj._fs = None
+        obj._fd = None
         return obj
+
+    def _flat(self) -> tuple[tuple, tuple]:
+        """Cached flat shape and stride."""
+        fs = self._fs
+        if fs is None:
+            s, d = self._s, self._d
+            if type(s) is int or not isinstance(s, tuple):
+                fs, fd = (s,), (d,)
+            else:
+                fs, fd = flatten(s), flatten(d)
+            self._fs, self._fd = fs, fd
+            return fs, fd
+        return fs, self._fd
 
     # -- attributes ----------------------------------------------------------------------
     @property
@@ -352,6 +390,8 @@ class Layout:
             yield self[i]
 
     def __getitem__(self, key: Any) -> Any:
+        if type(key) is int and isinstance(self._s, tuple) and -len(self._s) <= key < len(self._s):
+            return Layout._make(self._s[key], self._d[key])
         if isinstance(key, (tuple, Underscore)) and _has_underscore(key):
             return slice_and_offset(key, self)
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
@@ -384,7 +424,17 @@ class Layout:
         if type(c) is int:
             if check and not 0 <= c < self.size():
                 raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
-            return _crd2idx_int(c, self._s, self._d)
+            fs, fd = self._flat()
+            n = len(fs) - 1
+            r = 0
+            for i in range(n):
+                si = fs[i]
+                if type(si) is not int:
+                    return _crd2idx_int(c, self._s, self._d)
+                c, m = divmod(c, si)
+                r += m * fd[i]
+            r = r + c * fd[n]
+            return r if type(r) is int else _simplify(r)
         if isinstance(c, np.ndarray):
             return self._eval_numpy(c, check)
         _check_coord(c, self._s)
@@ -531,7 +581,7 @@ def _check_coord(c: Any, s: Any) -> None:
 
 
 def _as_layout(x: Any, who: str) -> Layout:
-    if isinstance(x, Layout):
+    if type(x) is Layout or isinstance(x, Layout):
         return x
     if it.is_int(x):
         return Layout(x)
@@ -552,7 +602,7 @@ def make_layout(*args: Any) -> Layout:
     """
     if not args:
         raise LayoutValueError("make_layout: at least one argument is required")
-    if all(isinstance(a, Layout) for a in args):
+    if all(type(a) is Layout for a in args) or all(isinstance(a, Layout) for a in args):
         return Layout._make(tuple(a._s for a in args), tuple(a._d for a in args))
     if any(isinstance(a, Layout) for a in args):
         raise LayoutTypeError("make_layout: pass either layouts only, or (shape[, stride])")
@@ -683,6 +733,8 @@ def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, Any]:
 
 def _bw_coalesce(fs: tuple, fd: tuple, new_s: Any, new_d: Any) -> Layout:
     """Walk the flat modes backwards, merging (s, d) into the front when s*d == front stride."""
+    if _all_int(fs) and _all_int(fd) and type(new_s) is int and type(new_d) is int:
+        return _bw_coalesce_int(fs, fd, new_s, new_d)
     ss = [new_s]
     dd = [new_d]
     fresh = True  # the front is still the initial (integral) new_shape
@@ -710,6 +762,41 @@ def _bw_coalesce(fs: tuple, fd: tuple, new_s: Any, new_d: Any) -> Layout:
     return Layout._make(tuple(_simplify(x) for x in ss), tuple(_simplify(x) for x in dd))
 
 
+def _all_int(t: tuple) -> bool:
+    for x in t:
+        if type(x) is not int:
+            return False
+    return True
+
+
+def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
+    ss: list = []
+    dd: list = []
+    for i in range(len(fs) - 1, -1, -1):
+        s = fs[i]
+        if s == 1:
+            continue
+        d = fd[i]
+        if cs == 1 and not ss:
+            cs, cd = s, d
+        elif s * d == cd:
+            cs *= s
+            cd = d
+        else:
+            ss.append(cs)
+            dd.append(cd)
+            cs, cd = s, d
+    if not ss:
+        if cs == 1:
+            return Layout._make(1, 0)
+        return Layout._make(cs, cd)
+    ss.append(cs)
+    dd.append(cd)
+    ss.reverse()
+    dd.reverse()
+    return Layout._make(tuple(ss), tuple(dd))
+
+
 def _maybe_eq(a: Any, b: Any) -> bool:
     """Symbolic equality used only where 'not equal' is always safe (coalesce merges)."""
     try:
@@ -719,13 +806,13 @@ def _maybe_eq(a: Any, b: Any) -> bool:
 
 
 def _coalesce_flat(layout: Layout) -> Layout:
-    fs, fd = flatten(layout._s), flatten(layout._d)
+    fs, fd = layout._flat()
     return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
 
 
 def _coalesce_x(layout: Layout) -> Layout:
     """coalesce that also preserves the function outside the domain (keeps the last stride)."""
-    fs, fd = flatten(layout._s), flatten(layout._d)
+    fs, fd = layout._flat()
     last = fs[-1]
     if last == 1 if type(last) is int else _maybe_eq(last, 1):
         return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1])
@@ -736,10 +823,16 @@ def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True
     r = layout.rank()
     if len(profile) > r:
         raise CongruenceError(f"too many modes: profile/tiler of rank {len(profile)} for the rank-{r} layout {layout}")
-    modes = [fn(layout[i], profile[i]) for i in range(len(profile))]
-    if keep_rest:
-        modes += [layout[i] for i in range(len(profile), r)]
-    return make_layout(*modes)
+    if isinstance(layout._s, tuple):
+        ls, ld = layout._s, layout._d
+        modes = [fn(Layout._make(ls[i], ld[i]), profile[i]) for i in range(len(profile))]
+        if keep_rest:
+            modes += [Layout._make(ls[i], ld[i]) for i in range(len(profile), r)]
+    else:
+        modes = [fn(layout, profile[0])] if profile else []
+    if not modes:
+        raise CongruenceError(f"empty profile/tiler for the layout {layout}")
+    return Layout._make(tuple(m._s for m in modes), tuple(m._d for m in modes))
 
 
 @_inner_aware
@@ -762,6 +855,14 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     return _transform_layout(layout, profile, coalesce)
 
 
+def _filter_flat(layout: Layout) -> Layout:
+    fs, fd = layout._flat()
+    if _all_int(fs) and _all_int(fd):
+        fs2 = tuple(1 if d == 0 else x for x, d in zip(fs, fd))
+        return _bw_coalesce_int(fs2[:-1], fd[:-1], fs2[-1], fd[-1])
+    return _coalesce_flat(_filter_zeros_layout(layout))
+
+
 def _filter_zeros_layout(layout: Layout) -> Layout:
     return Layout._make(it.filter_zeros(layout._d, layout._s), layout._d)
 
@@ -777,7 +878,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     """
     layout = _as_layout(layout, "filter")
     if profile is None or not isinstance(profile, tuple):
-        return _coalesce_flat(_filter_zeros_layout(layout))
+        return _filter_flat(layout)
     return _transform_layout(layout, profile, filter)
 
 
@@ -805,6 +906,8 @@ def composition(a: Any, b: Any) -> Any:
     ...
     pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 of coalesce(A) = (4,6):(1,5) does not divide the remaining size 6 of B
     """
+    if type(a) is Layout:
+        return _compose(a, b)
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
@@ -815,7 +918,7 @@ def composition(a: Any, b: Any) -> Any:
 
 
 def _compose(a: Layout, b: Any) -> Any:
-    if isinstance(b, Layout):
+    if type(b) is Layout or isinstance(b, Layout):
         flat = _coalesce_x(a)
         return _composition_impl(flat._s, flat._d, b._s, b._d, flat)
     if b is _:
@@ -942,14 +1045,19 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
     layout = _as_layout(layout, "complement")
-    f = filter(layout)
+    f = _filter_flat(layout)
     if cotarget is None:
         cotarget = f.cosize()
+    elif type(cotarget) is int and cotarget > 0:
+        pass
     else:
         cotarget = it.as_inttuple(cotarget, "complement", "cotarget")
         _validate_shape(cotarget, "complement")
-    fs = list(flatten(f._s))
-    fd = list(flatten(f._d))
+    fs0, fd0 = f._flat()
+    if type(cotarget) is int and _all_int(fs0) and _all_int(fd0):
+        return _complement_int(list(fs0), list(fd0), cotarget, layout)
+    fs = list(fs0)
+    fd = list(fd0)
     if len(fs) == 1 and (fd[0] == 0 if type(fd[0]) is int else is_eq(fd[0], 0)):
         return Layout._make(_simplify(product(cotarget)), 1) if not is_eq(product(cotarget), 1) else Layout._make(1, 0)
     for d in fd:
@@ -971,6 +1079,30 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     rest_s = _simplify(product(ceil_div(cotarget, new_d)))
     full = Layout._make((tuple(res_s), rest_s), (tuple(res_d), new_d))
     return _coalesce_flat(full)
+
+
+def _complement_int(fs: list, fd: list, cotarget: int, layout: Layout) -> Layout:
+    if len(fs) == 1 and fd[0] == 0:
+        return Layout._make(cotarget, 1) if cotarget != 1 else Layout._make(1, 0)
+    for d in fd:
+        if d < 0:
+            raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
+    order = sorted(range(len(fd)), key=fd.__getitem__)
+    res_s: list = []
+    res_d: list = [1]
+    ext = 1
+    for i in order:
+        d = fd[i]
+        if d % ext:
+            _check_complement_step(d, ext, fs[i], layout)
+        res_s.append(d // ext)
+        ext = d * fs[i]
+        res_d.append(ext)
+    res_d.pop()
+    rest = -((-cotarget) // ext)
+    res_s.append(rest)
+    res_d.append(ext)
+    return _bw_coalesce_int(tuple(res_s[:-1]), tuple(res_d[:-1]), res_s[-1], res_d[-1])
 
 
 def _argmin(vals: list) -> int:
@@ -1039,7 +1171,8 @@ def right_inverse(layout: Layout) -> Layout:
     if layout is _:
         return _
     layout = _as_layout(layout, "right_inverse")
-    _require_int_layout(layout, "right_inverse")
+    if not (_all_int(layout._flat()[0]) and _all_int(layout._flat()[1])):
+        _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
     pre = [1]
     for x in s:
@@ -1069,7 +1202,8 @@ def left_inverse(layout: Layout) -> Layout:
     if layout is _:
         return _
     layout = _as_layout(layout, "left_inverse")
-    _require_int_layout(layout, "left_inverse")
+    if not (_all_int(layout._flat()[0]) and _all_int(layout._flat()[1])):
+        _require_int_layout(layout, "left_inverse")
     s, d = _flat_modes(layout)
     for x in d:
         if x < 0:
@@ -1119,6 +1253,8 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         return layout
     if isinstance(tiler, (tuple, list)):
         return _transform_layout(layout, tuple(tiler), logical_divide)
+    if type(tiler) is int and tiler > 0:
+        return logical_divide(layout, Layout._make(tiler, 1))
     if it.is_int(tiler):
         return logical_divide(layout, Layout(tiler))
     raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")

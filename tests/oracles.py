@@ -23,6 +23,13 @@ Notation helpers
     (``(4, 8):(1, 4)``, ``(4,):(1,)``) into one notation (``(4,8):(1,4)``, ``(4):(1)``);
     :func:`parse_layout` / :func:`parse_int_tuple` / :func:`parse_values` read it back.
 
+Host notes
+    CuTe needs the CUDA toolkit's *headers* only (``cuda_runtime_api.h`` and CCCL); nothing links to
+    CUDA.  ``cute/atom/mma_traits_sm90_gmma.hpp`` (``make_gmma_desc``) compiles for the host with the
+    same flags (pass it in ``extra_includes``); on the host ``cast_smem_ptr_to_uint`` prints
+    ``ERROR: cast_smem_ptr_to_uint not supported but used.`` and yields 0, so a descriptor's start
+    address is 0.  That line lands in :attr:`CuteBatch.stray`, not in the value.
+
 Environment variables
     ``PYCUTE_ORACLE_DIR``          unpacked wheel directory(ies), searched first (``os.pathsep``-separated)
     ``CUTE_ORACLE_CXX``            C++ compiler (default: ``g++`` on ``PATH``)

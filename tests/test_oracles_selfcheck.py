@@ -182,9 +182,9 @@ def test_failures_do_not_poison_the_batch(main: _Main) -> None:
 @pytest.mark.oracle
 def test_values_and_side_effects(main: _Main) -> None:
     """``add_values`` evaluates layout(i) for every i; side-effect output stays out of the value."""
-    assert parse_values(main.results[main.values]) == [8 * (i % 4) + i // 4 for i in range(32)]
+    assert parse_values(main.batch.value(main.values)) == [8 * (i % 4) + i // 4 for i in range(32)]
     # Sw<1,0,1>: bit 1 is xored into bit 0
-    assert parse_values(main.results[main.swz_values]) == [0, 1, 3, 2]
+    assert parse_values(main.batch.value(main.swz_values)) == [0, 1, 3, 2]
     assert main.results[main.side_effect] == "_2:_1"
     assert main.batch.stray[main.side_effect].strip() == "side effect"
     assert main.results[main.printed] == "(_4,_8):(_1,_4)"
@@ -193,7 +193,7 @@ def test_values_and_side_effects(main: _Main) -> None:
 @pytest.mark.oracle
 def test_normalized_notation(main: _Main) -> None:
     """CuTe's output normalises to our notation and parses back."""
-    by_expr = dict(zip([e for e, _ in KNOWN], [main.results[i] for i in main.known], strict=True))
+    by_expr = {expr: main.batch.value(i) for (expr, _), i in zip(KNOWN, main.known, strict=True)}
     text = by_expr["Layout<Shape<_4,Shape<_2,_3>>,Stride<_1,Stride<_4,_8>>>{}"]
     assert normalize(text) == "(4,(2,3)):(1,(4,8))"
     assert parse_layout(text) == ((4, (2, 3)), (1, (4, 8)))

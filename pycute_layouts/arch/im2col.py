@@ -898,7 +898,10 @@ def interleave_pack(values: np.ndarray, kind: Any, elem_bytes: int) -> np.ndarra
     >>> interleave_pack(np.arange(1, 4).reshape(3, 1, 1), "NC/8DHWC8", 2).tolist()
     [1, 2, 3, 0, 0, 0, 0, 0]
     """
-    arr = np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise TensorMapError(f"interleave_pack: values must be a 3-, 4- or 5-D array: {exc}") from None
     if arr.ndim not in (3, 4, 5):
         raise TensorMapError(
             "interleave_pack: 'Interleaved layouts are supported only for the dimensionalities: 3D, 4D "

@@ -147,7 +147,9 @@ def test_pattern_table_reproduced_by_box_to_smem(mode: str, periods_of_dst: int)
         for cell in range(8):
             src = line * 128 + cell * 16
             # reading 1: source chunk `cell` of this line goes to chunk row[cell] of the same line
-            assert dest[src : src + 16].tolist() == list(range(line * 128 + row[cell] * 16, line * 128 + row[cell] * 16 + 16))
+            assert dest[src : src + 16].tolist() == list(
+                range(line * 128 + row[cell] * 16, line * 128 + row[cell] * 16 + 16)
+            )
             # reading 2: destination position `cell` of this line holds source chunk row[cell]
             pos = line * 128 + cell * 16
             assert inverse[pos] == line * 128 + row[cell] * 16
@@ -254,9 +256,10 @@ def test_mode_facts(mode: str) -> None:
         assert i.base_offset_modulus == PTX_BASE_OFFSET_MODULUS[FAMILY[mode]]
         # the period of the map divides the PTX boundary
         assert i.pattern_boundary_bytes % i.period_bytes == 0
-        assert i.byte_map(np.arange(i.period_bytes) + i.period_bytes).tolist() == (
-            i.byte_map(np.arange(i.period_bytes)) + i.period_bytes
-        ).tolist()
+        assert (
+            i.byte_map(np.arange(i.period_bytes) + i.period_bytes).tolist()
+            == (i.byte_map(np.arange(i.period_bytes)) + i.period_bytes).tolist()
+        )
 
 
 def test_span_matches_driver_enum_comments() -> None:
@@ -308,8 +311,12 @@ def test_base_offset_example_128b() -> None:
 def test_atom_modes_period_shorter_than_boundary() -> None:
     # 128B_ATOM_32B repeats every 4 lines, so base offset 4 (dst = 512) places like base offset 0.
     assert swizzle_base_offset("128B_ATOM_32B", 512) == 4
-    assert np.array_equal(box_to_smem("128B_ATOM_32B", 2, (64, 16), 512), box_to_smem("128B_ATOM_32B", 2, (64, 16)))
-    assert np.array_equal(box_to_smem("128B_ATOM_64B", 2, (64, 16), 256), box_to_smem("128B_ATOM_64B", 2, (64, 16)))
+    assert np.array_equal(
+        box_to_smem("128B_ATOM_32B", 2, (64, 16), 512), box_to_smem("128B_ATOM_32B", 2, (64, 16))
+    )
+    assert np.array_equal(
+        box_to_smem("128B_ATOM_64B", 2, (64, 16), 256), box_to_smem("128B_ATOM_64B", 2, (64, 16))
+    )
 
 
 def test_required_alignment() -> None:
@@ -557,7 +564,9 @@ T3 = dict(global_dim=(256, 64, 4), global_strides=(512, 32768), box_dim=(64, 8, 
 T_IL32 = dict(T3, box_dim=(16, 8, 2), interleave="32B", swizzle="32B")
 I_IL32 = dict(interleave="32B", swizzle="32B")
 U6 = {
-    TILED: dict(tensor_data_type="16U6_ALIGN16B", global_dim=(128, 64), global_strides=(128,), box_dim=(128, 8)),
+    TILED: dict(
+        tensor_data_type="16U6_ALIGN16B", global_dim=(128, 64), global_strides=(128,), box_dim=(128, 8)
+    ),
     IM2COL: dict(
         tensor_data_type="16U6_ALIGN16B",
         global_dim=(128, 9, 9, 2),
@@ -575,7 +584,9 @@ U4A16 = {k: dict(v, tensor_data_type="16U4_ALIGN16B") for k, v in U6.items()}
 U4A8 = {
     TILED: dict(tensor_data_type="16U4_ALIGN8B", global_dim=(64, 64), global_strides=(32,), box_dim=(64, 8)),
     IM2COL: dict(tensor_data_type="16U4_ALIGN8B", global_dim=(64, 9, 9, 2), global_strides=(32, 288, 2592)),
-    IM2COL_WIDE: dict(tensor_data_type="16U4_ALIGN8B", global_dim=(64, 9, 7, 64), global_strides=(32, 288, 2016)),
+    IM2COL_WIDE: dict(
+        tensor_data_type="16U4_ALIGN8B", global_dim=(64, 9, 7, 64), global_strides=(32, 288, 2016)
+    ),
 }
 
 
@@ -601,275 +612,772 @@ def case(rule, fn, valid, invalid, words, direction="load", only=True):
 
 
 # rank
-case("rank.tiled_range", TILED,
-     dict(global_dim=(16, 2, 2, 2, 2), global_strides=(32, 64, 128, 256), box_dim=(8, 2, 2, 2, 2), swizzle="NONE"),
-     dict(global_dim=(16, 2, 2, 2, 2, 2), global_strides=(32, 64, 128, 256, 512), box_dim=(8, 2, 2, 2, 2, 2),
-          swizzle="NONE"),
-     ["tensorRank must be in [1, 5]", "tensorRank=6"])
-case("rank.tiled_range", TILED,
-     dict(global_dim=(64,), global_strides=(), box_dim=(64,)),
-     dict(tensor_rank=0, global_dim=(), global_strides=(), box_dim=()),
-     ["tensorRank=0"], only=False)
-case("rank.im2col_range", IM2COL,
-     dict(global_dim=(64, 9, 2), global_strides=(128, 1152), pixel_box_lower_corner=(-1,), pixel_box_upper_corner=(-1,)),
-     dict(global_dim=(64, 9), global_strides=(128,), pixel_box_lower_corner=(), pixel_box_upper_corner=()),
-     ["tensorRank must be 3, 4, or 5", "tensorRank=2"])
-case("rank.im2col_range", IM2COL,
-     dict(global_dim=(64, 9, 9, 9, 2), global_strides=(128, 1152, 10368, 93312),
-          pixel_box_lower_corner=(-1, -1, -1), pixel_box_upper_corner=(-1, -1, -1)),
-     dict(global_dim=(64, 9, 9, 9, 9, 2), global_strides=(128, 1152, 10368, 93312, 839808),
-          pixel_box_lower_corner=(-1, -1, -1, -1), pixel_box_upper_corner=(-1, -1, -1, -1)),
-     ["tensorRank=6"])
-case("rank.im2col_range", IM2COL_WIDE,
-     dict(global_dim=(128, 9, 64), global_strides=(256, 2304)),
-     dict(global_dim=(128, 64), global_strides=(256,)),
-     ["tensorRank must be 3, 4, or 5", "tensorRank=2"])
-case("rank.im2col_range", IM2COL_WIDE,
-     dict(global_dim=(128, 9, 7, 3, 64), global_strides=(256, 2304, 16128, 48384)),
-     dict(global_dim=(128, 9, 7, 3, 2, 64), global_strides=(256, 2304, 16128, 48384, 96768)),
-     ["tensorRank=6"])
-case("rank.interleave_min3", TILED, dict(T3, interleave="16B"), dict(interleave="16B"),
-     ["tensorRank must be >= 3 when interleave is not NONE", "interleave=16B, tensorRank=2"])
+case(
+    "rank.tiled_range",
+    TILED,
+    dict(
+        global_dim=(16, 2, 2, 2, 2),
+        global_strides=(32, 64, 128, 256),
+        box_dim=(8, 2, 2, 2, 2),
+        swizzle="NONE",
+    ),
+    dict(
+        global_dim=(16, 2, 2, 2, 2, 2),
+        global_strides=(32, 64, 128, 256, 512),
+        box_dim=(8, 2, 2, 2, 2, 2),
+        swizzle="NONE",
+    ),
+    ["tensorRank must be in [1, 5]", "tensorRank=6"],
+)
+case(
+    "rank.tiled_range",
+    TILED,
+    dict(global_dim=(64,), global_strides=(), box_dim=(64,)),
+    dict(tensor_rank=0, global_dim=(), global_strides=(), box_dim=()),
+    ["tensorRank=0"],
+    only=False,
+)
+case(
+    "rank.im2col_range",
+    IM2COL,
+    dict(
+        global_dim=(64, 9, 2),
+        global_strides=(128, 1152),
+        pixel_box_lower_corner=(-1,),
+        pixel_box_upper_corner=(-1,),
+    ),
+    dict(global_dim=(64, 9), global_strides=(128,), pixel_box_lower_corner=(), pixel_box_upper_corner=()),
+    ["tensorRank must be 3, 4, or 5", "tensorRank=2"],
+)
+case(
+    "rank.im2col_range",
+    IM2COL,
+    dict(
+        global_dim=(64, 9, 9, 9, 2),
+        global_strides=(128, 1152, 10368, 93312),
+        pixel_box_lower_corner=(-1, -1, -1),
+        pixel_box_upper_corner=(-1, -1, -1),
+    ),
+    dict(
+        global_dim=(64, 9, 9, 9, 9, 2),
+        global_strides=(128, 1152, 10368, 93312, 839808),
+        pixel_box_lower_corner=(-1, -1, -1, -1),
+        pixel_box_upper_corner=(-1, -1, -1, -1),
+    ),
+    ["tensorRank=6"],
+)
+case(
+    "rank.im2col_range",
+    IM2COL_WIDE,
+    dict(global_dim=(128, 9, 64), global_strides=(256, 2304)),
+    dict(global_dim=(128, 64), global_strides=(256,)),
+    ["tensorRank must be 3, 4, or 5", "tensorRank=2"],
+)
+case(
+    "rank.im2col_range",
+    IM2COL_WIDE,
+    dict(global_dim=(128, 9, 7, 3, 64), global_strides=(256, 2304, 16128, 48384)),
+    dict(global_dim=(128, 9, 7, 3, 2, 64), global_strides=(256, 2304, 16128, 48384, 96768)),
+    ["tensorRank=6"],
+)
+case(
+    "rank.interleave_min3",
+    TILED,
+    dict(T3, interleave="16B"),
+    dict(interleave="16B"),
+    ["tensorRank must be >= 3 when interleave is not NONE", "interleave=16B, tensorRank=2"],
+)
 # lengths
 for _fn, _bad in [
     (TILED, dict(tensor_rank=2, global_dim=(256, 64, 1))),
     (IM2COL, dict(tensor_rank=4, global_dim=(64, 9, 9, 2, 1))),
     (IM2COL_WIDE, dict(tensor_rank=4, global_dim=(128, 9, 7, 64, 1))),
 ]:
-    case("length.global_dim", _fn, dict(tensor_rank=len(BASE[_fn]["global_dim"])), _bad,
-         ["globalDim must have tensorRank entries", "len(globalDim)=", "tensorRank="])
+    case(
+        "length.global_dim",
+        _fn,
+        dict(tensor_rank=len(BASE[_fn]["global_dim"])),
+        _bad,
+        ["globalDim must have tensorRank entries", "len(globalDim)=", "tensorRank="],
+    )
 for _fn in BASE:
-    case("length.global_strides", _fn, {}, dict(global_strides=(*BASE[_fn]["global_strides"], 16)),
-         ["globalStrides must have tensorRank - 1 entries", "len(globalStrides)="])
-    case("length.element_strides", _fn, dict(element_strides=(1,) * len(BASE[_fn]["global_dim"])),
-         dict(element_strides=(1,) * (len(BASE[_fn]["global_dim"]) + 1)),
-         ["elementStrides must have tensorRank entries", "len(elementStrides)="])
-case("length.box_dim", TILED, dict(box_dim=(64, 8)), dict(box_dim=(64, 8, 1)),
-     ["boxDim must have tensorRank entries", "len(boxDim)=3, tensorRank=2"])
-case("length.pixel_box_corners", IM2COL, {}, dict(pixel_box_lower_corner=(-1, -1, -1)),
-     ["tensorRank - 2 entries", "len(pixelBoxLowerCorner)=3"])
+    case(
+        "length.global_strides",
+        _fn,
+        {},
+        dict(global_strides=(*BASE[_fn]["global_strides"], 16)),
+        ["globalStrides must have tensorRank - 1 entries", "len(globalStrides)="],
+    )
+    case(
+        "length.element_strides",
+        _fn,
+        dict(element_strides=(1,) * len(BASE[_fn]["global_dim"])),
+        dict(element_strides=(1,) * (len(BASE[_fn]["global_dim"]) + 1)),
+        ["elementStrides must have tensorRank entries", "len(elementStrides)="],
+    )
+case(
+    "length.box_dim",
+    TILED,
+    dict(box_dim=(64, 8)),
+    dict(box_dim=(64, 8, 1)),
+    ["boxDim must have tensorRank entries", "len(boxDim)=3, tensorRank=2"],
+)
+case(
+    "length.pixel_box_corners",
+    IM2COL,
+    {},
+    dict(pixel_box_lower_corner=(-1, -1, -1)),
+    ["tensorRank - 2 entries", "len(pixelBoxLowerCorner)=3"],
+)
 # global address
 for _fn in BASE:
-    case("global_address.align16", _fn, dict(global_address=0x1010), dict(global_address=0x1008),
-         ["globalAddress must be 16-byte aligned", "globalAddress=0x1008"])
-    case("global_address.align32_packed16", _fn, dict(U6[_fn], global_address=0x1020),
-         dict(U6[_fn], global_address=0x1010),
-         ["globalAddress must be 32-byte aligned for 16U6_ALIGN16B", "globalAddress=0x1010"])
-    case("global_address.align32_packed16", _fn, dict(U4A16[_fn], global_address=0x1020),
-         dict(U4A16[_fn], global_address=0x1030), ["tensorDataType=16U4_ALIGN16B", "globalAddress=0x1030"])
-case("global_address.align32_interleave32", TILED, dict(T_IL32, global_address=0x1020),
-     dict(T_IL32, global_address=0x1010), ["32-byte aligned when interleave is 32B", "globalAddress=0x1010"])
-case("global_address.align32_interleave32", IM2COL, dict(I_IL32, global_address=0x1020),
-     dict(I_IL32, global_address=0x1010), ["32-byte aligned when interleave is 32B"])
-case("global_address.align32_interleave32", IM2COL_WIDE, dict(global_address=0x1020),
-     dict(I_IL32, global_address=0x1010), ["32-byte aligned when interleave is 32B"], only=False)
+    case(
+        "global_address.align16",
+        _fn,
+        dict(global_address=0x1010),
+        dict(global_address=0x1008),
+        ["globalAddress must be 16-byte aligned", "globalAddress=0x1008"],
+    )
+    case(
+        "global_address.align32_packed16",
+        _fn,
+        dict(U6[_fn], global_address=0x1020),
+        dict(U6[_fn], global_address=0x1010),
+        ["globalAddress must be 32-byte aligned for 16U6_ALIGN16B", "globalAddress=0x1010"],
+    )
+    case(
+        "global_address.align32_packed16",
+        _fn,
+        dict(U4A16[_fn], global_address=0x1020),
+        dict(U4A16[_fn], global_address=0x1030),
+        ["tensorDataType=16U4_ALIGN16B", "globalAddress=0x1030"],
+    )
+case(
+    "global_address.align32_interleave32",
+    TILED,
+    dict(T_IL32, global_address=0x1020),
+    dict(T_IL32, global_address=0x1010),
+    ["32-byte aligned when interleave is 32B", "globalAddress=0x1010"],
+)
+case(
+    "global_address.align32_interleave32",
+    IM2COL,
+    dict(I_IL32, global_address=0x1020),
+    dict(I_IL32, global_address=0x1010),
+    ["32-byte aligned when interleave is 32B"],
+)
+case(
+    "global_address.align32_interleave32",
+    IM2COL_WIDE,
+    dict(global_address=0x1020),
+    dict(I_IL32, global_address=0x1010),
+    ["32-byte aligned when interleave is 32B"],
+    only=False,
+)
 # global dims
-case("global_dim.range", TILED, dict(global_dim=(256, 2**32)), dict(global_dim=(256, 2**32 + 1)),
-     ["globalDim must be non-zero and <= 2^32", "globalDim[1]=4294967297"])
+case(
+    "global_dim.range",
+    TILED,
+    dict(global_dim=(256, 2**32)),
+    dict(global_dim=(256, 2**32 + 1)),
+    ["globalDim must be non-zero and <= 2^32", "globalDim[1]=4294967297"],
+)
 case("global_dim.range", TILED, dict(global_dim=(256, 1)), dict(global_dim=(256, 0)), ["globalDim[1]=0"])
-case("global_dim.range", IM2COL, dict(global_dim=(64, 9, 9, 2**32)), dict(global_dim=(64, 9, 9, 2**32 + 1)),
-     ["globalDim[3]=4294967297"])
-case("global_dim.range", IM2COL_WIDE, dict(global_dim=(128, 9, 7, 2**32)), dict(global_dim=(128, 9, 7, 0)),
-     ["globalDim[3]=0"])
+case(
+    "global_dim.range",
+    IM2COL,
+    dict(global_dim=(64, 9, 9, 2**32)),
+    dict(global_dim=(64, 9, 9, 2**32 + 1)),
+    ["globalDim[3]=4294967297"],
+)
+case(
+    "global_dim.range",
+    IM2COL_WIDE,
+    dict(global_dim=(128, 9, 7, 2**32)),
+    dict(global_dim=(128, 9, 7, 0)),
+    ["globalDim[3]=0"],
+)
 for _fn in BASE:
     _g = U6[_fn]["global_dim"]
-    case("global_dim.packed16_multiple128", _fn, dict(U6[_fn]), dict(U6[_fn], global_dim=(129, *_g[1:])),
-         ["globalDim[0] must be a multiple of 128", "globalDim[0]=129"])
-    case("global_dim.packed16_multiple128", _fn, dict(U4A16[_fn]), dict(U4A16[_fn], global_dim=(192, *_g[1:])),
-         ["tensorDataType=16U4_ALIGN16B, globalDim[0]=192"])
+    case(
+        "global_dim.packed16_multiple128",
+        _fn,
+        dict(U6[_fn]),
+        dict(U6[_fn], global_dim=(129, *_g[1:])),
+        ["globalDim[0] must be a multiple of 128", "globalDim[0]=129"],
+    )
+    case(
+        "global_dim.packed16_multiple128",
+        _fn,
+        dict(U4A16[_fn]),
+        dict(U4A16[_fn], global_dim=(192, *_g[1:])),
+        ["tensorDataType=16U4_ALIGN16B, globalDim[0]=192"],
+    )
     _g8 = U4A8[_fn]["global_dim"]
-    case("global_dim.u4align8_multiple2", _fn, dict(U4A8[_fn], global_dim=(62, *_g8[1:])),
-         dict(U4A8[_fn], global_dim=(63, *_g8[1:])),
-         ["globalDim[0] must be a multiple of 2 for 16U4_ALIGN8B", "globalDim[0]=63"])
+    case(
+        "global_dim.u4align8_multiple2",
+        _fn,
+        dict(U4A8[_fn], global_dim=(62, *_g8[1:])),
+        dict(U4A8[_fn], global_dim=(63, *_g8[1:])),
+        ["globalDim[0] must be a multiple of 2 for 16U4_ALIGN8B", "globalDim[0]=63"],
+    )
 # global strides
-case("global_strides.multiple16", TILED, dict(global_strides=(528,)), dict(global_strides=(520,)),
-     ["globalStrides must be a multiple of 16", "globalStrides[0]=520"])
-case("global_strides.multiple16", IM2COL, dict(global_strides=(144, 1152, 10368)),
-     dict(global_strides=(136, 1152, 10368)), ["globalStrides[0]=136"])
-case("global_strides.multiple16", IM2COL_WIDE, dict(global_strides=(256, 2304, 16144)),
-     dict(global_strides=(256, 2304, 16136)), ["globalStrides[2]=16136"])
+case(
+    "global_strides.multiple16",
+    TILED,
+    dict(global_strides=(528,)),
+    dict(global_strides=(520,)),
+    ["globalStrides must be a multiple of 16", "globalStrides[0]=520"],
+)
+case(
+    "global_strides.multiple16",
+    IM2COL,
+    dict(global_strides=(144, 1152, 10368)),
+    dict(global_strides=(136, 1152, 10368)),
+    ["globalStrides[0]=136"],
+)
+case(
+    "global_strides.multiple16",
+    IM2COL_WIDE,
+    dict(global_strides=(256, 2304, 16144)),
+    dict(global_strides=(256, 2304, 16136)),
+    ["globalStrides[2]=16136"],
+)
 for _fn in BASE:
     _s = BASE[_fn]["global_strides"]
-    case("global_strides.range", _fn, dict(global_strides=(*_s[:-1], 2**40 - 16)),
-         dict(global_strides=(*_s[:-1], 2**40)), ["less than 2^40", f"globalStrides[{len(_s) - 1}]=1099511627776"])
-case("global_strides.range", TILED, dict(global_strides=(0,)), dict(global_strides=(-16,)),
-     ["globalStrides[0]=-16"])
-case("global_strides.multiple32_interleave32", TILED, dict(T_IL32), dict(T_IL32, global_strides=(528, 32768)),
-     ["multiple of 32 when interleave is 32B", "globalStrides[0]=528"])
-case("global_strides.multiple32_interleave32", IM2COL, dict(I_IL32),
-     dict(I_IL32, global_strides=(144, 1296, 11664)), ["multiple of 32 when interleave is 32B"])
-case("global_strides.multiple32_interleave32", IM2COL_WIDE, dict(global_strides=(256, 2304, 16128)),
-     dict(I_IL32, global_strides=(272, 2448, 17136)), ["multiple of 32 when interleave is 32B"], only=False)
-case("global_strides.multiple32_packed16", TILED, dict(U6[TILED], global_strides=(160,)),
-     dict(U6[TILED], global_strides=(144,)), ["multiple of 32 for 16U6_ALIGN16B", "globalStrides[0]=144"])
-case("global_strides.multiple32_packed16", IM2COL, dict(U6[IM2COL]),
-     dict(U6[IM2COL], global_strides=(128, 1152, 10384)), ["globalStrides[2]=10384"])
-case("global_strides.multiple32_packed16", IM2COL_WIDE, dict(U4A16[IM2COL_WIDE]),
-     dict(U4A16[IM2COL_WIDE], global_strides=(128, 1152, 8080)), ["16U4_ALIGN16B", "globalStrides[2]=8080"])
-case("global_strides.packed16_padding", TILED, dict(U6[TILED], global_strides=(96,)),
-     dict(U6[TILED], global_strides=(64,)),
-     ["each stride must include the previous one", "globalStrides[0]=64 < globalDim[0] * elementSize = 128 * 0.75"])
-case("global_strides.packed16_padding", IM2COL, dict(U6[IM2COL]),
-     dict(U6[IM2COL], global_strides=(128, 1120, 10368)),
-     ["globalStrides[1]=1120 < globalStrides[0] * globalDim[1] = 128 * 9 = 1152"])
-case("global_strides.packed16_padding", IM2COL_WIDE, dict(U4A16[IM2COL_WIDE], global_strides=(64, 1152, 8064)),
-     dict(U4A16[IM2COL_WIDE], global_strides=(32, 1152, 8064)), ["globalStrides[0]=32 < globalDim[0]", "= 64"])
+    case(
+        "global_strides.range",
+        _fn,
+        dict(global_strides=(*_s[:-1], 2**40 - 16)),
+        dict(global_strides=(*_s[:-1], 2**40)),
+        ["less than 2^40", f"globalStrides[{len(_s) - 1}]=1099511627776"],
+    )
+case(
+    "global_strides.range",
+    TILED,
+    dict(global_strides=(0,)),
+    dict(global_strides=(-16,)),
+    ["globalStrides[0]=-16"],
+)
+case(
+    "global_strides.multiple32_interleave32",
+    TILED,
+    dict(T_IL32),
+    dict(T_IL32, global_strides=(528, 32768)),
+    ["multiple of 32 when interleave is 32B", "globalStrides[0]=528"],
+)
+case(
+    "global_strides.multiple32_interleave32",
+    IM2COL,
+    dict(I_IL32),
+    dict(I_IL32, global_strides=(144, 1296, 11664)),
+    ["multiple of 32 when interleave is 32B"],
+)
+case(
+    "global_strides.multiple32_interleave32",
+    IM2COL_WIDE,
+    dict(global_strides=(256, 2304, 16128)),
+    dict(I_IL32, global_strides=(272, 2448, 17136)),
+    ["multiple of 32 when interleave is 32B"],
+    only=False,
+)
+case(
+    "global_strides.multiple32_packed16",
+    TILED,
+    dict(U6[TILED], global_strides=(160,)),
+    dict(U6[TILED], global_strides=(144,)),
+    ["multiple of 32 for 16U6_ALIGN16B", "globalStrides[0]=144"],
+)
+case(
+    "global_strides.multiple32_packed16",
+    IM2COL,
+    dict(U6[IM2COL]),
+    dict(U6[IM2COL], global_strides=(128, 1152, 10384)),
+    ["globalStrides[2]=10384"],
+)
+case(
+    "global_strides.multiple32_packed16",
+    IM2COL_WIDE,
+    dict(U4A16[IM2COL_WIDE]),
+    dict(U4A16[IM2COL_WIDE], global_strides=(128, 1152, 8080)),
+    ["16U4_ALIGN16B", "globalStrides[2]=8080"],
+)
+case(
+    "global_strides.packed16_padding",
+    TILED,
+    dict(U6[TILED], global_strides=(96,)),
+    dict(U6[TILED], global_strides=(64,)),
+    [
+        "each stride must include the previous one",
+        "globalStrides[0]=64 < globalDim[0] * elementSize = 128 * 0.75",
+    ],
+)
+case(
+    "global_strides.packed16_padding",
+    IM2COL,
+    dict(U6[IM2COL]),
+    dict(U6[IM2COL], global_strides=(128, 1120, 10368)),
+    ["globalStrides[1]=1120 < globalStrides[0] * globalDim[1] = 128 * 9 = 1152"],
+)
+case(
+    "global_strides.packed16_padding",
+    IM2COL_WIDE,
+    dict(U4A16[IM2COL_WIDE], global_strides=(64, 1152, 8064)),
+    dict(U4A16[IM2COL_WIDE], global_strides=(32, 1152, 8064)),
+    ["globalStrides[0]=32 < globalDim[0]", "= 64"],
+)
 # box
-case("box_dim.range", TILED, dict(box_dim=(64, 256)), dict(box_dim=(64, 257)),
-     ["boxDim must be non-zero and <= 256", "boxDim[1]=257"])
+case(
+    "box_dim.range",
+    TILED,
+    dict(box_dim=(64, 256)),
+    dict(box_dim=(64, 257)),
+    ["boxDim must be non-zero and <= 256", "boxDim[1]=257"],
+)
 case("box_dim.range", TILED, dict(box_dim=(64, 1)), dict(box_dim=(64, 0)), ["boxDim[1]=0"])
-case("box_dim.inner_bytes_multiple16", TILED, dict(box_dim=(8, 8), swizzle="NONE"),
-     dict(box_dim=(12, 8), swizzle="NONE"),
-     ["cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is NONE: "
-      "boxDim[0]=12, elementSize=2 -> 24 bytes"])
-case("box_dim.inner_bytes_multiple16", TILED, dict(U4A8[TILED], box_dim=(32, 8)), dict(U4A8[TILED], box_dim=(34, 8)),
-     ["boxDim[0]=34, elementSize=0.5 -> 17 bytes"])
-case("box_dim.inner_bytes_multiple16", TILED, dict(T_IL32, box_dim=(12, 8, 2)),
-     dict(T3, box_dim=(12, 8, 2), swizzle="NONE"), ["boxDim[0]=12"])
-case("box_dim.packed16_is128", TILED, dict(U6[TILED]), dict(U6[TILED], box_dim=(64, 8)),
-     ["boxDim[0] must be 128 for 16U6_ALIGN16B", "boxDim[0]=64"])
-case("box_dim.packed16_is128", TILED, dict(U4A16[TILED]), dict(U4A16[TILED], box_dim=(96, 8)),
-     ["tensorDataType=16U4_ALIGN16B, boxDim[0]=96"])
+case(
+    "box_dim.inner_bytes_multiple16",
+    TILED,
+    dict(box_dim=(8, 8), swizzle="NONE"),
+    dict(box_dim=(12, 8), swizzle="NONE"),
+    [
+        "cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is "
+        "NONE: boxDim[0]=12, elementSize=2 -> 24 bytes"
+    ],
+)
+case(
+    "box_dim.inner_bytes_multiple16",
+    TILED,
+    dict(U4A8[TILED], box_dim=(32, 8)),
+    dict(U4A8[TILED], box_dim=(34, 8)),
+    ["boxDim[0]=34, elementSize=0.5 -> 17 bytes"],
+)
+case(
+    "box_dim.inner_bytes_multiple16",
+    TILED,
+    dict(T_IL32, box_dim=(12, 8, 2)),
+    dict(T3, box_dim=(12, 8, 2), swizzle="NONE"),
+    ["boxDim[0]=12"],
+)
+case(
+    "box_dim.packed16_is128",
+    TILED,
+    dict(U6[TILED]),
+    dict(U6[TILED], box_dim=(64, 8)),
+    ["boxDim[0] must be 128 for 16U6_ALIGN16B", "boxDim[0]=64"],
+)
+case(
+    "box_dim.packed16_is128",
+    TILED,
+    dict(U4A16[TILED]),
+    dict(U4A16[TILED], box_dim=(96, 8)),
+    ["tensorDataType=16U4_ALIGN16B, boxDim[0]=96"],
+)
 # element strides
 for _fn in BASE:
     _r = len(BASE[_fn]["global_dim"])
-    case("element_strides.range", _fn, dict(element_strides=(1,) * (_r - 1) + (8,)),
-         dict(element_strides=(1,) * (_r - 1) + (9,)), ["elementStrides must be non-zero and <= 8", "=9"])
-    case("element_strides.range", _fn, dict(element_strides=(1,) * _r), dict(element_strides=(0,) + (1,) * (_r - 1)),
-         ["elementStrides[0]=0"])
+    case(
+        "element_strides.range",
+        _fn,
+        dict(element_strides=(1,) * (_r - 1) + (8,)),
+        dict(element_strides=(1,) * (_r - 1) + (9,)),
+        ["elementStrides must be non-zero and <= 8", "=9"],
+    )
+    case(
+        "element_strides.range",
+        _fn,
+        dict(element_strides=(1,) * _r),
+        dict(element_strides=(0,) + (1,) * (_r - 1)),
+        ["elementStrides[0]=0"],
+    )
 # inner box vs swizzle span
-for _sw, _n in [("32B", 16), ("64B", 32), ("128B", 64), ("128B_ATOM_32B", 64), ("128B_ATOM_64B", 64),
-                ("128B_ATOM_32B_FLIP_8B", 64)]:
-    case("swizzle.inner_box_span", TILED, dict(swizzle=_sw, box_dim=(_n, 8)), dict(swizzle=_sw, box_dim=(_n + 8, 8)),
-         ["inner dimension (boxDim[0] * elementSize) must be <= the swizzle span",
-          f"boxDim[0]={_n + 8}, elementSize=2 -> {2 * _n + 16} bytes > {2 * _n}"])
-case("swizzle.inner_box_span", TILED, dict(T_IL32, box_dim=(64, 8, 2)), dict(T3, box_dim=(24, 8, 2), swizzle="32B"),
-     ["> 32 (swizzle 32B)"])
-case("swizzle.inner_box_span", TILED, dict(box_dim=(256, 8), swizzle="NONE"), dict(box_dim=(72, 8)), ["144 bytes"])
+for _sw, _n in [
+    ("32B", 16),
+    ("64B", 32),
+    ("128B", 64),
+    ("128B_ATOM_32B", 64),
+    ("128B_ATOM_64B", 64),
+    ("128B_ATOM_32B_FLIP_8B", 64),
+]:
+    case(
+        "swizzle.inner_box_span",
+        TILED,
+        dict(swizzle=_sw, box_dim=(_n, 8)),
+        dict(swizzle=_sw, box_dim=(_n + 8, 8)),
+        [
+            "inner dimension (boxDim[0] * elementSize) must be <= the swizzle span",
+            f"boxDim[0]={_n + 8}, elementSize=2 -> {2 * _n + 16} bytes > {2 * _n}",
+        ],
+    )
+case(
+    "swizzle.inner_box_span",
+    TILED,
+    dict(T_IL32, box_dim=(64, 8, 2)),
+    dict(T3, box_dim=(24, 8, 2), swizzle="32B"),
+    ["> 32 (swizzle 32B)"],
+)
+case(
+    "swizzle.inner_box_span",
+    TILED,
+    dict(box_dim=(256, 8), swizzle="NONE"),
+    dict(box_dim=(72, 8)),
+    ["144 bytes"],
+)
 for _fn in (IM2COL, IM2COL_WIDE):
-    case("swizzle.inner_box_span", _fn, dict(channels_per_pixel=64), dict(channels_per_pixel=72),
-         ["(channelsPerPixel * elementSize) must be <= the swizzle span", "channelsPerPixel=72"])
-    case("swizzle.inner_box_span", _fn, dict(channels_per_pixel=32, swizzle="64B"),
-         dict(channels_per_pixel=40, swizzle="64B"), ["80 bytes > 64 (swizzle 64B)"])
-case("swizzle.inner_box_span", IM2COL, dict(channels_per_pixel=16, swizzle="32B"),
-     dict(channels_per_pixel=24, swizzle="32B"), ["48 bytes > 32"])
+    case(
+        "swizzle.inner_box_span",
+        _fn,
+        dict(channels_per_pixel=64),
+        dict(channels_per_pixel=72),
+        ["(channelsPerPixel * elementSize) must be <= the swizzle span", "channelsPerPixel=72"],
+    )
+    case(
+        "swizzle.inner_box_span",
+        _fn,
+        dict(channels_per_pixel=32, swizzle="64B"),
+        dict(channels_per_pixel=40, swizzle="64B"),
+        ["80 bytes > 64 (swizzle 64B)"],
+    )
+case(
+    "swizzle.inner_box_span",
+    IM2COL,
+    dict(channels_per_pixel=16, swizzle="32B"),
+    dict(channels_per_pixel=24, swizzle="32B"),
+    ["48 bytes > 32"],
+)
 # interleave
-case("interleave.u6_requires_none", TILED, dict(U6[TILED], global_dim=(128, 64, 4), global_strides=(128, 8192),
-                                                box_dim=(128, 8, 2)),
-     dict(U6[TILED], global_dim=(128, 64, 4), global_strides=(128, 8192), box_dim=(128, 8, 2), interleave="16B"),
-     ["16U6_ALIGN16B requires interleave NONE", "interleave=16B"])
-case("interleave.u6_requires_none", IM2COL, dict(U6[IM2COL]), dict(U6[IM2COL], interleave="16B"),
-     ["requires interleave NONE"])
-case("interleave.u6_requires_none", IM2COL_WIDE, dict(U6[IM2COL_WIDE]), dict(U6[IM2COL_WIDE], interleave="16B"),
-     ["requires interleave NONE"], only=False)
-case("interleave.wide_none", IM2COL_WIDE, dict(interleave="NONE"), dict(interleave="16B"),
-     ["interleave must be NONE for im2col::w", "interleave=16B"])
+case(
+    "interleave.u6_requires_none",
+    TILED,
+    dict(U6[TILED], global_dim=(128, 64, 4), global_strides=(128, 8192), box_dim=(128, 8, 2)),
+    dict(
+        U6[TILED], global_dim=(128, 64, 4), global_strides=(128, 8192), box_dim=(128, 8, 2), interleave="16B"
+    ),
+    ["16U6_ALIGN16B requires interleave NONE", "interleave=16B"],
+)
+case(
+    "interleave.u6_requires_none",
+    IM2COL,
+    dict(U6[IM2COL]),
+    dict(U6[IM2COL], interleave="16B"),
+    ["requires interleave NONE"],
+)
+case(
+    "interleave.u6_requires_none",
+    IM2COL_WIDE,
+    dict(U6[IM2COL_WIDE]),
+    dict(U6[IM2COL_WIDE], interleave="16B"),
+    ["requires interleave NONE"],
+    only=False,
+)
+case(
+    "interleave.wide_none",
+    IM2COL_WIDE,
+    dict(interleave="NONE"),
+    dict(interleave="16B"),
+    ["interleave must be NONE for im2col::w", "interleave=16B"],
+)
 # swizzle rules
-case("swizzle.interleave32_requires_32B", TILED, dict(T_IL32), dict(T_IL32, swizzle="64B"),
-     ["swizzle must be 32B when interleave is 32B", "swizzle=64B"])
-case("swizzle.interleave32_requires_32B", IM2COL, dict(I_IL32), dict(I_IL32, swizzle="NONE"), ["swizzle=NONE"])
+case(
+    "swizzle.interleave32_requires_32B",
+    TILED,
+    dict(T_IL32),
+    dict(T_IL32, swizzle="64B"),
+    ["swizzle must be 32B when interleave is 32B", "swizzle=64B"],
+)
+case(
+    "swizzle.interleave32_requires_32B", IM2COL, dict(I_IL32), dict(I_IL32, swizzle="NONE"), ["swizzle=NONE"]
+)
 for _fn in (TILED, IM2COL):
-    case("swizzle.u6_allowed", _fn, dict(U6[_fn], swizzle="128B_ATOM_32B"), dict(U6[_fn], swizzle="128B_ATOM_64B"),
-         ["16U6_ALIGN16B supports swizzle", "swizzle=128B_ATOM_64B, direction=load"])
-    case("swizzle.u6_allowed", _fn, dict(U6[_fn], swizzle="128B_ATOM_64B"),
-         dict(U6[_fn], swizzle="128B_ATOM_32B_FLIP_8B"), ["direction=store"], direction="store", only=False)
-    case("swizzle.u6_allowed", _fn, dict(U6[_fn], swizzle="NONE"), dict(U6[_fn], swizzle="B64", **(
-        dict(box_dim=(128, 8)) if _fn == TILED else {})), ["swizzle=64B"], only=False)
-    case("swizzle.u4align16_allowed", _fn, dict(U4A16[_fn], swizzle="NONE"),
-         dict(U4A16[_fn], swizzle="128B_ATOM_64B"), ["16U4_ALIGN16B supports swizzle", "swizzle=128B_ATOM_64B"])
-    case("swizzle.u4align16_allowed", _fn, dict(U4A16[_fn], swizzle="128B_ATOM_32B"),
-         dict(U4A16[_fn], swizzle="128B"), ["direction=store", "allowed for store: none"], direction="store")
-case("swizzle.wide_allowed", IM2COL_WIDE, dict(swizzle="64B", channels_per_pixel=32),
-     dict(swizzle="32B", channels_per_pixel=16), ["swizzle must be 64B, 128B or 128B_ATOM_32B", "swizzle=32B"])
-case("swizzle.wide_allowed", IM2COL_WIDE, dict(swizzle="128B_ATOM_32B"), dict(swizzle="128B_ATOM_32B_FLIP_8B"),
-     ["swizzle=128B_ATOM_32B_FLIP_8B"])
+    case(
+        "swizzle.u6_allowed",
+        _fn,
+        dict(U6[_fn], swizzle="128B_ATOM_32B"),
+        dict(U6[_fn], swizzle="128B_ATOM_64B"),
+        ["16U6_ALIGN16B supports swizzle", "swizzle=128B_ATOM_64B, direction=load"],
+    )
+    case(
+        "swizzle.u6_allowed",
+        _fn,
+        dict(U6[_fn], swizzle="128B_ATOM_64B"),
+        dict(U6[_fn], swizzle="128B_ATOM_32B_FLIP_8B"),
+        ["direction=store"],
+        direction="store",
+        only=False,
+    )
+    case(
+        "swizzle.u6_allowed",
+        _fn,
+        dict(U6[_fn], swizzle="NONE"),
+        dict(U6[_fn], swizzle="B64"),
+        ["swizzle=64B"],
+        only=False,
+    )
+    case(
+        "swizzle.u4align16_allowed",
+        _fn,
+        dict(U4A16[_fn], swizzle="NONE"),
+        dict(U4A16[_fn], swizzle="128B_ATOM_64B"),
+        ["16U4_ALIGN16B supports swizzle", "swizzle=128B_ATOM_64B"],
+    )
+    case(
+        "swizzle.u4align16_allowed",
+        _fn,
+        dict(U4A16[_fn], swizzle="128B_ATOM_32B"),
+        dict(U4A16[_fn], swizzle="128B"),
+        ["direction=store", "allowed for store: none"],
+        direction=("load", "store"),
+    )
+case(
+    "swizzle.wide_allowed",
+    IM2COL_WIDE,
+    dict(swizzle="64B", channels_per_pixel=32),
+    dict(swizzle="32B", channels_per_pixel=16),
+    ["swizzle must be 64B, 128B or 128B_ATOM_32B", "swizzle=32B"],
+)
+case(
+    "swizzle.wide_allowed",
+    IM2COL_WIDE,
+    dict(swizzle="128B_ATOM_32B"),
+    dict(swizzle="128B_ATOM_32B_FLIP_8B"),
+    ["swizzle=128B_ATOM_32B_FLIP_8B"],
+)
 case("swizzle.wide_allowed", IM2COL_WIDE, dict(swizzle="128B"), dict(swizzle="NONE"), ["swizzle=NONE"])
-case("swizzle.wide_u6_allowed", IM2COL_WIDE, dict(U6[IM2COL_WIDE], swizzle="128B_ATOM_32B"),
-     dict(U6[IM2COL_WIDE], swizzle="64B"), ["16U6_ALIGN16B supports swizzle 128B and 128B_ATOM_32B"], only=False)
-case("swizzle.wide_u6_allowed", IM2COL_WIDE, dict(U6[IM2COL_WIDE], swizzle="128B"),
-     dict(U6[IM2COL_WIDE], swizzle="128B_ATOM_64B"), ["swizzle=128B_ATOM_64B"], direction="store", only=False)
-case("swizzle.wide_u4align16_allowed", IM2COL_WIDE, dict(U4A16[IM2COL_WIDE], swizzle="128B_ATOM_32B"),
-     dict(U4A16[IM2COL_WIDE], swizzle="128B_ATOM_32B"), ["direction=store", "16U4_ALIGN16B"], direction="store")
-case("swizzle.wide_u4align16_allowed", IM2COL_WIDE, dict(U4A16[IM2COL_WIDE], swizzle="128B"),
-     dict(U4A16[IM2COL_WIDE], swizzle="64B"), ["swizzle=64B, direction=load"], only=False)
+case(
+    "swizzle.wide_u6_allowed",
+    IM2COL_WIDE,
+    dict(U6[IM2COL_WIDE], swizzle="128B_ATOM_32B"),
+    dict(U6[IM2COL_WIDE], swizzle="64B"),
+    ["16U6_ALIGN16B supports swizzle 128B and 128B_ATOM_32B"],
+    only=False,
+)
+case(
+    "swizzle.wide_u6_allowed",
+    IM2COL_WIDE,
+    dict(U6[IM2COL_WIDE], swizzle="128B"),
+    dict(U6[IM2COL_WIDE], swizzle="128B_ATOM_64B"),
+    ["swizzle=128B_ATOM_64B"],
+    direction="store",
+    only=False,
+)
+case(
+    "swizzle.wide_u4align16_allowed",
+    IM2COL_WIDE,
+    dict(U4A16[IM2COL_WIDE], swizzle="128B_ATOM_32B"),
+    dict(U4A16[IM2COL_WIDE], swizzle="128B_ATOM_32B"),
+    ["direction=store", "16U4_ALIGN16B"],
+    direction=("load", "store"),
+)
+case(
+    "swizzle.wide_u4align16_allowed",
+    IM2COL_WIDE,
+    dict(U4A16[IM2COL_WIDE], swizzle="128B"),
+    dict(U4A16[IM2COL_WIDE], swizzle="64B"),
+    ["swizzle=64B, direction=load"],
+    only=False,
+)
 for _fn in (TILED, IM2COL):
-    case("swizzle.flip8b_load_only", _fn, dict(swizzle="128B_ATOM_32B_FLIP_8B"), dict(swizzle="128B_ATOM_32B_FLIP_8B"),
-         ["legal only for loads", "direction=store"], direction="store")
-case("swizzle.b96_not_encodable", TILED, dict(box_dim=(48, 8), swizzle="128B"), dict(box_dim=(48, 8), swizzle="96B"),
-     ["96-byte swizzle mode has no CUtensorMapSwizzle value", "PTX-only"])
-case("swizzle.b96_not_encodable", IM2COL, dict(channels_per_pixel=48), dict(channels_per_pixel=48, swizzle=96),
-     ["no CUtensorMapSwizzle value"])
-case("swizzle.b96_not_encodable", IM2COL_WIDE, dict(channels_per_pixel=48), dict(channels_per_pixel=48, swizzle="96B"),
-     ["no CUtensorMapSwizzle value"], only=False)
+    case(
+        "swizzle.flip8b_load_only",
+        _fn,
+        dict(swizzle="128B_ATOM_32B_FLIP_8B"),
+        dict(swizzle="128B_ATOM_32B_FLIP_8B"),
+        ["legal only for loads", "direction=store"],
+        direction=("load", "store"),
+    )
+case(
+    "swizzle.b96_not_encodable",
+    TILED,
+    dict(box_dim=(48, 8), swizzle="128B"),
+    dict(box_dim=(48, 8), swizzle="96B"),
+    ["96-byte swizzle mode has no CUtensorMapSwizzle value", "PTX-only"],
+)
+case(
+    "swizzle.b96_not_encodable",
+    IM2COL,
+    dict(channels_per_pixel=48),
+    dict(channels_per_pixel=48, swizzle=96),
+    ["no CUtensorMapSwizzle value"],
+)
+case(
+    "swizzle.b96_not_encodable",
+    IM2COL_WIDE,
+    dict(channels_per_pixel=48),
+    dict(channels_per_pixel=48, swizzle="96B"),
+    ["no CUtensorMapSwizzle value"],
+    only=False,
+)
 # oob fill
 for _fn in BASE:
-    case("oob_fill.float_only", _fn, dict(oob_fill="NAN_REQUEST_ZERO_FMA"),
-         dict(oob_fill="NAN_REQUEST_ZERO_FMA", tensor_data_type="UINT16"),
-         ["NAN_REQUEST_ZERO_FMA requires a floating-point tensorDataType", "tensorDataType=UINT16"])
-    case("oob_fill.float_only", _fn, dict(U4A8[_fn], oob_fill="NONE"), dict(U4A8[_fn], oob_fill=1),
-         ["tensorDataType=16U4_ALIGN8B"])
-for _dt in ("BFLOAT16", "TFLOAT32", "FLOAT32_FTZ", "TFLOAT32_FTZ", "FLOAT64", "FLOAT32"):
-    pass  # float types: covered by test_oob_fill_every_float_type
+    case(
+        "oob_fill.float_only",
+        _fn,
+        dict(oob_fill="NAN_REQUEST_ZERO_FMA"),
+        dict(oob_fill="NAN_REQUEST_ZERO_FMA", tensor_data_type="UINT16"),
+        ["NAN_REQUEST_ZERO_FMA requires a floating-point tensorDataType", "tensorDataType=UINT16"],
+    )
+    case(
+        "oob_fill.float_only",
+        _fn,
+        dict(U4A8[_fn], oob_fill="NONE"),
+        dict(U4A8[_fn], oob_fill=1),
+        ["tensorDataType=16U4_ALIGN8B"],
+    )
+# every float type: test_oob_fill_every_float_type;
+# every non-float type: test_oob_fill_rejects_non_float_types
 # im2col pixel box
 _I3 = dict(global_dim=(64, 9, 2), global_strides=(128, 1152))
 _I5 = dict(global_dim=(64, 9, 9, 9, 2), global_strides=(128, 1152, 10368, 93312))
-case("pixel_box.range", IM2COL, dict(_I3, pixel_box_lower_corner=(-32768,), pixel_box_upper_corner=(32767,)),
-     dict(_I3, pixel_box_lower_corner=(-32769,), pixel_box_upper_corner=(32767,)),
-     ["tensorRank=3 allows [-32768, 32767]", "pixelBoxLowerCorner[0]=-32769"])
-case("pixel_box.range", IM2COL, dict(_I3, pixel_box_lower_corner=(0,), pixel_box_upper_corner=(32767,)),
-     dict(_I3, pixel_box_lower_corner=(0,), pixel_box_upper_corner=(32768,)), ["pixelBoxUpperCorner[0]=32768"])
-case("pixel_box.range", IM2COL, dict(pixel_box_lower_corner=(-128, -128), pixel_box_upper_corner=(127, 127)),
-     dict(pixel_box_lower_corner=(-129, -128), pixel_box_upper_corner=(127, 128)),
-     ["tensorRank=4 allows [-128, 127]", "pixelBoxLowerCorner[0]=-129", "pixelBoxUpperCorner[1]=128"])
-case("pixel_box.range", IM2COL, dict(_I5, pixel_box_lower_corner=(-16, -16, -16), pixel_box_upper_corner=(15, 15, 15)),
-     dict(_I5, pixel_box_lower_corner=(-16, -17, -16), pixel_box_upper_corner=(15, 15, 16)),
-     ["tensorRank=5 allows [-16, 15]", "pixelBoxLowerCorner[1]=-17", "pixelBoxUpperCorner[2]=16"])
-case("pixel_box.nonzero_area", IM2COL, dict(pixel_box_lower_corner=(0, 0), pixel_box_upper_corner=(-8, 0)),
-     dict(pixel_box_lower_corner=(0, 0), pixel_box_upper_corner=(-9, 0)),
-     ["must have non-zero area", "globalDim[1] + upper[0] - lower[0] = 9 + -9 - 0 = 0"])
-case("pixel_box.nonzero_area", IM2COL, dict(pixel_box_lower_corner=(3, 2), pixel_box_upper_corner=(-5, -6)),
-     dict(pixel_box_lower_corner=(3, 3), pixel_box_upper_corner=(-5, -6)), ["= 0"])
-case("pixel_box_width.range", IM2COL_WIDE,
-     dict(pixel_box_lower_corner_width=-32768, pixel_box_upper_corner_width=32767),
-     dict(pixel_box_lower_corner_width=-32768, pixel_box_upper_corner_width=32768),
-     ["must be in [-32768, 32767]", "pixelBoxUpperCornerWidth=32768"])
-case("pixel_box_width.range", IM2COL_WIDE, dict(pixel_box_lower_corner_width=-32768),
-     dict(pixel_box_lower_corner_width=-32769), ["pixelBoxLowerCornerWidth=-32769"])
-case("pixel_box_width.nonzero_area", IM2COL_WIDE,
-     dict(pixel_box_lower_corner_width=0, pixel_box_upper_corner_width=-8),
-     dict(pixel_box_lower_corner_width=0, pixel_box_upper_corner_width=-9),
-     ["must have non-zero area", "globalDim[1] + upper - lower = 9 + -9 - 0 = 0"])
+case(
+    "pixel_box.range",
+    IM2COL,
+    dict(_I3, pixel_box_lower_corner=(-32768,), pixel_box_upper_corner=(32767,)),
+    dict(_I3, pixel_box_lower_corner=(-32769,), pixel_box_upper_corner=(32767,)),
+    ["tensorRank=3 allows [-32768, 32767]", "pixelBoxLowerCorner[0]=-32769"],
+)
+case(
+    "pixel_box.range",
+    IM2COL,
+    dict(_I3, pixel_box_lower_corner=(0,), pixel_box_upper_corner=(32767,)),
+    dict(_I3, pixel_box_lower_corner=(0,), pixel_box_upper_corner=(32768,)),
+    ["pixelBoxUpperCorner[0]=32768"],
+)
+case(
+    "pixel_box.range",
+    IM2COL,
+    dict(pixel_box_lower_corner=(-128, -128), pixel_box_upper_corner=(127, 127)),
+    dict(pixel_box_lower_corner=(-129, -128), pixel_box_upper_corner=(127, 128)),
+    ["tensorRank=4 allows [-128, 127]", "pixelBoxLowerCorner[0]=-129", "pixelBoxUpperCorner[1]=128"],
+)
+case(
+    "pixel_box.range",
+    IM2COL,
+    dict(_I5, pixel_box_lower_corner=(-16, -16, -16), pixel_box_upper_corner=(15, 15, 15)),
+    dict(_I5, pixel_box_lower_corner=(-16, -17, -16), pixel_box_upper_corner=(15, 15, 16)),
+    ["tensorRank=5 allows [-16, 15]", "pixelBoxLowerCorner[1]=-17", "pixelBoxUpperCorner[2]=16"],
+)
+case(
+    "pixel_box.nonzero_area",
+    IM2COL,
+    dict(pixel_box_lower_corner=(0, 0), pixel_box_upper_corner=(-8, 0)),
+    dict(pixel_box_lower_corner=(0, 0), pixel_box_upper_corner=(-9, 0)),
+    ["must have non-zero area", "globalDim[1] + upper[0] - lower[0] = 9 + -9 - 0 = 0"],
+)
+case(
+    "pixel_box.nonzero_area",
+    IM2COL,
+    dict(pixel_box_lower_corner=(3, 2), pixel_box_upper_corner=(-5, -6)),
+    dict(pixel_box_lower_corner=(3, 3), pixel_box_upper_corner=(-5, -6)),
+    ["= 0"],
+)
+case(
+    "pixel_box_width.range",
+    IM2COL_WIDE,
+    dict(pixel_box_lower_corner_width=-32768, pixel_box_upper_corner_width=32767),
+    dict(pixel_box_lower_corner_width=-32768, pixel_box_upper_corner_width=32768),
+    ["must be in [-32768, 32767]", "pixelBoxUpperCornerWidth=32768"],
+)
+case(
+    "pixel_box_width.range",
+    IM2COL_WIDE,
+    dict(pixel_box_lower_corner_width=-32768),
+    dict(pixel_box_lower_corner_width=-32769),
+    ["pixelBoxLowerCornerWidth=-32769"],
+)
+case(
+    "pixel_box_width.nonzero_area",
+    IM2COL_WIDE,
+    dict(pixel_box_lower_corner_width=0, pixel_box_upper_corner_width=-8),
+    dict(pixel_box_lower_corner_width=0, pixel_box_upper_corner_width=-9),
+    ["must have non-zero area", "globalDim[1] + upper - lower = 9 + -9 - 0 = 0"],
+)
 # channels / pixels
-case("channels_per_pixel.range", IM2COL, dict(channels_per_pixel=256, swizzle="NONE"),
-     dict(channels_per_pixel=257, swizzle="NONE"), ["channelsPerPixel must be non-zero and <= 256", "=257"])
-case("channels_per_pixel.range", IM2COL, dict(channels_per_pixel=1), dict(channels_per_pixel=0),
-     ["channelsPerPixel=0"])
-case("channels_per_pixel.range", IM2COL_WIDE, dict(U4A8[IM2COL_WIDE], channels_per_pixel=256),
-     dict(U4A8[IM2COL_WIDE], channels_per_pixel=257), ["channelsPerPixel=257"], only=False)
-case("channels_per_pixel.range", IM2COL_WIDE, dict(channels_per_pixel=1), dict(channels_per_pixel=0),
-     ["channelsPerPixel=0"])
+case(
+    "channels_per_pixel.range",
+    IM2COL,
+    dict(channels_per_pixel=256, swizzle="NONE"),
+    dict(channels_per_pixel=257, swizzle="NONE"),
+    ["channelsPerPixel must be non-zero and <= 256", "=257"],
+)
+case(
+    "channels_per_pixel.range",
+    IM2COL,
+    dict(channels_per_pixel=1),
+    dict(channels_per_pixel=0),
+    ["channelsPerPixel=0"],
+)
+case(
+    "channels_per_pixel.range",
+    IM2COL_WIDE,
+    dict(U4A8[IM2COL_WIDE], channels_per_pixel=256),
+    dict(U4A8[IM2COL_WIDE], channels_per_pixel=257),
+    ["channelsPerPixel=257"],
+    only=False,
+)
+case(
+    "channels_per_pixel.range",
+    IM2COL_WIDE,
+    dict(channels_per_pixel=1),
+    dict(channels_per_pixel=0),
+    ["channelsPerPixel=0"],
+)
 for _fn in (IM2COL, IM2COL_WIDE):
-    case("channels_per_pixel.packed16_is128", _fn, dict(U6[_fn]), dict(U6[_fn], channels_per_pixel=127),
-         ["channelsPerPixel must be 128 for 16U6_ALIGN16B", "channelsPerPixel=127"])
-    case("channels_per_pixel.packed16_is128", _fn, dict(U4A16[_fn]), dict(U4A16[_fn], channels_per_pixel=64),
-         ["tensorDataType=16U4_ALIGN16B, channelsPerPixel=64"])
-    case("pixels_per_column.range", _fn, dict(pixels_per_column=1024), dict(pixels_per_column=1025),
-         ["pixelsPerColumn must be non-zero and <= 1024", "pixelsPerColumn=1025"])
-    case("pixels_per_column.range", _fn, dict(pixels_per_column=1), dict(pixels_per_column=0), ["pixelsPerColumn=0"])
-case("pixels_per_column.range", IM2COL_WIDE, dict(mode="W128", pixels_per_column=1025),
-     dict(mode="W", pixels_per_column=1025), ["pixelsPerColumn=1025"])
+    case(
+        "channels_per_pixel.packed16_is128",
+        _fn,
+        dict(U6[_fn]),
+        dict(U6[_fn], channels_per_pixel=127),
+        ["channelsPerPixel must be 128 for 16U6_ALIGN16B", "channelsPerPixel=127"],
+    )
+    case(
+        "channels_per_pixel.packed16_is128",
+        _fn,
+        dict(U4A16[_fn]),
+        dict(U4A16[_fn], channels_per_pixel=64),
+        ["tensorDataType=16U4_ALIGN16B, channelsPerPixel=64"],
+    )
+    case(
+        "pixels_per_column.range",
+        _fn,
+        dict(pixels_per_column=1024),
+        dict(pixels_per_column=1025),
+        ["pixelsPerColumn must be non-zero and <= 1024", "pixelsPerColumn=1025"],
+    )
+    case(
+        "pixels_per_column.range",
+        _fn,
+        dict(pixels_per_column=1),
+        dict(pixels_per_column=0),
+        ["pixelsPerColumn=0"],
+    )
+case(
+    "pixels_per_column.range",
+    IM2COL_WIDE,
+    dict(mode="W128", pixels_per_column=1025),
+    dict(mode="W", pixels_per_column=1025),
+    ["pixelsPerColumn=1025"],
+)
 
 
-def _case_id(c: C) -> str:
-    return f"{c[0]}-{c[1].removeprefix('cuTensorMapEncode')}"
+def _case_ids(cases: list[C]) -> list[str]:
+    """``rule-Function`` for the first case of a (rule, function) pair, then ``rule-Function-2`` ..."""
+    seen: dict[str, int] = {}
+    ids = []
+    for c in cases:
+        base = f"{c[0]}-{c[1].removeprefix('cuTensorMapEncode')}"
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return ids
 
 
-@pytest.mark.parametrize("rule, fn, valid, invalid, words, direction, only", CASES, ids=[_case_id(c) for c in CASES])
+@pytest.mark.parametrize("rule, fn, valid, invalid, words, direction, only", CASES, ids=_case_ids(CASES))
 def test_rule_at_limit_and_past_it(rule, fn, valid, invalid, words, direction, only) -> None:
+    ok_dir, bad_dir = (direction, direction) if isinstance(direction, str) else direction
     ok = make(fn, **valid)
-    assert ok.violations(direction) == [], [v.message for v in ok.violations(direction)]
-    assert ok.validate(direction) is ok
+    assert ok.violations(ok_dir) == [], [v.message for v in ok.violations(ok_dir)]
+    assert ok.validate(ok_dir) is ok
     bad = make(fn, **invalid)
+    direction = bad_dir
     found = bad.violations(direction)
     rules = [v.rule for v in found]
     if only:
@@ -877,7 +1385,7 @@ def test_rule_at_limit_and_past_it(rule, fn, valid, invalid, words, direction, o
     else:
         assert rule in rules, [v.message for v in found]
     msg = next(v.message for v in found if v.rule == rule)
-    assert msg.startswith(fn + ": " + RULES[rule].statement.split(" (")[0][:20]) or msg.startswith(fn + ": ")
+    assert msg.startswith(fn + ": ")
     for w in words:
         assert w in msg, (w, msg)
     with pytest.raises(TensorMapError) as exc:
@@ -933,19 +1441,26 @@ def test_message_quotes_rule_and_values() -> None:
     with pytest.raises(TensorMapError) as exc:
         m.validate()
     assert str(exc.value) == (
-        "cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is NONE: "
-        "boxDim[0]=12, elementSize=2 -> 24 bytes"
+        "cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is "
+        "NONE: boxDim[0]=12, elementSize=2 -> 24 bytes"
     )
 
 
 def test_construction_parses_enums_and_normalises() -> None:
-    m = make(TILED, swizzle="CU_TENSOR_MAP_SWIZZLE_128B", l2_promotion=2, interleave="none",
-             global_dim=np.array([256, 64]), box_dim=[64, 8], oob_fill=OobFill.NONE)
+    m = make(
+        TILED,
+        swizzle="CU_TENSOR_MAP_SWIZZLE_128B",
+        l2_promotion=2,
+        interleave="none",
+        global_dim=np.array([256, 64]),
+        box_dim=[64, 8],
+        oob_fill=OobFill.NONE,
+    )
     assert m.swizzle is TmaSwizzle.B128 and m.l2_promotion is L2Promotion.L2_128B
     assert m.interleave is Interleave.NONE and m.tensor_data_type is TensorDataType.FLOAT16
     assert m.global_dim == (256, 64) and m.box_dim == (64, 8) and m.element_strides == (1, 1)
     assert m.tensor_rank == 2
-    assert m == make(TILED) and hash(m) == hash(make(TILED))
+    assert m == make(TILED, l2_promotion="L2_128B") and hash(m) == hash(make(TILED, l2_promotion=2))
     with pytest.raises(AttributeError):
         m.swizzle = TmaSwizzle.NONE  # type: ignore[misc]
     w = make(IM2COL_WIDE, mode=1)
@@ -1142,17 +1657,34 @@ _int_list = st.lists(_any_int, max_size=7)
     st.sampled_from(["load", "store"]),
 )
 def test_violations_never_crash(fn, dt, rank, dims, strides, a, b, scalars, sw, il, direction) -> None:
-    common = dict(tensor_data_type=dt, tensor_rank=rank, global_dim=dims, global_strides=strides, swizzle=sw,
-                  interleave=il, element_strides=a)
+    common = dict(
+        tensor_data_type=dt,
+        tensor_rank=rank,
+        global_dim=dims,
+        global_strides=strides,
+        swizzle=sw,
+        interleave=il,
+        element_strides=a,
+    )
     try:
         if fn == TILED:
             m = TiledTensorMap(box_dim=b, **common)
         elif fn == IM2COL:
-            m = Im2colTensorMap(pixel_box_lower_corner=a, pixel_box_upper_corner=b, channels_per_pixel=scalars[0],
-                                pixels_per_column=scalars[1], **common)
+            m = Im2colTensorMap(
+                pixel_box_lower_corner=a,
+                pixel_box_upper_corner=b,
+                channels_per_pixel=scalars[0],
+                pixels_per_column=scalars[1],
+                **common,
+            )
         else:
-            m = Im2colWideTensorMap(pixel_box_lower_corner_width=scalars[0], pixel_box_upper_corner_width=scalars[1],
-                                    channels_per_pixel=scalars[2], pixels_per_column=scalars[0], **common)
+            m = Im2colWideTensorMap(
+                pixel_box_lower_corner_width=scalars[0],
+                pixel_box_upper_corner_width=scalars[1],
+                channels_per_pixel=scalars[2],
+                pixels_per_column=scalars[0],
+                **common,
+            )
     except TensorMapError:
         return
     found = m.violations(direction)
