@@ -1,0 +1,479 @@
+"""Hypothesis strategies for layouts, swizzles and admissible operands of the layout algebra.
+
+Every function here returns a :class:`hypothesis.strategies.SearchStrategy` and composes with
+the others (pass a strategy where a strategy is expected, e.g. ``shapes(leaves=...)``). The
+strategies build their values *by construction* rather than by filtering, so that hypothesis
+spends its budget on interesting cases and shrinks to small ones:
+
+* ``int_tuples`` / ``shapes``: nested tuples of ints, with a budget on the product (the size);
+* ``layouts``: a shape plus a congruent stride, general or restricted (``compact``: a bijection
+  onto ``[0, size)``; ``injective``: injective *and complementable* by construction, i.e. every
+  sorted stride is a multiple of the extent of the modes before it; ``stride_zero``: broadcast
+  modes; ``power_of_two``; ``max_cosize``);
+* ``admissible_composition_pairs``: pairs ``(A, B)`` whose composition CuTe accepts, because
+  every stride of ``B`` is a prefix product of ``A``'s flat shape times a divisor of the next
+  shape, and every size of ``B`` fits the shape it walks into (see the function's docstring);
+* ``complementable_layouts``, ``tilers_for(layout)`` (tilers for ``logical_divide`` and friends,
+  built from a refinement of the layout's flat shape), ``swizzles``.
+
+This module needs ``hypothesis`` (a test dependency); the package itself never imports it.
+
+>>> from hypothesis.strategies import SearchStrategy
+>>> all(isinstance(s, SearchStrategy) for s in (int_tuples(), shapes(), layouts(), swizzles()))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from pycute_layouts import Layout, Swizzle, flatten, product
+from pycute_layouts.layout import Underscore
+
+__all__ = [
+    "divisors",
+    "int_tuples",
+    "shapes",
+    "layouts",
+    "compact_layouts",
+    "injective_layouts",
+    "complementable_layouts",
+    "admissible_composition_pairs",
+    "product_pairs",
+    "tilers_for",
+    "swizzles",
+]
+
+_ = Underscore()
+
+#: Default leaf values of shapes: small, with repeated prime factors so that divisibility is common.
+_DEFAULT_LEAVES = st.sampled_from([1, 2, 2, 3, 4, 4, 6, 8, 8, 16, 5, 12])
+_POW2_LEAVES = st.sampled_from([1, 2, 4, 8, 16])
+
+
+def divisors(n: int) -> list[int]:
+    """The positive divisors of ``n``, ascending (a helper for the constructions below).
+
+    >>> divisors(12)
+    [1, 2, 3, 4, 6, 12]
+    >>> divisors(1)
+    [1]
+    """
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+# ------------------------------------------------------------------------------------------
+# int tuples and shapes
+
+
+def _profiles(max_rank: int, max_depth: int, min_depth: int = 0) -> SearchStrategy:
+    """Profiles built top-down: depth 0 is a leaf, depth d a tuple of 1..max_rank profiles of depth < d."""
+
+    @st.composite
+    def build(draw, depth_left: int, top: bool) -> Any:
+        if depth_left <= 0:
+            return None
+        if not (top and min_depth > 0) and draw(st.booleans()):
+            return None
+        n = draw(st.integers(1, max_rank))
+        return tuple(draw(build(depth_left - 1, False)) for _i in range(n))
+
+    return build(max_depth, True)
+
+
+def _fill(profile: Any, leaf_draw) -> Any:
+    if isinstance(profile, tuple):
+        return tuple(_fill(p, leaf_draw) for p in profile)
+    return leaf_draw()
+
+
+def int_tuples(
+    max_rank: int = 3, max_depth: int = 2, leaves: SearchStrategy | None = None
+) -> SearchStrategy:
+    """Nested tuples of integers (IntTuples): a leaf, or a tuple of 1..max_rank IntTuples.
+
+    ``leaves`` draws each leaf (default: small positive ints with repeated prime factors).
+
+    >>> isinstance(int_tuples(max_rank=2, leaves=st.integers(0, 3)), SearchStrategy)
+    True
+    """
+    leaf_st = leaves if leaves is not None else _DEFAULT_LEAVES
+
+    @st.composite
+    def build(draw) -> Any:
+        prof = draw(_profiles(max_rank, max_depth))
+        return _fill(prof, lambda: draw(leaf_st))
+
+    return build()
+
+
+def shapes(
+    max_rank: int = 3,
+    max_depth: int = 2,
+    max_size: int = 256,
+    leaves: SearchStrategy | None = None,
+    min_depth: int = 0,
+) -> SearchStrategy:
+    """Shapes: IntTuples of positive leaves whose product is at most ``max_size``.
+
+    A drawn leaf that would push the size past ``max_size`` is replaced by its largest divisor
+    that still fits (so the budget holds by construction and divisibility structure survives).
+
+    >>> isinstance(shapes(max_rank=2, max_depth=1, max_size=64), SearchStrategy)
+    True
+    """
+    leaf_st = leaves if leaves is not None else _DEFAULT_LEAVES
+
+    @st.composite
+    def build(draw) -> Any:
+        prof = draw(_profiles(max_rank, max_depth, min_depth))
+        used = [1]
+
+        def leaf() -> int:
+            v = draw(leaf_st)
+            if not isinstance(v, int) or v < 1:
+                raise ValueError(f"shapes: leaves must draw positive ints, got {v!r}")
+            budget = max_size // used[0]
+            if v > budget:
+                v = max(d for d in divisors(v) if d <= max(budget, 1))
+            used[0] *= v
+            return v
+
+        return _fill(prof, leaf)
+
+    return build()
+
+
+# ------------------------------------------------------------------------------------------
+# layouts
+
+
+def _unflatten_like(flat: list, profile: Any) -> Any:
+    it = iter(flat)
+
+    def go(p):
+        if isinstance(p, tuple):
+            return tuple(go(x) for x in p)
+        return next(it)
+
+    return go(profile)
+
+
+def layouts(
+    max_rank: int = 3,
+    max_depth: int = 2,
+    max_size: int = 256,
+    *,
+    injective: bool = False,
+    compact: bool = False,
+    stride_zero: bool = False,
+    power_of_two: bool = False,
+    max_cosize: int | None = None,
+    negative: bool = False,
+    shape: SearchStrategy | None = None,
+) -> SearchStrategy:
+    """Layouts ``shape:stride`` with the requested properties, all by construction.
+
+    * default: each stride leaf is drawn from ``[1, 16]`` (``[0, 16]`` with ``stride_zero``);
+    * ``compact=True``: the flat modes get the compact strides of a random mode order, so the
+      layout is a bijection onto ``[0, size)`` (``stride_zero`` then zeroes some modes);
+    * ``injective=True``: the flat modes, in a random order, get strides ``extent * g`` with a
+      gap ``g`` in ``{1, 2, 3}``: injective *and* complementable (sorted strides each divide by
+      the extent of the smaller ones); size-1 modes get arbitrary strides;
+    * ``power_of_two=True``: shape leaves and non-zero strides are powers of two;
+    * ``max_cosize``: every stride is capped so that ``cosize <= max_cosize``;
+    * ``negative=True``: general layouts may get negative strides;
+    * ``shape``: a strategy for the shape (default :func:`shapes`).
+
+    >>> isinstance(layouts(injective=True, power_of_two=True), SearchStrategy)
+    True
+    >>> isinstance(layouts(compact=True, stride_zero=True, max_cosize=64), SearchStrategy)
+    True
+    """
+    if injective and stride_zero:
+        raise ValueError("layouts: injective layouts have no stride-0 modes of size > 1")
+    leaf_st = _POW2_LEAVES if power_of_two else None
+    shape_st = shape if shape is not None else shapes(max_rank, max_depth, max_size, leaves=leaf_st)
+
+    @st.composite
+    def build(draw) -> Layout:
+        s = draw(shape_st)
+        fs = list(flatten(s))
+        n = len(fs)
+        budget = None if max_cosize is None else max_cosize - 1  # sum((s-1)*|d|) <= budget
+        if compact or injective:
+            order = draw(st.permutations(range(n)))
+            strides = [0] * n
+            extent = 1
+            for i in order:
+                if fs[i] == 1:
+                    strides[i] = draw(st.sampled_from([0, 1, extent])) if not injective else extent
+                    continue
+                g = 1
+                if injective:
+                    g = draw(st.sampled_from([1, 2, 4]) if power_of_two else st.integers(1, 3))
+                d = extent * g
+                if budget is not None and (fs[i] - 1) * d > budget:
+                    d = extent  # fall back to no gap; compact strides keep cosize == size
+                strides[i] = d
+                extent = d * fs[i]
+            if stride_zero:
+                zero = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+                strides = [0 if z else d for d, z in zip(strides, zero, strict=True)]
+        else:
+            strides = []
+            lo = 0 if stride_zero else 1
+            for x in fs:
+                if power_of_two:
+                    choices = ([0] if stride_zero else []) + [1, 2, 4, 8, 16, 32]
+                    d = draw(st.sampled_from(choices))
+                else:
+                    d = draw(st.integers(lo, 16))
+                if budget is not None and x > 1 and (x - 1) * d > budget:
+                    cap = budget // (x - 1)
+                    d = min(d, cap)
+                    if power_of_two and d > 0:
+                        d = 1 << (d.bit_length() - 1)
+                if budget is not None and x > 1:
+                    budget -= (x - 1) * d
+                if negative and d != 0 and draw(st.booleans()):
+                    d = -d
+                strides.append(d)
+        stride = _unflatten_like(strides, s) if isinstance(s, tuple) else strides[0]
+        return Layout(s, stride)
+
+    return build()
+
+
+def compact_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any) -> SearchStrategy:
+    """Compact layouts: bijections onto ``[0, size)`` (any mode order, any nesting).
+
+    >>> isinstance(compact_layouts(max_size=64), SearchStrategy)
+    True
+    """
+    return layouts(max_rank, max_depth, max_size, compact=True, **kw)
+
+
+def injective_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any) -> SearchStrategy:
+    """Injective layouts (also complementable, by construction; see :func:`layouts`).
+
+    >>> isinstance(injective_layouts(power_of_two=True), SearchStrategy)
+    True
+    """
+    return layouts(max_rank, max_depth, max_size, injective=True, **kw)
+
+
+def complementable_layouts(
+    max_rank: int = 3, max_depth: int = 2, max_size: int = 128, stride_zero: bool = True
+) -> SearchStrategy:
+    """Layouts that have a complement: injective-with-gaps layouts, plus (``stride_zero``) some
+    broadcast (stride-0) modes, which ``complement`` filters away first.
+
+    >>> isinstance(complementable_layouts(), SearchStrategy)
+    True
+    """
+    base = injective_layouts(max_rank, max_depth, max_size)
+    if not stride_zero:
+        return base
+
+    @st.composite
+    def with_zeros(draw) -> Layout:
+        L = draw(base)
+        fs, fd = list(flatten(L.shape)), list(flatten(L.stride))
+        zero = draw(st.lists(st.booleans(), min_size=len(fs), max_size=len(fs)))
+        fd = [0 if z else d for d, z in zip(fd, zero, strict=True)]
+        d = _unflatten_like(fd, L.shape) if isinstance(L.shape, tuple) else fd[0]
+        return Layout(L.shape, d)
+
+    return st.one_of(base, with_zeros())
+
+
+# ------------------------------------------------------------------------------------------
+# admissible composition pairs
+
+
+def _admissible_mode(draw, a_flat: list[int], max_size: int) -> tuple[int, int]:
+    """One mode ``(size, stride)`` of B that is admissible against the flat shape ``a_flat`` of A.
+
+    The stride is ``P_k * e`` with ``P_k`` the product of ``a_flat[:k]`` and ``e`` a divisor of
+    ``a_flat[k]``; the size is ``(a_k/e) * a_{k+1} * ... * a_{j-1} * r`` with ``r <= a_j``
+    (``r <= a_k/e`` when ``j == k``; any ``r`` when ``j`` is the last mode, which extends).
+    Walking through ``coalesce(A)``, every remaining stride then divides the shape it meets and
+    every shape taken divides the remaining size: CuTe's two divisibility conditions.
+    """
+    n = len(a_flat)
+    kind = draw(st.sampled_from(["walk", "walk", "walk", "walk", "zero"]))
+    if kind == "zero":
+        return draw(st.integers(1, 6)), 0
+    k = draw(st.integers(0, n - 1))
+    pre = product(tuple(a_flat[:k])) if k else 1
+    e = draw(st.sampled_from(divisors(a_flat[k])))
+    stride = pre * e
+    if k == n - 1:
+        size = draw(st.integers(1, max(1, min(max_size, 2 * (a_flat[k] // e) + 1))))
+        return size, stride
+    j = draw(st.integers(k, n - 1))
+    if j == k:
+        return draw(st.integers(1, a_flat[k] // e)), stride
+    size = a_flat[k] // e
+    for t in range(k + 1, j):
+        size *= a_flat[t]
+    if j == n - 1:
+        r = draw(st.integers(1, 3))
+    else:
+        r = draw(st.integers(1, a_flat[j]))
+    size *= r
+    if size > max_size:  # keep B small: fall back to the part inside mode k
+        size = a_flat[k] // e
+    return size, stride
+
+
+def admissible_composition_pairs(
+    max_rank: int = 3, max_depth: int = 2, max_size: int = 128, max_b_size: int = 256,
+    lhs: SearchStrategy | None = None,
+) -> SearchStrategy:
+    """Pairs ``(A, B)`` of layouts for which ``composition(A, B)`` is admissible by construction.
+
+    ``A`` is any layout (default :func:`layouts` with stride-0 modes allowed; or ``lhs``). ``B``
+    gets a random nesting; each of its leaf modes independently walks A's flat shape
+    ``(a_0, ..., a_{n-1})`` (the last mode of A extends to infinity, as in CuTe):
+
+    * stride ``a_0 * ... * a_{k-1} * e`` with ``e`` a divisor of ``a_k`` (so the stride divides
+      the prefix products of ``coalesce(A)`` or is divided by them: stride divisibility), and
+    * size ``(a_k/e) * a_{k+1} * ... * a_{j-1} * r`` with ``r <= a_j`` (shape divisibility), or
+    * stride 0 with any size.
+
+    >>> isinstance(admissible_composition_pairs(), SearchStrategy)
+    True
+    """
+    lhs_st = lhs if lhs is not None else layouts(max_rank, max_depth, max_size, stride_zero=True)
+
+    @st.composite
+    def build(draw) -> tuple[Layout, Layout]:
+        A = draw(lhs_st)
+        a_flat = list(flatten(A.shape))
+        prof = draw(_profiles(3, 2))
+        modes: list[tuple[int, int]] = []
+        budget = max_b_size
+
+        def leaf():
+            nonlocal budget
+            s, d = _admissible_mode(draw, a_flat, max(1, budget))
+            if s > budget:
+                s = 1
+            budget = max(1, budget // s)
+            modes.append((s, d))
+            return None
+
+        _fill(prof, leaf)
+        shp = _unflatten_like([m[0] for m in modes], prof) if isinstance(prof, tuple) else modes[0][0]
+        std = _unflatten_like([m[1] for m in modes], prof) if isinstance(prof, tuple) else modes[0][1]
+        return A, Layout(shp, std)
+
+    return build()
+
+
+def product_pairs(max_size_a: int = 32, max_size_b: int = 32) -> SearchStrategy:
+    """Pairs ``(A, B)`` for which ``logical_product(A, B)`` is admissible by construction:
+    ``A`` compact (then ``complement(A, size(A)*cosize(B))`` is the rank-1 ``cosize(B):size(A)``
+    and composes with any ``B``) and ``B`` any layout with non-negative strides.
+
+    >>> isinstance(product_pairs(), SearchStrategy)
+    True
+    """
+    return st.tuples(
+        compact_layouts(max_size=max_size_a),
+        layouts(max_size=max_size_b, stride_zero=True, max_cosize=64),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# tilers
+
+
+def _refine(draw, flat: list[int]) -> list[int]:
+    """Split each leaf of ``flat`` into an ordered factorisation (``12 -> 2,6`` or ``3,4`` or ``12``)."""
+    out: list[int] = []
+    for a in flat:
+        rest = a
+        while rest > 1:
+            f = draw(st.sampled_from([d for d in divisors(rest) if d > 1]))
+            out.append(f)
+            rest //= f
+    return out
+
+
+def _tiler_for_mode(draw, mode: Layout, allow_underscore: bool) -> Any:
+    flat = [x for x in flatten(mode.shape)]
+    refined = _refine(draw, flat)
+    kinds = ["layout", "layout", "int"] + (["_"] if allow_underscore else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "_":
+        return _
+    pre = [1]
+    for f in refined:
+        pre.append(pre[-1] * f)
+    if kind == "int" or not refined:
+        return pre[draw(st.integers(0, len(refined)))] if refined else 1
+    idx = draw(st.lists(st.integers(0, len(refined) - 1), min_size=1, max_size=len(refined), unique=True))
+    shp = tuple(refined[i] for i in idx)
+    std = tuple(pre[i] for i in idx)
+    if len(idx) == 1:
+        return Layout(shp[0], std[0])
+    if len(idx) >= 3 and draw(st.booleans()):  # nest the first two modes: ((s0,s1),s2,...)
+        shp = ((shp[0], shp[1]),) + shp[2:]
+        std = ((std[0], std[1]),) + std[2:]
+    return Layout(shp, std)
+
+
+def tilers_for(layout: Layout, allow_tuple: bool = True) -> SearchStrategy:
+    """Tilers ``T`` for which ``logical_divide(layout, T)`` (and zipped/tiled/flat_divide, and
+    ``composition(layout, T)``) is admissible by construction.
+
+    Each mode's flat shape is refined into factors ``f_0, f_1, ...`` (``12 -> (3, 4)``), with prefix
+    products ``Q_t``. A Layout tiler takes a subset of the factors in any order, each with stride
+    ``Q_t``: it is injective, its complement in ``shape(coalesce(mode))`` is the other factors,
+    and every mode of ``(T, complement)`` walks the mode's shape divisibly. An int tiler is a
+    prefix product ``Q_t``. A tuple tiler (``allow_tuple``) does this per mode, for the first
+    ``1..rank`` modes, with ``_`` allowed.
+
+    >>> isinstance(tilers_for(Layout((8, 6), (6, 1))), SearchStrategy)
+    True
+    """
+
+    @st.composite
+    def build(draw) -> Any:
+        if allow_tuple and layout.rank() >= 1 and isinstance(layout.shape, tuple) and draw(st.booleans()):
+            r = draw(st.integers(1, layout.rank()))
+            return tuple(_tiler_for_mode(draw, layout[i], True) for i in range(r))
+        return _tiler_for_mode(draw, layout, False)
+
+    return build()
+
+
+# ------------------------------------------------------------------------------------------
+# swizzles
+
+
+def swizzles(max_bits: int = 3, max_base: int = 4, max_shift: int = 5) -> SearchStrategy:
+    """CuTe swizzles ``Swizzle(B, M, S)`` with ``|S| >= B`` (the two bit fields never overlap).
+
+    >>> isinstance(swizzles(), SearchStrategy)
+    True
+    >>> Swizzle(3, 4, 3).bits
+    3
+    """
+
+    @st.composite
+    def build(draw) -> Swizzle:
+        b = draw(st.integers(0, max_bits))
+        m = draw(st.integers(0, max_base))
+        mag = draw(st.integers(max(b, 0), max(b, max_shift)))
+        s = -mag if mag and draw(st.booleans()) else mag
+        return Swizzle(b, m, s)
+
+    return build()
+
