@@ -257,7 +257,9 @@ def compact_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, 
     return layouts(max_rank, max_depth, max_size, compact=True, **kw)
 
 
-def injective_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any) -> SearchStrategy:
+def injective_layouts(
+    max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any
+) -> SearchStrategy:
     """Injective layouts (also complementable, by construction; see :func:`layouts`).
 
     >>> isinstance(injective_layouts(power_of_two=True), SearchStrategy)

@@ -6,6 +6,7 @@ validate() rule has a case at its limit and one just past it.
 
 from __future__ import annotations
 
+import doctest
 import math
 import re
 from pathlib import Path
@@ -1532,8 +1533,28 @@ def test_tiled_smem_layout_and_elements() -> None:
     assert packed.smem_layout().shape == (8, 128)  # 128 values, 16 bytes per 16 values in smem
 
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "tma.md"
+
+
+def test_docs_examples_run() -> None:
+    """docs/tma.md: its ```python blocks are doctest sessions, run in one namespace in file order."""
+    text = DOC.read_text()
+    blocks = list(re.finditer(r"```python\n(.*?)```", text, flags=re.S))
+    assert blocks
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    globs: dict = {}
+    for k, m in enumerate(blocks):
+        line = text.count("\n", 0, m.start(1))
+        test = parser.get_doctest(m.group(1), globs, f"docs/tma.md[{k}]", str(DOC), line)
+        runner.run(test, clear_globs=False)
+        globs = test.globs
+    res = runner.summarize(verbose=False)
+    assert res.attempted > 0 and res.failed == 0, res
+
+
 def test_docs_table_lists_every_rule() -> None:
-    doc = Path(__file__).resolve().parents[2] / "docs" / "tma.md"
+    doc = DOC
     text = doc.read_text()
     rows = re.findall(r"^\| `([A-Za-z0-9_.]+)` \|", text, flags=re.M)
     assert sorted(rows) == sorted(RULES), set(rows) ^ set(RULES)
@@ -1561,7 +1582,7 @@ def boxes(draw, mode_strategy=modes, aligned_total: bool = True):
     return mode, elem, (row_bytes // elem, *outer)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(boxes(), st.integers(0, 6))
 def test_bijection_onto_box_bytes_when_aligned(box, k) -> None:
     mode, elem, dims = box
@@ -1571,7 +1592,7 @@ def test_bijection_onto_box_bytes_when_aligned(box, k) -> None:
     assert np.array_equal(np.sort(out), np.arange(out.size))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(boxes(aligned_total=False), st.integers(0, 200))
 def test_injective_for_any_destination(box, k) -> None:
     mode, elem, dims = box
@@ -1584,7 +1605,7 @@ def test_injective_for_any_destination(box, k) -> None:
     assert np.array_equal((out + dst) // block, dense // block)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(boxes(aligned_total=False), st.integers(0, 64))
 def test_16_byte_chunks_intact_except_flip(box, k) -> None:
     mode, elem, dims = box
@@ -1607,7 +1628,7 @@ def test_16_byte_chunks_intact_except_flip(box, k) -> None:
             assert np.all(grains - grains[:, :1] == np.arange(g))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(boxes(st.sampled_from(SWIZZLED_MODES), aligned_total=False), st.integers(0, 40))
 def test_only_the_base_offset_of_dst_matters(box, k) -> None:
     mode, elem, dims = box
@@ -1620,7 +1641,7 @@ def test_only_the_base_offset_of_dst_matters(box, k) -> None:
     assert np.array_equal(placed, box_to_smem(mode, elem, dims, dst + 3 * info.pattern_boundary_bytes))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(modes, st.lists(st.integers(0, 2**20), min_size=1, max_size=50))
 def test_maps_are_involutions(mode, xs) -> None:
     f = swizzle_byte_map(mode)
@@ -1629,7 +1650,7 @@ def test_maps_are_involutions(mode, xs) -> None:
     assert [f(int(v)) for v in xs] == f(x).tolist()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 64), st.integers(1, 8)), min_size=1, max_size=5))
 def test_elements_per_dim_property(pairs) -> None:
     box = tuple(n * s for n, s in pairs)
@@ -1642,7 +1663,7 @@ _any_int = st.one_of(st.integers(-(2**70), 2**70), st.integers(-3, 300))
 _int_list = st.lists(_any_int, max_size=7)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from([TILED, IM2COL, IM2COL_WIDE]),
     st.integers(0, 15),
