@@ -30,7 +30,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from pycute_layouts import Layout, Swizzle, flatten, product
+from pycute_layouts import Layout, Swizzle, flatten
 from pycute_layouts.layout import Underscore
 
 __all__ = [
@@ -297,56 +297,91 @@ def complementable_layouts(
 # admissible composition pairs
 
 
-def _admissible_mode(draw, a_flat: list[int], max_size: int) -> tuple[int, int]:
-    """One mode ``(size, stride)`` of B that is admissible against the flat shape ``a_flat`` of A.
+def _refine(draw, flat: list[int]) -> list[tuple[int, int]]:
+    """Split each leaf of ``flat`` into an ordered factorisation (``12 -> 2,6`` or ``3,4`` or ``12``).
 
-    The stride is ``P_k * e`` with ``P_k`` the product of ``a_flat[:k]`` and ``e`` a divisor of
-    ``a_flat[k]``; the size is ``(a_k/e) * a_{k+1} * ... * a_{j-1} * r`` with ``r <= a_j``
-    (``r <= a_k/e`` when ``j == k``; any ``r`` when ``j`` is the last mode, which extends).
-    Walking through ``coalesce(A)``, every remaining stride then divides the shape it meets and
-    every shape taken divides the remaining size: CuTe's two divisibility conditions.
+    Returns ``(factor, leaf_index)`` pairs, in column-major order.
     """
-    n = len(a_flat)
-    kind = draw(st.sampled_from(["walk", "walk", "walk", "walk", "zero"]))
-    if kind == "zero":
-        return draw(st.integers(1, 6)), 0
-    k = draw(st.integers(0, n - 1))
-    pre = product(tuple(a_flat[:k])) if k else 1
-    e = draw(st.sampled_from(divisors(a_flat[k])))
-    stride = pre * e
-    if k == n - 1:
-        size = draw(st.integers(1, max(1, min(max_size, 2 * (a_flat[k] // e) + 1))))
-        return size, stride
-    j = draw(st.integers(k, n - 1))
-    if j == k:
-        return draw(st.integers(1, a_flat[k] // e)), stride
-    size = a_flat[k] // e
-    for t in range(k + 1, j):
-        size *= a_flat[t]
-    if j == n - 1:
-        r = draw(st.integers(1, 3))
-    else:
-        r = draw(st.integers(1, a_flat[j]))
-    size *= r
-    if size > max_size:  # keep B small: fall back to the part inside mode k
-        size = a_flat[k] // e
-    return size, stride
+    out: list[tuple[int, int]] = []
+    for k, a in enumerate(flat):
+        rest = a
+        while rest > 1:
+            f = draw(st.sampled_from([d for d in divisors(rest) if d > 1]))
+            out.append((f, k))
+            rest //= f
+    return out
+
+
+def _admissible_modes(draw, a_flat: list[int], count: int, max_b_size: int) -> list[tuple[int, int]]:
+    """``count`` modes ``(size, stride)`` of B, each admissible against A and jointly "carry-free".
+
+    A's flat shape is refined into factors ``f_0, f_1, ...`` (digits) with prefix products
+    ``Q_t``; past the last digit lies the overflow digit of stride ``size(A)``, where A's last
+    mode extends linearly. A mode of B takes a run of unused digits ``t..u-1`` (stride ``Q_t``,
+    size ``f_t*...*f_{u-1}*r`` with ``r <= f_u`` a partial digit), or lives in the overflow digit
+    (stride ``size(A)*e``, any size; shared freely because A is linear there), or has stride 0.
+    Each mode then satisfies CuTe's stride and shape divisibility conditions on ``coalesce(A)``,
+    and because the modes use disjoint digits, ``A(B(c)) == sum_i A(B_i(c_i))``: the composition
+    agrees with function composition at every coordinate, not only mode by mode.
+    """
+    digits = _refine(draw, a_flat)
+    q = [1]
+    for f, _k in digits:
+        q.append(q[-1] * f)
+    total = q[-1]
+    used = [False] * len(digits)
+    modes: list[tuple[int, int]] = []
+    budget = max_b_size
+    for _i in range(count):
+        free = [t for t in range(len(digits)) if not used[t]]
+        kinds = ["run", "run", "run", "overflow", "zero"] if free else ["overflow", "zero"]
+        kind = draw(st.sampled_from(kinds))
+        if kind == "zero":
+            size, stride = draw(st.integers(1, 4)), 0
+        elif kind == "overflow":
+            size, stride = draw(st.integers(1, 3)), total * draw(st.integers(1, 3))
+        else:
+            t = draw(st.sampled_from(free))
+            size, u = 1, t
+            # extend the run over consecutive unused digits while the budget allows
+            while u < len(digits) and not used[u] and draw(st.booleans()):
+                if size * digits[u][0] > budget:
+                    break
+                size *= digits[u][0]
+                used[u] = True
+                u += 1
+            if u < len(digits) and not used[u]:
+                r = draw(st.integers(1, digits[u][0]))
+                if size * r <= budget:
+                    size *= r
+                    used[u] = r > 1 or used[u]
+            elif u == len(digits):  # the run reached the end: continue into the overflow digit
+                size *= min(draw(st.integers(1, 2)), max(1, budget // size))
+            stride = q[t]
+        size = max(1, min(size, budget))
+        budget = max(1, budget // size)
+        modes.append((size, stride))
+    return modes
 
 
 def admissible_composition_pairs(
     max_rank: int = 3, max_depth: int = 2, max_size: int = 128, max_b_size: int = 256,
     lhs: SearchStrategy | None = None,
 ) -> SearchStrategy:
-    """Pairs ``(A, B)`` of layouts for which ``composition(A, B)`` is admissible by construction.
+    """Pairs ``(A, B)`` for which ``composition(A, B)`` is admissible by construction.
 
     ``A`` is any layout (default :func:`layouts` with stride-0 modes allowed; or ``lhs``). ``B``
-    gets a random nesting; each of its leaf modes independently walks A's flat shape
-    ``(a_0, ..., a_{n-1})`` (the last mode of A extends to infinity, as in CuTe):
+    gets a random nesting; its leaf modes walk A's flat shape ``(a_0, ..., a_{n-1})`` refined
+    into factors (digits), each mode over its own digits (the last mode of A extends to
+    infinity, as in CuTe, and may be shared):
 
-    * stride ``a_0 * ... * a_{k-1} * e`` with ``e`` a divisor of ``a_k`` (so the stride divides
-      the prefix products of ``coalesce(A)`` or is divided by them: stride divisibility), and
+    * stride ``a_0 * ... * a_{k-1} * e`` with ``e`` a product of leading factors of ``a_k``
+      (so the stride divides the prefix products of ``coalesce(A)`` or is divided by them:
+      CuTe's stride divisibility condition), and
     * size ``(a_k/e) * a_{k+1} * ... * a_{j-1} * r`` with ``r <= a_j`` (shape divisibility), or
     * stride 0 with any size.
+
+    Then ``composition(A, B)(c) == A(B(c))`` for every coordinate ``c`` of ``B``.
 
     >>> isinstance(admissible_composition_pairs(), SearchStrategy)
     True
@@ -358,21 +393,14 @@ def admissible_composition_pairs(
         A = draw(lhs_st)
         a_flat = list(flatten(A.shape))
         prof = draw(_profiles(3, 2))
-        modes: list[tuple[int, int]] = []
-        budget = max_b_size
-
-        def leaf():
-            nonlocal budget
-            s, d = _admissible_mode(draw, a_flat, max(1, budget))
-            if s > budget:
-                s = 1
-            budget = max(1, budget // s)
-            modes.append((s, d))
-            return None
-
-        _fill(prof, leaf)
-        shp = _unflatten_like([m[0] for m in modes], prof) if isinstance(prof, tuple) else modes[0][0]
-        std = _unflatten_like([m[1] for m in modes], prof) if isinstance(prof, tuple) else modes[0][1]
+        n = len(flatten(prof)) if isinstance(prof, tuple) else 1
+        modes = _admissible_modes(draw, a_flat, n, max_b_size)
+        perm = draw(st.permutations(range(n)))  # B's modes need not be in digit order
+        modes = [modes[i] for i in perm]
+        if not isinstance(prof, tuple):
+            return A, Layout(modes[0][0], modes[0][1])
+        shp = _unflatten_like([m[0] for m in modes], prof)
+        std = _unflatten_like([m[1] for m in modes], prof)
         return A, Layout(shp, std)
 
     return build()
@@ -396,21 +424,9 @@ def product_pairs(max_size_a: int = 32, max_size_b: int = 32) -> SearchStrategy:
 # tilers
 
 
-def _refine(draw, flat: list[int]) -> list[int]:
-    """Split each leaf of ``flat`` into an ordered factorisation (``12 -> 2,6`` or ``3,4`` or ``12``)."""
-    out: list[int] = []
-    for a in flat:
-        rest = a
-        while rest > 1:
-            f = draw(st.sampled_from([d for d in divisors(rest) if d > 1]))
-            out.append(f)
-            rest //= f
-    return out
-
-
 def _tiler_for_mode(draw, mode: Layout, allow_underscore: bool) -> Any:
     flat = [x for x in flatten(mode.shape)]
-    refined = _refine(draw, flat)
+    refined = [f for f, _k in _refine(draw, flat)]
     kinds = ["layout", "layout", "int"] + (["_"] if allow_underscore else [])
     kind = draw(st.sampled_from(kinds))
     if kind == "_":

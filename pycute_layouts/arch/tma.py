@@ -1501,6 +1501,32 @@ class TiledTensorMap(_TensorMapBase):
         eb = Fraction(self.tensor_data_type.smem_bits, 8)
         return box_to_smem(self.swizzle, eb, self.elements_per_dim(), dst_address)
 
+    def smem_byte_layout(self, dst_address: int = 0, direction: Direction = "load") -> Any:
+        """The placement as a CuTe byte layout ``swizzle o dst o (row_bytes,n1,...):(1,row_bytes,...)``.
+
+        Coordinates are (byte in the innermost row, index along dimension 1, ...); the value is the
+        ABSOLUTE shared-memory byte address. ``layout.to_numpy() - dst_address`` equals
+        ``smem_layout(dst_address).ravel()``. Validates first.
+
+        >>> m = TiledTensorMap(tensor_data_type="FLOAT16", global_dim=(64, 64), global_strides=(128,),
+        ...                    box_dim=(64, 8), swizzle="128B")
+        >>> L = m.smem_byte_layout()
+        >>> print(L)
+        Sw<3,4,3> o 0 o (128,8):(1,128)
+        >>> L(0, 1), L(16, 1)
+        (144, 128)
+        """
+        from ..composed import ComposedLayout
+        from ..layout import Layout
+
+        placed = self.smem_layout(dst_address, direction)  # validates dst_address and the span
+        dims = placed.shape[::-1]
+        strides = [1]
+        for d in dims[:-1]:
+            strides.append(strides[-1] * d)
+        inner = Layout(tuple(dims), tuple(strides)) if len(dims) > 1 else Layout(dims[0], 1)
+        return ComposedLayout(_MODE_INFO[self.swizzle].byte_map, int(dst_address), inner)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Im2colTensorMap(_TensorMapBase):

@@ -1553,10 +1553,28 @@ def test_docs_examples_run() -> None:
     assert res.attempted > 0 and res.failed == 0, res
 
 
+@pytest.mark.parametrize(
+    "swizzle, box, dst",
+    [
+        ("128B", (64, 8), 0),
+        ("64B", (32, 4, 3), 1152),
+        ("NONE", (64,), 16),
+        ("128B_ATOM_32B_FLIP_8B", (64, 2, 2), 2048 + 384),
+    ],
+)
+def test_smem_byte_layout_matches_box_to_smem(swizzle: str, box: tuple, dst: int) -> None:
+    rank = len(box)
+    dims = (256, 64, 4)[:rank]
+    strides = (512, 32768)[: rank - 1]
+    m = make(TILED, global_dim=dims, global_strides=strides, box_dim=box, swizzle=swizzle)
+    L = m.smem_byte_layout(dst)
+    assert np.array_equal(L.to_numpy() - dst, m.smem_layout(dst).ravel())
+
+
 def test_docs_table_lists_every_rule() -> None:
     doc = DOC
     text = doc.read_text()
-    rows = re.findall(r"^\| `([A-Za-z0-9_.]+)` \|", text, flags=re.M)
+    rows = re.findall(r"^\| `([A-Za-z0-9_]+\.[A-Za-z0-9_.]+)` \|", text, flags=re.M)
     assert sorted(rows) == sorted(RULES), set(rows) ^ set(RULES)
 
 

@@ -1,0 +1,71 @@
+"""The installed console script, run as a subprocess the way users run it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+EXE = shutil.which("pycute-layouts")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def test_show_table() -> None:
+    r = run("show", "(2,3):(3,1)")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "(2,3):(3,1)"
+    assert "| 3 | 4 | 5 |" in r.stdout
+
+
+def test_show_symbols_and_json() -> None:
+    r = run("show", "(8,m):(m,1)", "-D", "m=2", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["layout"] == "(8,2):(2,1)" and data["values"][:3] == [0, 2, 4]
+
+
+def test_show_swizzled() -> None:
+    r = run("show", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--json")
+    assert r.returncode == 0, r.stderr
+    vals = json.loads(r.stdout)["values"]
+    assert sorted(vals) == list(range(512))
+
+
+@pytest.mark.parametrize("args,words", [
+    (("show", "(8,4):(4,"), "expected"),
+    (("show", "(8,4):(4,1,2)"), "congruent"),
+    (("show", "(8,m):(1,8)", "-D", "m"), "NAME=VALUE"),
+    (("shfl", "SIDEWAYS", "1", "0"), "mode"),
+    (("shfl", "IDX", "32", "0"), "32"),
+    (("shfl", "IDX", "1", "0x2000"), "Sc"),
+    (("shfl", "IDX", "zz", "0"), "integer"),
+])
+def test_bad_input_exit_2_one_line(args: tuple, words: str) -> None:
+    r = run(*args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert lines and words.lower() in r.stderr.lower()
+    assert "error" in lines[-1]
+
+
+def test_shfl_table_and_json() -> None:
+    r = run("shfl", "IDX", "1", "0x1c03")
+    assert r.returncode == 0, r.stderr
+    assert "1 + (4,8):(0,4)" in r.stdout
+    r = run("shfl", "BFLY", "16", "31", "--json")
+    data = json.loads(r.stdout)
+    assert data["source_lane"] == [i ^ 16 for i in range(32)] and all(data["in_range"])
+
+
+def test_help_on_every_subcommand() -> None:
+    for sub in ("show", "shfl"):
+        r = run(sub, "--help")
+        assert r.returncode == 0 and "usage" in r.stdout
