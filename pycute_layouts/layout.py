@@ -414,6 +414,23 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
+        if len(coord) == 1 and type(coord[0]) is int and not check:
+            c = coord[0]
+            fs = self._fs
+            if fs is None:
+                fs, fd = self._flat()
+            else:
+                fd = self._fd
+            n = len(fs) - 1
+            r = 0
+            for i in range(n):
+                si = fs[i]
+                if type(si) is not int:
+                    return _crd2idx_int(c, self._s, self._d)
+                c, m = divmod(c, si)
+                r += m * fd[i]
+            r = r + c * fd[n]
+            return r if type(r) is int else _simplify(r)
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
         c = coord[0] if len(coord) == 1 else tuple(coord)
@@ -1177,15 +1194,17 @@ def right_inverse(layout: Layout) -> Layout:
     pre = [1]
     for x in s:
         pre.append(pre[-1] * x)
-    order = sorted(range(len(d)), key=lambda i: d[i])
-    rs, rd = [1], [0]
+    order = sorted(range(len(d)), key=d.__getitem__)
+    rs, rd = [], []
     cur = 1
     for i in order:
         if d[i] == cur:
             rs.append(s[i])
             rd.append(pre[i])
             cur = s[i] * d[i]
-    return _coalesce_flat(Layout._make(tuple(rs), tuple(rd)))
+    if not rs:
+        return Layout._make(1, 0)
+    return _bw_coalesce_int(tuple(rs[:-1]), tuple(rd[:-1]), rs[-1], rd[-1])
 
 
 def left_inverse(layout: Layout) -> Layout:
