@@ -446,6 +446,8 @@ class SwizzleModeInfo:
     def intact_bytes(self) -> int:
         """Size of the aligned granule the map never splits: 2 ** (lowest bit it changes).
 
+        Mode NONE moves nothing; it reports its period (128).
+
         >>> [swizzle_mode_info(m).intact_bytes for m in ("128B", "128B_ATOM_64B", "128B_ATOM_32B_FLIP_8B")]
         [16, 64, 8]
         """
