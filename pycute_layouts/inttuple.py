@@ -415,8 +415,37 @@ def suffix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     return init
 
 
-compact_col_major = prefix_product
-compact_row_major = suffix_product
+def compact_col_major(t: IntTuple, init: Any = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutLeft>``: column-major strides where size-1 modes get stride 0.
+
+    >>> compact_col_major((2, 1, 3))
+    (1, 0, 2)
+    >>> compact_col_major(1)
+    0
+    """
+    cur = [init]
+
+    def go(x):
+        if isinstance(x, tuple):
+            return tuple(go(e) for e in x)
+        if type(x) is int and x == 1:
+            return 0
+        d = cur[0]
+        cur[0] = cur[0] * x
+        return d
+
+    return go(t)
+
+
+def compact_row_major(t: IntTuple, init: Any = 1) -> IntTuple:
+    """CuTe's ``compact_major<LayoutRight>``: row-major strides, size-1 modes get stride 0.
+
+    >>> compact_row_major((2, 1, 3))
+    (3, 0, 1)
+    """
+    flat = flatten(t)
+    rev = compact_col_major(tuple(reversed(flat)), init)
+    return unflatten(tuple(reversed(rev)) if isinstance(rev, tuple) else (rev,), t) if isinstance(t, tuple) else rev
 
 
 def inner_product(a: IntTuple, b: IntTuple) -> Any:

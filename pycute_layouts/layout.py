@@ -245,7 +245,7 @@ class Layout:
             s, d = parsed._s, parsed._d
         elif stride is not None and _fast_pair_ok(shape, stride):
             s, d = shape, stride
-        elif stride is None and type(shape) is int and shape > 0:
+        elif stride is None and type(shape) is int and shape > 1:
             s, d = shape, 1
         else:
             if isinstance(shape, Layout):
@@ -253,7 +253,7 @@ class Layout:
             s = it.as_inttuple(shape, "Layout", "shape")
             _validate_shape(s, "Layout")
             if stride is None:
-                d = prefix_product(s)
+                d = it.compact_col_major(s)
             else:
                 d = it.as_inttuple(stride, "Layout", "stride")
                 if not it.congruent(s, d):
@@ -331,10 +331,13 @@ class Layout:
         >>> Layout((m, n), (1, m)).cosize()
         m*n
         """
-        fs, fd = flatten(self._s), flatten(self._d)
+        fs, fd = self._flat()
         r = 1
         for s, d in zip(fs, fd):
-            r = r + (s - 1) * d
+            if type(d) is int:
+                r = r + (s - 1) * (d if d >= 0 else -d)
+            else:
+                r = r + (s - 1) * (d if signum(d) >= 0 else -d)
         return _simplify(r)
 
     def rank(self) -> int:
@@ -1273,7 +1276,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     if isinstance(tiler, (tuple, list)):
         return _transform_layout(layout, tuple(tiler), logical_divide)
     if type(tiler) is int and tiler > 0:
-        return logical_divide(layout, Layout._make(tiler, 1))
+        return logical_divide(layout, Layout._make(tiler, 1 if tiler != 1 else 0))
     if it.is_int(tiler):
         return logical_divide(layout, Layout(tiler))
     raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
@@ -1305,7 +1308,7 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
 
 
 def _unpack(layout: Layout, modes: tuple) -> Layout:
-    coord = tuple(_ if m == 0 else tuple(_ for _i in range(m)) for m in modes)
+    coord = tuple(_ if m <= 1 else tuple(_ for _i in range(m)) for m in modes)
     return slice_and_offset(coord, layout)[0]
 
 
@@ -1479,7 +1482,7 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
         for rs_, ro in zip(ref_s, flat_o):
             if ro < od:
                 start = start * rs_
-        return prefix_product(sh, start)
+        return it.compact_col_major(sh, start)
 
     return Layout._make(s, go(s, o))
 
@@ -1662,7 +1665,7 @@ def nullspace(layout: Layout) -> Layout:
     """
     layout = _as_layout(layout, "nullspace")
     fs, fd = flatten(layout._s), flatten(layout._d)
-    pre = flatten(prefix_product(fs))
+    pre = flatten(it.compact_col_major(fs))
     idx = [i for i, d in enumerate(fd) if d == 0]
     if not idx:
         return Layout._make(1, 0)
@@ -1723,10 +1726,10 @@ class IdentityLayout:
         def go(s, path):
             if isinstance(s, tuple):
                 return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
-            return "1@" + ",".join(str(p) for p in path) if len(path) <= 1 else "1@(" + ",".join(map(str, path)) + ")"
+            return "1" + "".join(f"@{p}" for p in reversed(path))
 
         if not isinstance(self._s, tuple):
-            return "1@0"
+            return "1"
         return go(self._s, ())
 
     def __str__(self) -> str:

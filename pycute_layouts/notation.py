@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import NotationError
+from .errors import LayoutError, NotationError
 
 __all__ = ["parse", "parse_layout", "parse_inttuple", "symbol"]
 
@@ -185,8 +185,11 @@ class _Parser:
             vals.append(-int(t.text) if neg else int(t.text))
             if k < 2:
                 self.expect(",")
-        self.expect(">")
-        return Swizzle(*vals)
+        end = self.expect(">")
+        try:
+            return Swizzle(*vals)
+        except LayoutError as e:
+            raise NotationError(f"parse: {e}", self.text, end.pos) from e
 
     def parse_layout(self) -> Any:
         from .layout import Layout
@@ -333,10 +336,8 @@ def _normalize(x: Any) -> Any:
         return x
     import sympy
 
-    if isinstance(x, sympy.Basic):
-        x = sympy.expand(x)
-        if x.is_Integer:
-            return int(x)
+    if isinstance(x, sympy.Basic) and x.is_Integer:
+        return int(x)
     return x
 
 

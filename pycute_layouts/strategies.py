@@ -25,13 +25,13 @@ True
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from pycute_layouts import Layout, Swizzle, flatten
-from pycute_layouts.layout import Underscore
+from pycute_layouts import Layout, Swizzle, _, flatten
 
 __all__ = [
     "divisors",
@@ -46,8 +46,6 @@ __all__ = [
     "tilers_for",
     "swizzles",
 ]
-
-_ = Underscore()
 
 #: Default leaf values of shapes: small, with repeated prime factors so that divisibility is common.
 _DEFAULT_LEAVES = st.sampled_from([1, 2, 2, 3, 4, 4, 6, 8, 8, 16, 5, 12])
@@ -69,19 +67,31 @@ def divisors(n: int) -> list[int]:
 # int tuples and shapes
 
 
-def _profiles(max_rank: int, max_depth: int, min_depth: int = 0) -> SearchStrategy:
-    """Profiles built top-down: depth 0 is a leaf, depth d a tuple of 1..max_rank profiles of depth < d."""
+@functools.cache
+def _ints(lo: int, hi: int) -> SearchStrategy:
+    """``st.integers(lo, hi)``, built once (strategy construction is not free inside a draw)."""
+    return st.integers(lo, hi)
 
-    @st.composite
-    def build(draw, depth_left: int, top: bool) -> Any:
-        if depth_left <= 0:
-            return None
-        if not (top and min_depth > 0) and draw(st.booleans()):
-            return None
-        n = draw(st.integers(1, max_rank))
-        return tuple(draw(build(depth_left - 1, False)) for _i in range(n))
 
-    return build(max_depth, True)
+@functools.cache
+def _choice(values: tuple) -> SearchStrategy:
+    return st.sampled_from(values)
+
+
+_BOOL = st.booleans()
+
+
+def _draw_profile(draw, max_rank: int, depth_left: int, min_depth: int) -> Any:
+    """A nesting profile drawn top-down: None (a leaf) or a tuple of 1..max_rank profiles.
+
+    ``depth_left`` bounds the depth; the top ``min_depth`` levels are always tuples.
+    """
+    if depth_left <= 0:
+        return None
+    if min_depth <= 0 and draw(_BOOL):
+        return None
+    n = draw(_ints(1, max_rank))
+    return tuple(_draw_profile(draw, max_rank, depth_left - 1, min_depth - 1) for _i in range(n))
 
 
 def _fill(profile: Any, leaf_draw) -> Any:
@@ -90,9 +100,7 @@ def _fill(profile: Any, leaf_draw) -> Any:
     return leaf_draw()
 
 
-def int_tuples(
-    max_rank: int = 3, max_depth: int = 2, leaves: SearchStrategy | None = None
-) -> SearchStrategy:
+def int_tuples(max_rank: int = 3, max_depth: int = 2, leaves: SearchStrategy | None = None) -> SearchStrategy:
     """Nested tuples of integers (IntTuples): a leaf, or a tuple of 1..max_rank IntTuples.
 
     ``leaves`` draws each leaf (default: small positive ints with repeated prime factors).
@@ -100,14 +108,13 @@ def int_tuples(
     >>> isinstance(int_tuples(max_rank=2, leaves=st.integers(0, 3)), SearchStrategy)
     True
     """
-    leaf_st = leaves if leaves is not None else _DEFAULT_LEAVES
+    return _int_tuples(max_rank, max_depth, leaves if leaves is not None else _DEFAULT_LEAVES)
 
-    @st.composite
-    def build(draw) -> Any:
-        prof = draw(_profiles(max_rank, max_depth))
-        return _fill(prof, lambda: draw(leaf_st))
 
-    return build()
+@st.composite
+def _int_tuples(draw, max_rank: int, max_depth: int, leaf_st: SearchStrategy) -> Any:
+    prof = _draw_profile(draw, max_rank, max_depth, 0)
+    return _fill(prof, lambda: draw(leaf_st))
 
 
 def shapes(
@@ -126,25 +133,28 @@ def shapes(
     True
     """
     leaf_st = leaves if leaves is not None else _DEFAULT_LEAVES
+    return _shapes(max_rank, max_depth, max_size, leaf_st, min_depth)
 
-    @st.composite
-    def build(draw) -> Any:
-        prof = draw(_profiles(max_rank, max_depth, min_depth))
-        used = [1]
 
-        def leaf() -> int:
-            v = draw(leaf_st)
-            if not isinstance(v, int) or v < 1:
-                raise ValueError(f"shapes: leaves must draw positive ints, got {v!r}")
-            budget = max_size // used[0]
-            if v > budget:
-                v = max(d for d in divisors(v) if d <= max(budget, 1))
-            used[0] *= v
-            return v
+@st.composite
+def _shapes(
+    draw, max_rank: int, max_depth: int, max_size: int, leaf_st: SearchStrategy, min_depth: int
+) -> Any:
+    prof = _draw_profile(draw, max_rank, max_depth, min_depth)
+    used = 1
 
-        return _fill(prof, leaf)
+    def leaf() -> int:
+        nonlocal used
+        v = draw(leaf_st)
+        if not isinstance(v, int) or v < 1:
+            raise ValueError(f"shapes: leaves must draw positive ints, got {v!r}")
+        budget = max(1, max_size // used)
+        if v > budget:
+            v = max(d for d in divisors(v) if d <= budget)
+        used *= v
+        return v
 
-    return build()
+    return _fill(prof, leaf)
 
 
 # ------------------------------------------------------------------------------------------
@@ -182,7 +192,8 @@ def layouts(
       layout is a bijection onto ``[0, size)`` (``stride_zero`` then zeroes some modes);
     * ``injective=True``: the flat modes, in a random order, get strides ``extent * g`` with a
       gap ``g`` in ``{1, 2, 3}``: injective *and* complementable (sorted strides each divide by
-      the extent of the smaller ones); size-1 modes get arbitrary strides;
+      the extent of the smaller ones); a size-1 mode gets the current extent (``compact``: one
+      of 0, 1 or the extent, since its stride is never used);
     * ``power_of_two=True``: shape leaves and non-zero strides are powers of two;
     * ``max_cosize``: every stride is capped so that ``cosize <= max_cosize``;
     * ``negative=True``: general layouts may get negative strides;
@@ -198,54 +209,59 @@ def layouts(
     leaf_st = _POW2_LEAVES if power_of_two else None
     shape_st = shape if shape is not None else shapes(max_rank, max_depth, max_size, leaves=leaf_st)
 
-    @st.composite
-    def build(draw) -> Layout:
-        s = draw(shape_st)
-        fs = list(flatten(s))
-        n = len(fs)
-        budget = None if max_cosize is None else max_cosize - 1  # sum((s-1)*|d|) <= budget
-        if compact or injective:
-            order = draw(st.permutations(range(n)))
-            strides = [0] * n
-            extent = 1
-            for i in order:
-                if fs[i] == 1:
-                    strides[i] = draw(st.sampled_from([0, 1, extent])) if not injective else extent
-                    continue
-                g = 1
-                if injective:
-                    g = draw(st.sampled_from([1, 2, 4]) if power_of_two else st.integers(1, 3))
-                d = extent * g
-                if budget is not None and (fs[i] - 1) * d > budget:
-                    d = extent  # fall back to no gap; compact strides keep cosize == size
-                strides[i] = d
-                extent = d * fs[i]
-            if stride_zero:
-                zero = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-                strides = [0 if z else d for d, z in zip(strides, zero, strict=True)]
-        else:
-            strides = []
-            lo = 0 if stride_zero else 1
-            for x in fs:
-                if power_of_two:
-                    choices = ([0] if stride_zero else []) + [1, 2, 4, 8, 16, 32]
-                    d = draw(st.sampled_from(choices))
-                else:
-                    d = draw(st.integers(lo, 16))
-                if budget is not None and x > 1 and (x - 1) * d > budget:
-                    cap = budget // (x - 1)
-                    d = min(d, cap)
-                    if power_of_two and d > 0:
-                        d = 1 << (d.bit_length() - 1)
-                if budget is not None and x > 1:
-                    budget -= (x - 1) * d
-                if negative and d != 0 and draw(st.booleans()):
-                    d = -d
-                strides.append(d)
-        stride = _unflatten_like(strides, s) if isinstance(s, tuple) else strides[0]
-        return Layout(s, stride)
+    return _layouts(shape_st, injective, compact, stride_zero, power_of_two, max_cosize, negative)
 
-    return build()
+
+@st.composite
+def _layouts(
+    draw,
+    shape_st: SearchStrategy,
+    injective: bool,
+    compact: bool,
+    stride_zero: bool,
+    power_of_two: bool,
+    max_cosize: int | None,
+    negative: bool,
+) -> Layout:
+    s = draw(shape_st)
+    fs = list(flatten(s))
+    n = len(fs)
+    budget = None if max_cosize is None else max_cosize - 1  # sum((s-1)*|d|) <= budget
+    if compact or injective:
+        order = draw(st.permutations(range(n)))
+        strides = [0] * n
+        extent = 1
+        for i in order:
+            if fs[i] == 1:
+                strides[i] = draw(_choice((0, 1, extent))) if not injective else extent
+                continue
+            g = 1
+            if injective:
+                g = draw(_choice((1, 2, 4)) if power_of_two else _ints(1, 3))
+            d = extent * g
+            if budget is not None and (fs[i] - 1) * d > budget:
+                d = extent  # fall back to no gap; compact strides keep cosize == size
+            strides[i] = d
+            extent = d * fs[i]
+        if stride_zero:
+            strides = [0 if draw(_BOOL) else d for d in strides]
+    else:
+        strides = []
+        lo = 0 if stride_zero else 1
+        pow2 = ((0,) if stride_zero else ()) + (1, 2, 4, 8, 16, 32)
+        for x in fs:
+            d = draw(_choice(pow2)) if power_of_two else draw(_ints(lo, 16))
+            if budget is not None and x > 1 and (x - 1) * d > budget:
+                d = min(d, budget // (x - 1))
+                if power_of_two and d > 0:
+                    d = 1 << (d.bit_length() - 1)
+            if budget is not None and x > 1:
+                budget -= (x - 1) * d
+            if negative and d != 0 and draw(_BOOL):
+                d = -d
+            strides.append(d)
+    stride = _unflatten_like(strides, s) if isinstance(s, tuple) else strides[0]
+    return Layout(s, stride)
 
 
 def compact_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any) -> SearchStrategy:
@@ -280,17 +296,15 @@ def complementable_layouts(
     base = injective_layouts(max_rank, max_depth, max_size)
     if not stride_zero:
         return base
+    return st.one_of(base, _with_zeros(base))
 
-    @st.composite
-    def with_zeros(draw) -> Layout:
-        L = draw(base)
-        fs, fd = list(flatten(L.shape)), list(flatten(L.stride))
-        zero = draw(st.lists(st.booleans(), min_size=len(fs), max_size=len(fs)))
-        fd = [0 if z else d for d, z in zip(fd, zero, strict=True)]
-        d = _unflatten_like(fd, L.shape) if isinstance(L.shape, tuple) else fd[0]
-        return Layout(L.shape, d)
 
-    return st.one_of(base, with_zeros())
+@st.composite
+def _with_zeros(draw, base: SearchStrategy) -> Layout:
+    lay = draw(base)
+    fd = [0 if draw(_BOOL) else d for d in flatten(lay.stride)]
+    d = _unflatten_like(fd, lay.shape) if isinstance(lay.shape, tuple) else fd[0]
+    return Layout(lay.shape, d)
 
 
 # ------------------------------------------------------------------------------------------
@@ -306,13 +320,15 @@ def _refine(draw, flat: list[int]) -> list[tuple[int, int]]:
     for k, a in enumerate(flat):
         rest = a
         while rest > 1:
-            f = draw(st.sampled_from([d for d in divisors(rest) if d > 1]))
+            f = draw(_choice(tuple(d for d in divisors(rest) if d > 1)))
             out.append((f, k))
             rest //= f
     return out
 
 
-def _admissible_modes(draw, a_flat: list[int], count: int, max_b_size: int) -> list[tuple[int, int]]:
+def _admissible_modes(
+    draw, a_flat: list[int], count: int, max_b_size: int, overflow: bool = True
+) -> list[tuple[int, int]]:
     """``count`` modes ``(size, stride)`` of B, each admissible against A and jointly "carry-free".
 
     A's flat shape is refined into factors ``f_0, f_1, ...`` (digits) with prefix products
@@ -322,7 +338,8 @@ def _admissible_modes(draw, a_flat: list[int], count: int, max_b_size: int) -> l
     (stride ``size(A)*e``, any size; shared freely because A is linear there), or has stride 0.
     Each mode then satisfies CuTe's stride and shape divisibility conditions on ``coalesce(A)``,
     and because the modes use disjoint digits, ``A(B(c)) == sum_i A(B_i(c_i))``: the composition
-    agrees with function composition at every coordinate, not only mode by mode.
+    agrees with function composition at every coordinate, not only mode by mode. Without
+    ``overflow`` every point of B stays inside A's domain ``[0, size(A))``.
     """
     digits = _refine(draw, a_flat)
     q = [1]
@@ -335,28 +352,30 @@ def _admissible_modes(draw, a_flat: list[int], count: int, max_b_size: int) -> l
     for _i in range(count):
         free = [t for t in range(len(digits)) if not used[t]]
         kinds = ["run", "run", "run", "overflow", "zero"] if free else ["overflow", "zero"]
-        kind = draw(st.sampled_from(kinds))
+        if not overflow:
+            kinds = [k for k in kinds if k != "overflow"]
+        kind = draw(_choice(tuple(kinds)))
         if kind == "zero":
-            size, stride = draw(st.integers(1, 4)), 0
+            size, stride = draw(_ints(1, 4)), 0
         elif kind == "overflow":
-            size, stride = draw(st.integers(1, 3)), total * draw(st.integers(1, 3))
+            size, stride = draw(_ints(1, 3)), total * draw(_ints(1, 3))
         else:
-            t = draw(st.sampled_from(free))
+            t = draw(_choice(tuple(free)))
             size, u = 1, t
             # extend the run over consecutive unused digits while the budget allows
-            while u < len(digits) and not used[u] and draw(st.booleans()):
+            while u < len(digits) and not used[u] and draw(_BOOL):
                 if size * digits[u][0] > budget:
                     break
                 size *= digits[u][0]
                 used[u] = True
                 u += 1
             if u < len(digits) and not used[u]:
-                r = draw(st.integers(1, digits[u][0]))
+                r = draw(_ints(1, digits[u][0]))
                 if size * r <= budget:
                     size *= r
                     used[u] = r > 1 or used[u]
-            elif u == len(digits):  # the run reached the end: continue into the overflow digit
-                size *= min(draw(st.integers(1, 2)), max(1, budget // size))
+            elif u == len(digits) and overflow:  # the run reached the end: continue into the overflow digit
+                size *= min(draw(_ints(1, 2)), max(1, budget // size))
             stride = q[t]
         size = max(1, min(size, budget))
         budget = max(1, budget // size)
@@ -365,8 +384,12 @@ def _admissible_modes(draw, a_flat: list[int], count: int, max_b_size: int) -> l
 
 
 def admissible_composition_pairs(
-    max_rank: int = 3, max_depth: int = 2, max_size: int = 128, max_b_size: int = 256,
+    max_rank: int = 3,
+    max_depth: int = 2,
+    max_size: int = 128,
+    max_b_size: int = 256,
     lhs: SearchStrategy | None = None,
+    overflow: bool = True,
 ) -> SearchStrategy:
     """Pairs ``(A, B)`` for which ``composition(A, B)`` is admissible by construction.
 
@@ -381,29 +404,33 @@ def admissible_composition_pairs(
     * size ``(a_k/e) * a_{k+1} * ... * a_{j-1} * r`` with ``r <= a_j`` (shape divisibility), or
     * stride 0 with any size.
 
-    Then ``composition(A, B)(c) == A(B(c))`` for every coordinate ``c`` of ``B``.
+    Then ``composition(A, B)(c) == A(B(c))`` for every coordinate ``c`` of ``B``. With
+    ``overflow=False`` B's points also stay inside A's domain (needed for associativity: outside
+    its domain ``A o B`` extends its own last mode, not A's).
 
     >>> isinstance(admissible_composition_pairs(), SearchStrategy)
     True
     """
     lhs_st = lhs if lhs is not None else layouts(max_rank, max_depth, max_size, stride_zero=True)
+    return _composition_pairs(lhs_st, max_b_size, overflow)
 
-    @st.composite
-    def build(draw) -> tuple[Layout, Layout]:
-        A = draw(lhs_st)
-        a_flat = list(flatten(A.shape))
-        prof = draw(_profiles(3, 2))
-        n = len(flatten(prof)) if isinstance(prof, tuple) else 1
-        modes = _admissible_modes(draw, a_flat, n, max_b_size)
-        perm = draw(st.permutations(range(n)))  # B's modes need not be in digit order
-        modes = [modes[i] for i in perm]
-        if not isinstance(prof, tuple):
-            return A, Layout(modes[0][0], modes[0][1])
-        shp = _unflatten_like([m[0] for m in modes], prof)
-        std = _unflatten_like([m[1] for m in modes], prof)
-        return A, Layout(shp, std)
 
-    return build()
+@st.composite
+def _composition_pairs(
+    draw, lhs_st: SearchStrategy, max_b_size: int, overflow: bool
+) -> tuple[Layout, Layout]:
+    a = draw(lhs_st)
+    a_flat = list(flatten(a.shape))
+    prof = _draw_profile(draw, 3, 2, 0)
+    n = len(flatten(prof)) if isinstance(prof, tuple) else 1
+    modes = _admissible_modes(draw, a_flat, n, max_b_size, overflow)
+    perm = draw(st.permutations(range(n)))  # B's modes need not be in digit order
+    modes = [modes[i] for i in perm]
+    if not isinstance(prof, tuple):
+        return a, Layout(modes[0][0], modes[0][1])
+    shp = _unflatten_like([m[0] for m in modes], prof)
+    std = _unflatten_like([m[1] for m in modes], prof)
+    return a, Layout(shp, std)
 
 
 def product_pairs(max_size_a: int = 32, max_size_b: int = 32) -> SearchStrategy:
@@ -428,26 +455,26 @@ def _tiler_for_mode(draw, mode: Layout, allow_underscore: bool) -> Any:
     flat = [x for x in flatten(mode.shape)]
     refined = [f for f, _k in _refine(draw, flat)]
     kinds = ["layout", "layout", "int"] + (["_"] if allow_underscore else [])
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(_choice(tuple(kinds)))
     if kind == "_":
         return _
     pre = [1]
     for f in refined:
         pre.append(pre[-1] * f)
     if kind == "int" or not refined:
-        return pre[draw(st.integers(0, len(refined)))] if refined else 1
-    idx = draw(st.lists(st.integers(0, len(refined) - 1), min_size=1, max_size=len(refined), unique=True))
+        return pre[draw(_ints(0, len(refined)))] if refined else 1
+    idx = draw(st.lists(_ints(0, len(refined) - 1), min_size=1, max_size=len(refined), unique=True))
     shp = tuple(refined[i] for i in idx)
     std = tuple(pre[i] for i in idx)
     if len(idx) == 1:
         return Layout(shp[0], std[0])
-    if len(idx) >= 3 and draw(st.booleans()):  # nest the first two modes: ((s0,s1),s2,...)
+    if len(idx) >= 3 and draw(_BOOL):  # nest the first two modes: ((s0,s1),s2,...)
         shp = ((shp[0], shp[1]),) + shp[2:]
         std = ((std[0], std[1]),) + std[2:]
     return Layout(shp, std)
 
 
-def tilers_for(layout: Layout, allow_tuple: bool = True) -> SearchStrategy:
+def tilers_for(layout: Layout, allow_tuple: bool = True, allow_underscore: bool = True) -> SearchStrategy:
     """Tilers ``T`` for which ``logical_divide(layout, T)`` (and zipped/tiled/flat_divide, and
     ``composition(layout, T)``) is admissible by construction.
 
@@ -456,20 +483,21 @@ def tilers_for(layout: Layout, allow_tuple: bool = True) -> SearchStrategy:
     ``Q_t``: it is injective, its complement in ``shape(coalesce(mode))`` is the other factors,
     and every mode of ``(T, complement)`` walks the mode's shape divisibly. An int tiler is a
     prefix product ``Q_t``. A tuple tiler (``allow_tuple``) does this per mode, for the first
-    ``1..rank`` modes, with ``_`` allowed.
+    ``1..rank`` modes, with ``_`` allowed when ``allow_underscore`` (``zipped_divide`` needs a
+    rank-2 mode under a ``_``, as CuTe's ``zip2_by`` does, so zipped tests pass ``False``).
 
     >>> isinstance(tilers_for(Layout((8, 6), (6, 1))), SearchStrategy)
     True
     """
+    return _tilers(layout, allow_tuple, allow_underscore)
 
-    @st.composite
-    def build(draw) -> Any:
-        if allow_tuple and layout.rank() >= 1 and isinstance(layout.shape, tuple) and draw(st.booleans()):
-            r = draw(st.integers(1, layout.rank()))
-            return tuple(_tiler_for_mode(draw, layout[i], True) for i in range(r))
-        return _tiler_for_mode(draw, layout, False)
 
-    return build()
+@st.composite
+def _tilers(draw, layout: Layout, allow_tuple: bool, allow_underscore: bool) -> Any:
+    if allow_tuple and isinstance(layout.shape, tuple) and draw(_BOOL):
+        r = draw(_ints(1, layout.rank()))
+        return tuple(_tiler_for_mode(draw, layout[i], allow_underscore) for i in range(r))
+    return _tiler_for_mode(draw, layout, False)
 
 
 # ------------------------------------------------------------------------------------------
@@ -484,14 +512,13 @@ def swizzles(max_bits: int = 3, max_base: int = 4, max_shift: int = 5) -> Search
     >>> Swizzle(3, 4, 3).bits
     3
     """
+    return _swizzles(max_bits, max_base, max_shift)
 
-    @st.composite
-    def build(draw) -> Swizzle:
-        b = draw(st.integers(0, max_bits))
-        m = draw(st.integers(0, max_base))
-        mag = draw(st.integers(max(b, 0), max(b, max_shift)))
-        s = -mag if mag and draw(st.booleans()) else mag
-        return Swizzle(b, m, s)
 
-    return build()
-
+@st.composite
+def _swizzles(draw, max_bits: int, max_base: int, max_shift: int) -> Swizzle:
+    b = draw(_ints(0, max_bits))
+    m = draw(_ints(0, max_base))
+    mag = draw(_ints(b, max(b, max_shift)))
+    s = -mag if mag and draw(_BOOL) else mag
+    return Swizzle(b, m, s)

@@ -116,7 +116,8 @@ class Swizzle:
         object.__setattr__(self, "_s", s)
         object.__setattr__(self, "_yyy", bit_msk << (m + max(0, s)))
         object.__setattr__(self, "_zzz", bit_msk << (m - min(0, s)))
-        object.__setattr__(self, "_hash", hash(("Swizzle", b, m, s)))
+        object.__setattr__(self, "_hash", 0)
+        object.__setattr__(self, "_hash", hash(self.to_xor()))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Swizzle is immutable")
@@ -238,7 +239,7 @@ class Swizzle:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(("Swizzle", 0, 0, 0)) if self._b == 0 else self._hash
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Swizzle({self._b}, {self._m}, {self._s})"
@@ -251,9 +252,10 @@ class Swizzle:
 
 
 def _pairs_from_matrix(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """XOR pairs on top of the identity; a pair (t, t) means the map drops bit t's own input."""
     pairs = []
     for t, row in enumerate(rows):
-        row_wo_self = row & ~(1 << t)
+        row_wo_self = row ^ (1 << t)
         j = 0
         while row_wo_self >> j:
             if (row_wo_self >> j) & 1:
@@ -288,6 +290,9 @@ class XorSwizzle:
         for p in plist:
             if len(p) != 2:
                 raise SwizzleError(f"XorSwizzle: each pair must be (source_bit, target_bit), got {p!r}")
+            if p[0] == p[1]:
+                raise SwizzleError(f"XorSwizzle: pair {p!r} XORs a bit into itself (it would clear it); "
+                                   "use XorSwizzle.from_matrix for maps that are not identity + XORs")
             for v in p:
                 if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < 63:
                     raise SwizzleError(f"XorSwizzle: bit positions must be integers in [0, 63), got {p!r}")
@@ -370,25 +375,23 @@ class XorSwizzle:
 
     def __call__(self, x: Any) -> Any:
         a = _as_address(x, "XorSwizzle")
+        n = self._nbits
+        low = (1 << n) - 1
         if isinstance(a, np.ndarray):
-            out = a.copy()
+            out = a & ~low
             for t, row in enumerate(self._rows):
-                extra = row & ~(1 << t)
-                if not extra:
-                    continue
                 par = np.zeros_like(a)
                 j = 0
-                while extra >> j:
-                    if (extra >> j) & 1:
+                while row >> j:
+                    if (row >> j) & 1:
                         par ^= (a >> j) & 1
                     j += 1
-                out ^= par << t
+                out |= par << t
             return out
-        out = a
+        out = a & ~low
         for t, row in enumerate(self._rows):
-            extra = row & ~(1 << t)
-            if extra and bin(a & extra).count("1") & 1:
-                out ^= 1 << t
+            if bin(a & row).count("1") & 1:
+                out |= 1 << t
         return _wrap_result(x, out)
 
     def compose(self, other: Swizzle | XorSwizzle) -> XorSwizzle:
@@ -515,6 +518,8 @@ class XorSwizzle:
         return self._hash
 
     def __repr__(self) -> str:
+        if any(s == t for s, t in self.pairs):
+            return f"XorSwizzle.from_matrix({self.matrix()!r})"
         return f"XorSwizzle({list(self.pairs)!r})"
 
     def __str__(self) -> str:
@@ -523,7 +528,7 @@ class XorSwizzle:
         return "Xor<" + ",".join(f"{s}->{t}" for s, t in self.pairs) + ">"
 
     def __reduce__(self):
-        return (XorSwizzle, (list(self.pairs),))
+        return (XorSwizzle.from_matrix, (self.matrix(),))
 
 
 def is_swizzle(obj: Any) -> bool:
