@@ -86,10 +86,30 @@ from .layout import (
 )
 from .notation import parse
 from .swizzle import Swizzle, XorSwizzle
+from .symbolic import (
+    BitVector,
+    Counterexample,
+    Divisible,
+    Proof,
+    address_bits,
+    assume_divisible,
+    assumptions,
+    equivalent,
+    symbols,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BitVector",
+    "Counterexample",
+    "Divisible",
+    "Proof",
+    "address_bits",
+    "assume_divisible",
+    "assumptions",
+    "equivalent",
+    "symbols",
     "AdmissibilityError",
     "ComposedLayout",
     "CongruenceError",

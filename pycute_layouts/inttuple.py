@@ -184,6 +184,12 @@ def _decide(cond: Any, text: str) -> bool:
     raise SymbolicUndecidable(f"cannot decide {text} from the symbols' assumptions")
 
 
+def _refined(x: Any, sign: bool = False) -> Any:
+    from . import symbolic  # lazy: the user's stated facts (symbolic.assumptions) live there
+
+    return symbolic.refine_sign(x) if sign else symbolic.refine_divisibility(x)
+
+
 def divides(b: Any, a: Any) -> bool:
     """True when ``b`` divides ``a`` (``a % b == 0``); symbolic: decided from assumptions.
 
@@ -200,12 +206,13 @@ def divides(b: Any, a: Any) -> bool:
     sp = _sp()
     if b == 0:
         return _decide(sp.Eq(a, 0), f"{a} == 0")
-    q = sp.cancel(sp.sympify(a) / b)
+    q = sp.cancel(_refined(sp.sympify(a) / b))
     isint = q.is_integer
     if isint is None:
         raise SymbolicUndecidable(
             f"cannot decide whether {b} divides {a} (quotient {q}) from the symbols' assumptions; "
-            "declare symbols integer/positive or write the multiple explicitly (e.g. 16*s)"
+            "declare symbols integer/positive, state the fact with symbolic.assume_divisible(x, d), "
+            "or write the multiple explicitly (e.g. 16*s)"
         )
     return bool(isint)
 
@@ -219,7 +226,7 @@ def is_lt(a: Any, b: Any) -> bool:
     if type(a) is int and type(b) is int:
         return a < b
     sp = _sp()
-    d = sp.simplify(sp.sympify(b) - a)
+    d = _refined(sp.simplify(sp.sympify(b) - a), sign=True)
     if d.is_positive:
         return True
     if d.is_nonpositive:

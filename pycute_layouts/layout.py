@@ -418,7 +418,7 @@ class Layout:
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
         if len(coord) == 1 and type(coord[0]) is int and not check:
-            c = coord[0]
+            c = c0 = coord[0]
             fs = self._fs
             if fs is None:
                 fs, fd = self._flat()
@@ -429,7 +429,7 @@ class Layout:
             for i in range(n):
                 si = fs[i]
                 if type(si) is not int:
-                    return _crd2idx_int(c, self._s, self._d)
+                    return _crd2idx_int(c0, self._s, self._d)
                 c, m = divmod(c, si)
                 r += m * fd[i]
             r = r + c * fd[n]
@@ -444,13 +444,14 @@ class Layout:
         if type(c) is int:
             if check and not 0 <= c < self.size():
                 raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
+            c0 = c
             fs, fd = self._flat()
             n = len(fs) - 1
             r = 0
             for i in range(n):
                 si = fs[i]
                 if type(si) is not int:
-                    return _crd2idx_int(c, self._s, self._d)
+                    return _crd2idx_int(c0, self._s, self._d)
                 c, m = divmod(c, si)
                 r += m * fd[i]
             r = r + c * fd[n]

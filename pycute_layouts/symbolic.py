@@ -820,6 +820,8 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
     try:
         r = _call_user(fn, space.coordinate_vectors(), space.shape)
         if isinstance(r, BitVector):
+            if r._space is not space:
+                raise ProofError(f"{side} side: the result was built from another domain's bits")
             return r, "the function evaluated symbolically on the coordinate bits"
         if isinstance(r, (int, np.integer)) and not isinstance(r, bool):
             return space.index_vector()._lift(int(r), "result"), "the function is the constant " + str(int(r))
