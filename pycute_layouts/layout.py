@@ -418,22 +418,7 @@ class Layout:
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
         if len(coord) == 1 and type(coord[0]) is int and not check:
-            c = c0 = coord[0]
-            fs = self._fs
-            if fs is None:
-                fs, fd = self._flat()
-            else:
-                fd = self._fd
-            n = len(fs) - 1
-            r = 0
-            for i in range(n):
-                si = fs[i]
-                if type(si) is not int:
-                    return _crd2idx_int(c0, self._s, self._d)
-                c, m = divmod(c, si)
-                r += m * fd[i]
-            r = r + c * fd[n]
-            return r if type(r) is int else _simplify(r)
+            return self._index(coord[0])
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
         c = coord[0] if len(coord) == 1 else tuple(coord)
@@ -444,22 +429,30 @@ class Layout:
         if type(c) is int:
             if check and not 0 <= c < self.size():
                 raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
-            c0 = c
-            fs, fd = self._flat()
-            n = len(fs) - 1
-            r = 0
-            for i in range(n):
-                si = fs[i]
-                if type(si) is not int:
-                    return _crd2idx_int(c0, self._s, self._d)
-                c, m = divmod(c, si)
-                r += m * fd[i]
-            r = r + c * fd[n]
-            return r if type(r) is int else _simplify(r)
+            return self._index(c)
         if isinstance(c, np.ndarray):
             return self._eval_numpy(c, check)
         _check_coord(c, self._s)
         return _simplify(it.crd2idx(c, self._s, self._d, check=check))
+
+    def _index(self, c0: int) -> Any:
+        """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
+        fs = self._fs
+        if fs is None:
+            fs, fd = self._flat()
+        else:
+            fd = self._fd
+        c = c0
+        n = len(fs) - 1
+        r = 0
+        for i in range(n):
+            si = fs[i]
+            if type(si) is not int:
+                return _crd2idx_int(c0, self._s, self._d)
+            c, m = divmod(c, si)
+            r += m * fd[i]
+        r = r + c * fd[n]
+        return r if type(r) is int else _simplify(r)
 
     def _eval_numpy(self, idx: np.ndarray, check: bool) -> np.ndarray:
         if not np.issubdtype(idx.dtype, np.integer):

@@ -1376,7 +1376,7 @@ class _TensorMapBase:
             c.add("pixels_per_column.range", f"pixelsPerColumn={self.pixels_per_column}")
 
     def _specific(self, c: _Checker, direction: str) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+        """Rules of one cuTensorMapEncode* function; the shared base class has none of its own."""
 
     # -- public ---------------------------------------------------------------------------
     def violations(self, direction: Direction = "load") -> list[TensorMapViolation]:
