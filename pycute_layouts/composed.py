@@ -315,7 +315,7 @@ def byte_to_element_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     >>> byte_to_element_swizzle(Swizzle(3, 4, 3), 256)
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.UnitError: byte_to_element_swizzle: Sw<3,4,3> moves 16-byte chunks but an element is 32 bytes: no element-offset swizzle is equivalent
+    pycute_layouts.errors.UnitError: byte_to_element_swizzle: Sw<3,4,3> moves 16-byte chunks but an element is 32 bytes: ...
     """
     if not isinstance(sw, Swizzle):
         raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {sw!r}")

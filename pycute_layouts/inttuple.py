@@ -24,7 +24,7 @@ that cannot be decided from the symbols' assumptions raises :class:`SymbolicUnde
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from .errors import (
     SymbolicUndecidable,
 )
 
-IntTuple = Union[int, Any, tuple]
+IntTuple = int | Any | tuple
 
 __all__ = [
     "IntTuple",

@@ -55,8 +55,6 @@ from .inttuple import (
     flatten,
     is_eq,
     is_lt,
-    is_tuple,
-    prefix_product,
     product,
     signum,
     smin,
@@ -918,7 +916,7 @@ def composition(a: Any, b: Any) -> Any:
     >>> composition(Layout((4, 6), (1, 5)), Layout(6, 1))
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 of coalesce(A) = (4,6):(1,5) does not divide the remaining size 6 of B
+    pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 ...
     """
     if type(a) is Layout:
         return _compose(a, b)
@@ -1053,7 +1051,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     >>> complement(Layout((2, 2), (2, 3)), 12)
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 spanned by the modes before it: the layout (2,2):(2,3) is not injective-and-complementable
+    pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
     """
     inner = getattr(layout, "inner", None)
     if inner is not None and not isinstance(layout, Layout):

@@ -1,0 +1,1 @@
+"""Subcommands of ``pycute-layouts``, one module each (see ``pycute_layouts.cli``)."""
