@@ -1,0 +1,115 @@
+"""docs/api.md is the API reference generated from the public modules; it must stay current.
+
+Regenerate with ``python tests/test_api_docs.py --write`` after changing a public name or the first
+line of its docstring.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+API_MD = ROOT / "docs" / "api.md"
+
+#: Public modules in reading order; a module that does not exist (yet) is skipped.
+MODULES = [
+    "pycute_layouts",
+    "pycute_layouts.symbolic",
+    "pycute_layouts.strategies",
+    "pycute_layouts.arch.swizzle_modes",
+    "pycute_layouts.arch.wgmma",
+    "pycute_layouts.arch.umma",
+    "pycute_layouts.arch.tma",
+    "pycute_layouts.arch.im2col",
+    "pycute_layouts.arch.shfl",
+    "pycute_layouts.proofs",
+    "pycute_layouts.codegen",
+    "pycute_layouts.render",
+    "pycute_layouts.analysis",
+    "pycute_layouts.hwcheck",
+    "pycute_layouts.cli",
+]
+
+
+def _first_line(obj: object) -> str:
+    doc = inspect.getdoc(obj) or ""
+    return doc.strip().split("\n\n")[0].replace("\n", " ").strip()
+
+
+def _signature(obj: object) -> str:
+    try:
+        sig = str(inspect.signature(obj))
+    except (TypeError, ValueError):
+        return ""
+    return sig if len(sig) <= 120 else "(...)"
+
+
+def render_api() -> str:
+    out = [
+        "# API reference",
+        "",
+        "Generated from the public modules' `__all__` and the first paragraph of each docstring",
+        "(`python tests/test_api_docs.py --write`; a test keeps it current). Every docstring has a",
+        "doctest example that the test suite runs; read the source docstrings for the full contract.",
+        "",
+    ]
+    for name in MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue
+            raise
+        out += [f"## `{name}`", "", _first_line(mod), ""]
+        names = list(getattr(mod, "__all__", []))
+        if not names:
+            continue
+        out += ["| name | kind | what |", "| --- | --- | --- |"]
+        for n in names:
+            obj = getattr(mod, n)
+            if inspect.isclass(obj):
+                kind, sig = "class", _signature(obj)
+            elif callable(obj):
+                kind, sig = "function", _signature(obj)
+            else:
+                kind, sig = "constant", ""
+            what = _first_line(obj) if kind != "constant" else f"`{obj!r}`"[:100]
+            if kind != "constant" and inspect.getmodule(obj) is not None and name == "pycute_layouts":
+                what += f" (from `{inspect.getmodule(obj).__name__}`)"
+            sig = sig.replace("|", "\\|")
+            what = what.replace("|", "\\|")
+            out.append(f"| `{n}{sig}` | {kind} | {what} |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def test_api_md_is_current() -> None:
+    assert API_MD.exists(), "docs/api.md is missing: run python tests/test_api_docs.py --write"
+    assert API_MD.read_text() == render_api(), "docs/api.md is stale: run python tests/test_api_docs.py --write"
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    missing = []
+    for name in MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue
+            raise
+        for n in getattr(mod, "__all__", []):
+            obj = getattr(mod, n)
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) and not inspect.getdoc(obj):
+                missing.append(f"{name}.{n}")
+    assert not missing, f"public names without a docstring: {missing}"
+
+
+if __name__ == "__main__":
+    if "--write" in sys.argv:
+        API_MD.write_text(render_api())
+        print(f"wrote {API_MD}")
+    else:
+        print(render_api())
