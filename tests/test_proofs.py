@@ -1,0 +1,431 @@
+"""TMA swizzle modes vs wgmma/tcgen05 descriptors: pycute_layouts.proofs and ``pycute-layouts prove``.
+
+The engine must be able to fail: every planted fault (wrong LBO, SBO, layout type, base offset,
+start address, mismatched atom or major) must produce a confirmed counterexample, and the
+symbolic and exhaustive methods must agree on every pairing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pycute_layouts import LayoutError
+from pycute_layouts.arch import tma
+from pycute_layouts.errors import ProofError
+from pycute_layouts.proofs import (
+    Faults,
+    NotApplicable,
+    ProofReport,
+    ReportRow,
+    TheoremCounterexample,
+    TheoremProof,
+    check_sizes,
+    prove_base_offset_rule,
+    prove_k_step,
+    prove_pairing,
+    prove_tma_matches_wgmma,
+    report,
+    swizzle_period_lemma,
+)
+from pycute_layouts.proofs_model import (
+    ARCHS,
+    ELEMENT_BITS,
+    MAJORS,
+    TMA_MODES,
+    _derive,
+    pairing,
+    tma_addresses,
+    wgmma_addresses,
+)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ALL = [(m, mj, b, a) for m in TMA_MODES for mj in MAJORS for b in ELEMENT_BITS for a in ARCHS]
+MATCHED = []
+for _args in ALL:
+    try:
+        MATCHED.append(pairing(*_args))
+    except NotApplicable:
+        pass
+
+
+@pytest.fixture(scope="module")
+def full_report() -> ProofReport:
+    return report()
+
+
+# ------------------------------------------------------------------------------------------------
+# the table: expectations, agreement of the two methods, the docs copy
+# ------------------------------------------------------------------------------------------------
+
+
+def test_report_all_as_expected_and_methods_agree(full_report: ProofReport) -> None:
+    assert full_report.ok, [r.to_dict() for r in full_report.failures]
+    assert len(full_report.rows) == len(ALL) == 96
+    for r in full_report.rows:
+        if r.status != "not applicable":
+            assert r.exhaustive == r.status, r
+    c = full_report.counts()
+    # 4 plain modes: sm90 K (3 widths) + MN 16-bit, sm100 both majors x 3 widths; 128B_ATOM_32B sm100 MN x 3
+    assert c["proved"] == 4 * (3 + 1) + 4 * 6 + 3 == 43
+    assert len(full_report.negatives) >= 8 and all(r.status == "refuted" for r in full_report.negatives)
+
+
+def test_classification_of_the_special_modes(full_report: ProofReport) -> None:
+    rows = {(r.tma_mode, r.major, r.element_bits, r.arch): r for r in full_report.rows}
+    assert rows[("128B_ATOM_32B", "MN", 16, "sm100")].status == "proved"
+    assert rows[("128B_ATOM_32B", "K", 16, "sm100")].status == "not applicable"
+    assert "MN-major only" in rows[("128B_ATOM_32B", "K", 16, "sm100")].detail
+    assert "sm90" in rows[("128B_ATOM_32B", "MN", 16, "sm90")].detail
+    flip = rows[("128B_ATOM_32B_FLIP_8B", "MN", 16, "sm100")]
+    assert flip.status == "refuted" and flip.wgmma_mode == "128B_base32B" and flip.counterexample
+    assert rows[("128B_ATOM_64B", "K", 8, "sm90")].status == "refuted"
+    assert rows[("96B", "K", 16, "sm90")].status == "refuted" and "PTX-only" in rows[("96B", "K", 16, "sm90")].detail
+    na = rows[("64B", "MN", 8, "sm90")]
+    assert na.status == "not applicable" and ".f16/.bf16" in na.detail
+
+
+def test_docs_table_is_the_report(full_report: ProofReport) -> None:
+    text = open(os.path.join(ROOT, "docs", "proofs.md")).read()
+    m = re.search(r"<!-- report-start -->\n(.*)\n<!-- report-end -->", text, re.S)
+    assert m, "docs/proofs.md lost its report markers"
+    assert m.group(1) == full_report.to_markdown()
+
+
+def test_report_renderings(full_report: ProofReport) -> None:
+    data = json.loads(full_report.to_json())
+    assert data["ok"] is True and len(data["rows"]) == 96
+    cx = next(r for r in data["rows"] if r["status"] == "refuted")["counterexample"]
+    assert set(cx) >= {"coordinate", "tma_address", "wgmma_address", "descriptor"}
+    assert "| 128B | K | 16 | sm90 | 128B | proved | proved |" in full_report.to_markdown()
+    assert full_report.to_text().splitlines()[-1].endswith("all as expected")
+
+
+def test_report_flags_unexpected_rows() -> None:
+    bad = ProofReport(rows=[ReportRow("128B", "K", 16, "sm90", "128B", "refuted", "proved", "x")])
+    assert not bad.ok and bad.failures and "UNEXPECTED" in bad.to_text()
+    disagree = ReportRow("128B", "K", 16, "sm90", "128B", "proved", "proved", "", exhaustive="refuted")
+    assert not disagree.ok
+
+
+# ------------------------------------------------------------------------------------------------
+# symbolic proof objects
+# ------------------------------------------------------------------------------------------------
+
+
+def test_symbolic_proof_structure() -> None:
+    p = prove_tma_matches_wgmma("64B", "K", 8, "sm100")
+    assert isinstance(p, TheoremProof) and p and p.method == "symbolic"
+    words = [w for w, _ in p.steps]
+    for key in ("Atom base", "Period lemma", "In-atom identity", "K-step lemma", "Conclusion"):
+        assert any(w.startswith(key) for w in words), key
+    text = p.to_text()
+    assert "Mod(base, 512) = 0" in text and "base_TMA - base_wgmma = 0" in text and text.endswith("Q.E.D.")
+    md = p.to_markdown()
+    assert md.startswith("**Claim.**") and "| step | reason | formula |" in md
+
+
+@pytest.mark.parametrize("mode,major,bits,arch", [("none", "K", 16, "sm90"), ("32B", "MN", 16, "sm90"),
+                                                   ("128B", "MN", 32, "sm100"), ("128B_ATOM_32B", "MN", 8, "sm100")])
+def test_symbolic_covers_every_destination_multiple(mode: str, major: str, bits: int, arch: str) -> None:
+    # the proof is for dst + any multiple of P; spot-check a far multiple exhaustively
+    p = pairing(mode, major, bits, arch)
+    assert prove_pairing(p, "symbolic", 0x80 if p.tma_alignment_bytes <= 128 else 0)
+    assert check_sizes(p, [(2, 2)], 0x80 + 37 * p.period_bytes) is None
+
+
+def test_reference_values() -> None:
+    # PTX 5.5.7 128B table row 1 (16-byte chunks 1 0 3 2 5 4 7 6), read by the TMA side
+    p = pairing("128B", "K", 16)
+    row1 = tma_addresses(p, 1, 1, 0)[1, ::8]
+    assert ((row1 - 128) // 16).tolist() == [1, 0, 3, 2, 5, 4, 7, 6]
+    # the wgmma docstring's descriptor: ((8,8),(8,2)):((64,512),(1,8)) at 0x400 -> 0x4000004000010040
+    _a, descs = wgmma_addresses(p, 8, 1, 0x400)
+    assert descs[0].encode() == 0x4000004000010040
+    assert [d.start_address - 0x400 for d in descs] == [0, 32, 64, 96]
+    # MN-major 64B bf16 (PTX example: LBO 256 x 2 B, SBO 512 x 2 B) for a 64 x 16 tile
+    p = pairing("64B", "MN", 16)
+    d = _derive(p, 2, 1, 0, Faults())[0]
+    assert (d.lbo_bytes, d.sbo_bytes, d.lbo_16B, d.sbo_16B) == (512, 1024, 32, 64)
+
+
+# ------------------------------------------------------------------------------------------------
+# exhaustive, with hypothesis
+# ------------------------------------------------------------------------------------------------
+
+
+@st.composite
+def sized_pairings(draw: st.DrawFn) -> tuple:
+    p = draw(st.sampled_from(MATCHED))
+    m = draw(st.integers(1, 4))
+    k = draw(st.integers(1, 3))
+    mn, kk = p.tile_shape(m, k)
+    room = (1 << 18) - mn * kk * p.element_bytes
+    dst = draw(st.integers(0, min(room, 1 << 16) // p.tma_alignment_bytes)) * p.tma_alignment_bytes
+    return p, m, k, dst
+
+
+@settings(max_examples=60)
+@given(sized_pairings())
+def test_exhaustive_every_coordinate(case: tuple) -> None:
+    p, m, k, dst = case
+    a = tma_addresses(p, m, k, dst)
+    b, descs = wgmma_addresses(p, m, k, dst)
+    assert a.shape == p.tile_shape(m, k) and np.array_equal(a, b)
+    # TMA fills its box without overlap, in the box's own bytes
+    assert len(np.unique(a)) == a.size
+    assert all(d.base_offset == 0 for d in descs)
+
+
+@settings(max_examples=40)
+@given(sized_pairings(), st.data())
+def test_planted_faults_are_caught(case: tuple, data: st.DataObject) -> None:
+    p, m, k, dst = case
+    d = _derive(p, m, k, dst, Faults())[0]
+    mode = p.mma_mode
+    options = []
+    mn, _ = p.tile_shape(m, k)
+    if p.mma_major == "K" and mn > 8:
+        options.append(Faults(sbo_bytes=d.sbo_bytes + 16 * data.draw(st.integers(1, 8))))
+    if p.mma_major == "K" and not mode.is_swizzled:
+        options.append(Faults(lbo_bytes=d.lbo_bytes + 16))
+    if p.mma_major == "MN" and mode.is_swizzled and mn > p.tma_span_elems:
+        options.append(Faults(lbo_bytes=d.lbo_bytes + 16))
+    if mode.is_swizzled:
+        nb = 1 << mode.byte_swizzle.bits
+        bo = data.draw(st.sampled_from([b for b in range(1, 8) if b % nb]))
+        options.append(Faults(base_offset=bo))
+        others = [x for x in ("none", "32B", "64B", "128B") if x != mode.short_name]
+        options.append(Faults(swizzle=data.draw(st.sampled_from(others))))
+    options.append(Faults(start_offset_bytes=16 * data.draw(st.integers(1, 4))))
+    fault = data.draw(st.sampled_from(options))
+    cx = check_sizes(p, [(m, k)], dst, fault)
+    assert cx is not None, (p.describe(), m, k, dst, fault)
+    assert isinstance(cx, TheoremCounterexample) and not cx
+    a = tma_addresses(p, m, k, dst)
+    b, _ = wgmma_addresses(p, m, k, dst, fault)
+    assert a[cx.coordinate] == cx.tma_address != cx.wgmma_address == b[cx.coordinate]
+
+
+# ------------------------------------------------------------------------------------------------
+# planted faults and stated mismatches: both methods refute, with a confirmed counterexample
+# ------------------------------------------------------------------------------------------------
+
+FAULTS = [
+    (("none", "K", 16, "sm90"), {}, Faults(lbo_bytes=128), 0),
+    (("none", "MN", 16, "sm90"), {}, Faults(sbo_bytes=256), 0),
+    (("128B", "K", 8, "sm90"), {}, Faults(sbo_bytes=512), 0),
+    (("64B", "MN", 16, "sm100"), {}, Faults(lbo_bytes=1024), 0),
+    (("32B", "K", 32, "sm90"), {}, Faults(swizzle="64B"), 0),
+    (("128B", "MN", 16, "sm90"), {}, Faults(swizzle="none"), 0),
+    (("128B", "K", 16, "sm90"), {}, Faults(base_offset=1), 0),
+    (("128B", "K", 16, "sm100"), {}, Faults(swizzle_anchor="tile"), 0x480),
+    (("64B", "K", 16, "sm90"), {}, Faults(swizzle_anchor="tile"), 0x280),
+    (("128B_ATOM_32B", "MN", 16, "sm100"), {}, Faults(base_offset=1), 0),
+    (("64B", "K", 16, "sm90"), {}, Faults(start_offset_bytes=16), 0),
+    (("64B", "K", 16, "sm90"), {"wgmma_swizzle": "128B"}, None, 0),
+    (("128B", "K", 16, "sm90"), {"wgmma_swizzle": "64B"}, None, 0),
+    (("128B", "MN", 16, "sm90"), {"wgmma_major": "K"}, None, 0),
+    (("32B", "K", 16, "sm100"), {"wgmma_major": "MN"}, None, 0),
+    (("128B_ATOM_32B", "MN", 16, "sm100"), {"wgmma_swizzle": "128B"}, None, 0),
+]
+
+
+@pytest.mark.parametrize("args,kw,fault,dst", FAULTS)
+def test_faults_refuted_by_both_methods(args: tuple, kw: dict, fault: Faults | None, dst: int) -> None:
+    results = [prove_tma_matches_wgmma(*args, method=meth, dst_address=dst, faults=fault, **kw)
+               for meth in ("symbolic", "exhaustive")]
+    for cx in results:
+        assert isinstance(cx, TheoremCounterexample) and not cx
+        p = cx.pairing
+        a = tma_addresses(p, cx.m, cx.k, cx.dst_address)
+        b, descs = wgmma_addresses(p, cx.m, cx.k, cx.dst_address, fault)
+        assert a[cx.coordinate] == cx.tma_address and b[cx.coordinate] == cx.wgmma_address
+        assert cx.tma_address != cx.wgmma_address
+        text = cx.to_text()
+        assert text.startswith("Counterexample:") and f"{cx.tma_address:#x}" in text
+        assert cx.differing_bits and cx.to_markdown().startswith("**Counterexample:")
+    assert "failed step" in results[0].reason
+
+
+def test_harmless_changes_are_proved() -> None:
+    # K-major swizzled layouts do not read LBO ("assumed 1"); 32B reads only bit 0 of the base offset
+    assert prove_tma_matches_wgmma("128B", "K", 16, faults=Faults(lbo_bytes=4096))
+    assert prove_tma_matches_wgmma("128B", "K", 16, method="exhaustive", faults=Faults(lbo_bytes=4096))
+    assert prove_tma_matches_wgmma("32B", "K", 16, faults=Faults(base_offset=2))
+    assert prove_tma_matches_wgmma("32B", "K", 16, method="exhaustive", faults=Faults(base_offset=2))
+
+
+def test_unaligned_tma_tile_needs_base_offset_zero() -> None:
+    for dst in (0x80, 0x480, 0x4A0, 0x7F0):
+        assert prove_tma_matches_wgmma("128B", "K", 16, dst_address=dst)
+        assert prove_tma_matches_wgmma("128B", "K", 16, method="exhaustive", dst_address=dst)
+    cx = prove_tma_matches_wgmma("128B", "K", 16, dst_address=0x480, faults=Faults(swizzle_anchor="tile"))
+    assert not cx and cx.descriptor.base_offset == 1
+
+
+# ------------------------------------------------------------------------------------------------
+# lemmas
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("mode", ["64B", "128B"])
+@pytest.mark.parametrize("bits", ELEMENT_BITS)
+def test_k_step_lemma(arch: str, mode: str, bits: int) -> None:
+    assert prove_k_step(mode, bits, arch)
+    cx = prove_k_step(mode, bits, arch, advance_bytes=64 if mode == "128B" else 16)
+    # instruction 0 is not moved, so the first differing element is in a later K slice
+    assert not cx and cx.coordinate[1] >= 32 * 8 // bits
+
+
+def test_k_step_not_applicable_and_bad_step() -> None:
+    with pytest.raises(NotApplicable):
+        prove_k_step("32B", 16)
+    with pytest.raises(NotApplicable):
+        prove_k_step("none", 16)
+    with pytest.raises(ProofError):
+        prove_k_step("128B", 16, advance_bytes=8)
+
+
+@pytest.mark.parametrize("mode,arch", [("32B", "sm90"), ("64B", "sm90"), ("128B", "sm90"), ("128B", "sm100"),
+                                       ("128B_base32B", "sm100")])
+def test_base_offset_rule(mode: str, arch: str) -> None:
+    assert prove_base_offset_rule(mode, arch)
+    # the alternative the H100 test must rule out: the phase XOR-ed instead of subtracted -- it is
+    # the same map for the XOR of (S >> 7); the fault "always 0" is refuted for every swizzled mode
+    assert not prove_base_offset_rule(mode, arch, base_offset_fn=lambda m, s: 0)
+    assert not prove_base_offset_rule(mode, arch, base_offset_fn=lambda m, s: ((s >> 7) + 1) & 7)
+
+
+def test_period_lemma() -> None:
+    ok, bits = swizzle_period_lemma(tma.swizzle_byte_map("128B_ATOM_32B_FLIP_8B"), 512)
+    assert ok and str(bits[3]) == "i3 ^ i7"
+    assert not swizzle_period_lemma(tma.swizzle_byte_map("128B"), 512)[0]
+    with pytest.raises(ProofError):
+        swizzle_period_lemma(tma.swizzle_byte_map("128B"), 1000)
+
+
+# ------------------------------------------------------------------------------------------------
+# bad input
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args,kw,exc", [
+    (("12B", "K", 16), {}, ProofError),
+    (("128B", "K", 12), {}, ProofError),
+    (("128B", "K", True), {}, ProofError),
+    (("128B", "K", 16, "sm80"), {}, ProofError),
+    (("128B", "Q", 16), {}, ProofError),
+    (("128B", "K", 16), {"method": "sat"}, ProofError),
+    (("128B", "K", 16), {"wgmma_swizzle": "96B"}, ProofError),
+    (("128B", "K", 16), {"wgmma_major": "row"}, ProofError),
+    (("128B", "K", 16), {"dst_address": 8}, ProofError),
+    (("128B", "K", 16), {"dst_address": -16}, ProofError),
+    (("128B_ATOM_32B", "MN", 16), {"dst_address": 16}, ProofError),
+    (("128B", "K", 16), {"faults": "sbo=512"}, ProofError),
+    (("128B", "MN", 8, "sm90"), {}, NotApplicable),
+    (("128B_ATOM_32B", "MN", 16, "sm90"), {}, NotApplicable),
+    (("128B_ATOM_32B", "K", 16, "sm100"), {}, NotApplicable),
+    (("128B_ATOM_64B", "K", 16, "sm100"), {}, NotApplicable),
+    (("96B", "K", 16), {}, NotApplicable),
+])
+def test_bad_input(args: tuple, kw: dict, exc: type) -> None:
+    with pytest.raises(exc) as e:
+        prove_tma_matches_wgmma(*args, **kw)
+    assert isinstance(e.value, LayoutError) and str(e.value)
+
+
+def test_bad_faults_and_sizes() -> None:
+    for kw in ({"lbo_bytes": -16}, {"sbo_bytes": 1.5}, {"base_offset": True}, {"swizzle": "13B"},
+               {"swizzle_anchor": "relative"}, {"start_offset_bytes": "16"}):
+        with pytest.raises(LayoutError):
+            Faults(**kw)
+    p = pairing("128B", "K", 16)
+    with pytest.raises(ProofError):
+        check_sizes(p, [(0, 1)])
+    with pytest.raises(ProofError):
+        check_sizes(p, [(64, 64)])  # does not fit the 256 KiB window
+    with pytest.raises(ProofError):  # a base offset cannot be encoded without swizzle
+        prove_tma_matches_wgmma("none", "K", 16, faults=Faults(base_offset=1))
+    with pytest.raises(ProofError):
+        report(archs=("sm80",))
+
+
+# ------------------------------------------------------------------------------------------------
+# the command line
+# ------------------------------------------------------------------------------------------------
+
+EXE = shutil.which("pycute-layouts")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def test_cli_json_subset() -> None:
+    r = run("prove", "--mode", "128B,128B_ATOM_32B", "--arch", "sm100", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["ok"] is True and len(data["rows"]) == 12
+    assert {x["status"] for x in data["rows"]} == {"proved", "not applicable"}
+
+
+def test_cli_text_and_markdown() -> None:
+    r = run("prove", "--mode", "32B", "--bits", "16", "--no-exhaustive")
+    assert r.returncode == 0, r.stderr
+    assert "all as expected" in r.stdout and "32B" in r.stdout
+    r = run("prove", "--mode", "64B", "--major", "K", "--bits", "8", "--arch", "sm90", "--markdown")
+    assert r.returncode == 0, r.stderr
+    assert "| 64B | K | 8 | sm90 | 64B | proved | proved |" in r.stdout
+
+
+def test_cli_single_pairing() -> None:
+    r = run("prove", "--pairing", "128B", "K", "16", "sm90")
+    assert r.returncode == 0 and r.stdout.startswith("Claim:") and "Q.E.D." in r.stdout
+    r = run("prove", "--pairing", "64B", "K", "16", "sm90", "--wgmma-swizzle", "128B", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["proved"] is False and data["coordinate"] == [0, 32]
+
+
+@pytest.mark.parametrize("args,words", [
+    (("prove", "--mode", "13B"), "13B"),
+    (("prove", "--bits", "12"), "element_bits"),
+    (("prove", "--arch", "sm80"), "sm80"),
+    (("prove", "--json", "--markdown"), "one of"),
+    (("prove", "--pairing", "128B", "K", "x", "sm90"), "integer"),
+    (("prove", "--pairing", "128B", "MN", "8", "sm90"), "not applicable"),
+])
+def test_cli_bad_input_exit_2_one_line(args: tuple, words: str) -> None:
+    r = run(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "error" in lines[0] and words.lower() in lines[0].lower()
+    assert "Traceback" not in r.stderr
+
+
+def test_cli_unknown_option_and_help() -> None:
+    r = run("prove", "--frobnicate")
+    assert r.returncode == 2 and "error" in r.stderr.splitlines()[-1] and "Traceback" not in r.stderr
+    r = run("prove", "--help")
+    assert r.returncode == 0 and "--json" in r.stdout and "--markdown" in r.stdout
+
+
+def test_cli_exit_1_when_an_expected_proof_fails(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    from pycute_layouts import cli, proofs
+
+    bad = ProofReport(rows=[ReportRow("128B", "K", 16, "sm90", "128B", "refuted", "proved", "planted")])
+    monkeypatch.setattr(proofs, "report", lambda **kw: bad)
+    assert cli.main(["prove"]) == 1
+    assert "UNEXPECTED" in capsys.readouterr().out
