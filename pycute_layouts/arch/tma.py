@@ -40,6 +40,10 @@ NONE                        --            --           identity (``Sw<0,4,3>``)
 128B_ATOM_64B               128           64 B         ``Sw<1,6,1>``: bit 7 -> bit 6
 ==========================  ============  ===========  ==========================================
 
+The reverse direction -- from a (swizzled) shared-memory tile layout to the tensor map and the
+copies that produce it -- is :func:`plan_tma_load` (module :mod:`pycute_layouts.arch.tma_plan`,
+re-exported here with :class:`TmaLoadPlan`, :class:`TmaCopy` and :func:`parse_data_type`).
+
 >>> from pycute_layouts.arch.tma import TmaSwizzle, box_to_smem, swizzle_mode_info
 >>> str(swizzle_mode_info("128B").byte_map)
 'Sw<3,4,3>'
@@ -238,6 +242,24 @@ class TmaSwizzle(_DriverEnum):
     B128_ATOM_64B = 6
     B96 = 96
 
+    @property
+    def min_arch(self) -> str:
+        """The oldest architecture whose driver accepts the mode: ``"sm100"`` for the 128B_ATOM modes.
+
+        Observed on an H100 (driver 580, docs/hardware-validation.md): ``cuTensorMapEncodeTiled``
+        returns CUDA_ERROR_INVALID_VALUE for values 4, 5 and 6; the driver documentation does not
+        say so. Checked by ``validate(arch="sm90")`` (rule ``arch.swizzle_sm100``).
+
+        >>> TmaSwizzle.B128.min_arch, TmaSwizzle.B128_ATOM_64B.min_arch
+        ('sm90', 'sm100')
+        """
+        return "sm100" if self in _SM100_SWIZZLES else "sm90"
+
+
+_SM100_SWIZZLES = (TmaSwizzle.B128_ATOM_32B, TmaSwizzle.B128_ATOM_32B_FLIP_8B, TmaSwizzle.B128_ATOM_64B)
+
+#: Architectures ``validate(arch=...)`` knows, oldest first (tensor maps need compute capability >= 9.0).
+ARCHS = ("sm90", "sm100")
 
 # (bits per element in global memory, bits per element in shared memory, floating point)
 _DTYPE_FACTS: dict[str, tuple[int, int, bool]] = {
@@ -333,6 +355,19 @@ class TensorDataType(_DriverEnum):
         True
         """
         return self.bits < 8
+
+    @property
+    def min_arch(self) -> str:
+        """The oldest architecture whose driver accepts the type: ``"sm100"`` for the ALIGN16B packed types.
+
+        Observed on an H100 (docs/hardware-validation.md): a ``16U4_ALIGN16B`` map that satisfies
+        every documented rule is rejected (CUDA_ERROR_INVALID_VALUE). ``16U6_ALIGN16B`` is assumed
+        to behave the same (not run); ``16U4_ALIGN8B`` was not run valid and stays allowed.
+
+        >>> TensorDataType.U4x16_ALIGN16B.min_arch, TensorDataType.BFLOAT16.min_arch
+        ('sm100', 'sm90')
+        """
+        return "sm100" if self.is_packed_align16 else "sm90"
 
     @property
     def is_packed_align16(self) -> bool:
@@ -635,9 +670,11 @@ def box_to_smem(
     ``b`` of the innermost row at box coordinates ``(..., i1)``; ``result.ravel()`` lists every byte
     in row-major box order, innermost first.
 
-    Model: the box is packed densely (row pitch ``box_dims[0] * elem_bytes``, or
-    ``row_pitch_bytes``), then the mode's byte map is applied to the absolute address
-    ``dst_address + dense offset``. ``elem_bytes`` may be a Fraction (packed 4-bit types: 1/2)
+    Model: the box's rows are packed one after another, then the mode's byte map is applied to
+    the absolute address ``dst_address + offset``. The row pitch is the swizzle span for the
+    swizzled modes (a row narrower than the span still occupies a whole span: measured on an H100,
+    docs/hardware-validation.md) and ``box_dims[0] * elem_bytes`` (dense) without swizzle;
+    ``row_pitch_bytes`` overrides it. ``elem_bytes`` may be a Fraction (packed 4-bit types: 1/2)
     when the row is a whole number of bytes. ``dst_address`` must be a multiple of the mode's
     required alignment (16; 32 for ATOM_32B modes; 64 for ATOM_64B), and the row must fit in the
     swizzle span; boxes over 16 MiB are refused (no shared memory is that large).
@@ -674,8 +711,9 @@ def box_to_smem(
             f"{who}: the box inner dimension must be <= the swizzle span of {info.mode.short_name} "
             f"({info.span_bytes} bytes): box_dims[0]={dims[0]}, elem_bytes={_fmt(eb)} -> {row_bytes} bytes"
         )
+    natural = row_bytes if info.span_bytes is None or info.mode is TmaSwizzle.NONE else info.span_bytes
     pitch = (
-        row_bytes
+        natural
         if row_pitch_bytes is None
         else _check_int(who, "row_pitch_bytes", row_pitch_bytes, lo=row_bytes)
     )
@@ -1118,6 +1156,31 @@ _RULE_LIST: list[TensorMapRule] = [
     ),
 ]
 
+_RULE_LIST += [
+    _r(
+        "arch.swizzle_sm100",
+        _A,
+        "the 128B_ATOM swizzle modes need compute capability 10.0 (rejected by the H100's driver)",
+        "Observed on an H100 (driver 580.159.04): CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B, _32B_FLIP_8B and _64B "
+        "give CUDA_ERROR_INVALID_VALUE (examples/hardware/results, docs/hardware-validation.md).",
+        source="hardware",
+    ),
+    _r(
+        "arch.data_type_sm100",
+        _A,
+        "the 16U4_ALIGN16B and 16U6_ALIGN16B types need compute capability 10.0 (rejected by the H100's driver)",
+        "Observed on an H100 (driver 580.159.04): a 16U4_ALIGN16B map valid by every documented rule gives "
+        "CUDA_ERROR_INVALID_VALUE; 16U6_ALIGN16B is assumed to behave the same (not run).",
+        source="hardware",
+    ),
+    _r(
+        "arch.im2col_wide_sm100",
+        _W,
+        "cuTensorMapEncodeIm2colWide needs compute capability 10.0",
+        "This API is only supported on devices of compute capability 10.0 or higher.",
+    ),
+]
+
 RULES: dict[str, TensorMapRule] = {r.id: r for r in _RULE_LIST}
 del _T, _I, _W, _TI, _IW, _A
 
@@ -1379,11 +1442,13 @@ class _TensorMapBase:
         """Rules of one cuTensorMapEncode* function; the shared base class has none of its own."""
 
     # -- public ---------------------------------------------------------------------------
-    def violations(self, direction: Direction = "load") -> list[TensorMapViolation]:
+    def violations(self, direction: Direction = "load", *, arch: str | None = None) -> list[TensorMapViolation]:
         """Every documented rule this parameter set violates (empty when the driver would accept it).
 
         ``direction`` ("load": global -> shared, "store": shared -> global) matters for the
-        packed types' swizzle lists and for 128B_ATOM_32B_FLIP_8B.
+        packed types' swizzle lists and for 128B_ATOM_32B_FLIP_8B. ``arch`` ("sm90" or "sm100")
+        adds the rules of that architecture's driver (``arch.*``: the 128B_ATOM swizzle modes, the
+        ALIGN16B packed types and im2col-wide need sm100); None checks the documented rules only.
 
         >>> TiledTensorMap(tensor_data_type="FLOAT16", global_dim=(64, 64), global_strides=(128,),
         ...                box_dim=(12, 8), swizzle="NONE").violations()[0].rule
@@ -1392,10 +1457,26 @@ class _TensorMapBase:
         d = _parse_direction(direction, f"{self._FUNCTION}.violations")
         c = _Checker(self._FUNCTION)
         self._specific(c, d)
+        if arch is not None:
+            if arch not in ARCHS:
+                raise TensorMapError(f"{self._FUNCTION}: arch must be one of {', '.join(ARCHS)} or None, got {arch!r}")
+            if arch == "sm90":
+                self._check_sm90(c)
         return c.found
 
-    def validate(self, direction: Direction = "load", *, collect_all: bool = False) -> _TensorMapBase:
+    def _check_sm90(self, c: _Checker) -> None:
+        if self.swizzle.min_arch != "sm90":
+            c.add("arch.swizzle_sm100", f"swizzle={self.swizzle.short_name}, arch=sm90")
+        if self.tensor_data_type.min_arch != "sm90":
+            c.add("arch.data_type_sm100", f"tensorDataType={self.tensor_data_type.name}, arch=sm90")
+        if self._FUNCTION == IM2COL_WIDE:
+            c.add("arch.im2col_wide_sm100", "arch=sm90")
+
+    def validate(self, direction: Direction = "load", *, collect_all: bool = False,
+                 arch: str | None = None) -> _TensorMapBase:
         """Return self if no rule is violated, else raise TensorMapError naming the first (or every) one.
+
+        ``arch`` as in :meth:`violations` (``"sm90"`` also applies what the H100's driver rejects).
 
         The exception carries ``violations`` (the full list) and ``rule`` (the first rule id).
 
@@ -1409,7 +1490,7 @@ class _TensorMapBase:
         cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is
         NONE: boxDim[0]=12, elementSize=2 -> 24 bytes
         """
-        found = self.violations(direction)
+        found = self.violations(direction, arch=arch)
         if not found:
             return self
         if collect_all and len(found) > 1:
@@ -1687,3 +1768,17 @@ class Im2colWideTensorMap(_TensorMapBase):
         self._check_element_strides(c)
         self._check_inner_span(c, "channelsPerPixel", self.channels_per_pixel)
         self._check_types_and_modes(c, direction)
+
+
+# The reverse direction (smem layout -> tensor map + copies) lives in tma_plan (which imports this
+# module); its public names are re-exported here lazily, so either module can be imported first.
+_PLAN_NAMES = ("plan_tma_load", "TmaLoadPlan", "TmaCopy", "parse_data_type", "PLAN_RULES", "DTYPE_ALIASES")
+__all__ += list(_PLAN_NAMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PLAN_NAMES:
+        from . import tma_plan
+
+        return getattr(tma_plan, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
