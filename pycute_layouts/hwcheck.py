@@ -785,6 +785,9 @@ def _row(case: dict, ok: bool, detail: str) -> dict:
 def _verify_place(obs: dict) -> dict:
     mode, eb, box, dst = obs["mode"], obs["elem_bytes"], tuple(obs["box"]), obs["dst_abs"]
     try:
+        if tma.TmaSwizzle.parse(mode).min_arch != "sm90":
+            raise tma.TensorMapError(f"swizzle {mode} needs {tma.TmaSwizzle.parse(mode).min_arch} "
+                                     "(rule arch.swizzle_sm100)")
         pred = tma.box_to_smem(mode, eb, box, dst).ravel()
         lib_ok = True
     except LayoutError as e:
@@ -825,7 +828,7 @@ def _verify_valid(obs: dict) -> dict:
                                          channels_per_pixel=p["channels"], pixels_per_column=p["pixels"], **common)
         else:
             m = tma.TiledTensorMap(box_dim=p["box"], **common)
-        v = m.violations()
+        v = m.violations(arch="sm90")
     except LayoutError as e:
         v = [tma.TensorMapViolation("parse", str(e))]
     lib_accepts = not v
@@ -889,43 +892,22 @@ def _verify_mma(obs: dict) -> dict:
     return _row(obs, not problems, "; ".join(problems) if problems else f"{got}, as predicted")
 
 
-#: Differences between the library and the H100 found by the committed run, documented in
-#: docs/hardware-validation.md. A failing row is labelled with one of these keys only when its evidence
-#: matches the documented pattern exactly (for ``tma.row_pitch``: the observed placement equals
-#: ``box_to_smem(..., row_pitch_bytes=span)``); any other failure stays unexplained.
+#: Differences between the library and the H100 that remain after the library adopted the hardware's
+#: behaviour where the reference documents are silent (row pitch of narrow swizzled boxes; the sm90
+#: rules of ``validate(arch="sm90")``), documented in docs/hardware-validation.md. A failing row is
+#: labelled with one of these keys only when its evidence matches the documented pattern exactly; any
+#: other failure stays unexplained.
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "tma.row_pitch": ("a swizzled TMA box whose inner extent is narrower than the swizzle span is placed with rows "
-                      "one span apart (box_to_smem(..., row_pitch_bytes=span)), not densely as box_to_smem assumes"),
-    "tma.sm90_swizzle_modes": ("the H100 driver rejects CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B/_32B_FLIP_8B/_64B (4, 5, 6) "
-                               "with CUDA_ERROR_INVALID_VALUE; validate() has no architecture and accepts them"),
-    "tma.sm90_packed_types": ("the H100 driver rejects the packed 16U4/16U6 data types; validate() has no "
-                              "architecture and accepts them"),
     "tma.interleave32_swizzle": ("the driver accepts interleave 32B with a swizzle other than 32B, although the driver "
-                                 "documentation (and validate()) require CU_TENSOR_MAP_SWIZZLE_32B"),
+                                 "documentation (and validate()) require CU_TENSOR_MAP_SWIZZLE_32B; the library keeps "
+                                 "the documented (stricter) rule"),
 }
-
-_SM100_MODES = {"128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"}
 
 
 def _known(obs: dict, row: dict) -> str | None:
     """The KNOWN_DIFFERENCES key whose documented pattern this failing row matches, else None."""
-    kind = obs.get("kind")
-    if kind == "place":
-        mode = tma.TmaSwizzle.parse(obs["mode"])
-        if mode.short_name in _SM100_MODES and obs.get("encode_rc") == 1:
-            return "tma.sm90_swizzle_modes"
-        span = tma.swizzle_mode_info(mode).span_bytes
-        if span and obs.get("encode_rc") == 0 and obs["box"][0] * obs["elem_bytes"] < span:
-            padded = tma.box_to_smem(mode, obs["elem_bytes"], tuple(obs["box"]), obs["dst_abs"], row_pitch_bytes=span)
-            if fnv_hash(padded.ravel()) == obs.get("hash"):
-                return "tma.row_pitch"
-        return None
-    if kind == "valid":
+    if obs.get("kind") == "valid":
         p = obs["params"]
-        if obs["encode_rc"] == 1 and p["swizzle"] in _SM100_MODES:
-            return "tma.sm90_swizzle_modes"
-        if obs["encode_rc"] == 1 and p["dtype"].startswith(("U4x16", "U6x16")):
-            return "tma.sm90_packed_types"
         if obs["encode_rc"] == 0 and p["interleave"] == "32B" and p["swizzle"] != "32B":
             return "tma.interleave32_swizzle"
     return None
