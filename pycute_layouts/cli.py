@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .errors import LayoutError
 
@@ -30,14 +32,21 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with CLI-wide conventions: a usage error is ONE line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argparse parser with every subcommand.
+    """The argparse parser with every subcommand (their parsers share the one-line usage errors).
 
     >>> build_parser().prog
     'pycute-layouts'
     """
-    p = argparse.ArgumentParser(prog="pycute-layouts", description="CuTe layout algebra, wgmma/TMA facts and proofs")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    p = _Parser(prog="pycute-layouts", description="CuTe layout algebra, wgmma/TMA facts and proofs")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         modname = f"{__package__}.commands.{name}"
         try:
@@ -70,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         msg = str(e).splitlines()[0]
         print(f"pycute-layouts {args.command}: error: {msg}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `pycute-layouts ... | head`: the reader left; not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

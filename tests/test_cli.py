@@ -69,3 +69,35 @@ def test_help_on_every_subcommand() -> None:
     for sub in ("show", "shfl"):
         r = run(sub, "--help")
         assert r.returncode == 0 and "usage" in r.stdout
+
+
+# ---------------------------------------------------------------- conventions shared by every subcommand
+
+
+def _script() -> str:
+    exe = shutil.which("pycute-layouts")
+    if exe is None:
+        pytest.skip("the console script is not installed (pip install -e .)")
+    return exe
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["nosuch"]] + [[c, "--bogus"] for c in
+                                  ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck")])
+def test_usage_errors_are_one_line_exit_2(argv: list[str]) -> None:
+    r = subprocess.run([_script(), *argv], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, (argv, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "error:" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("command", ["prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck"])
+def test_every_subcommand_has_help(command: str) -> None:
+    r = subprocess.run([_script(), command, "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith(f"usage: pycute-layouts {command}"), r.stderr
+
+
+def test_closed_pipe_is_not_a_traceback() -> None:
+    # a 256x256 table is ~1 MB: far more than the pipe holds once head has left
+    r = subprocess.run(f"'{_script()}' show '(256,256):(256,1)' | head -1", shell=True, capture_output=True,
+                       text=True, timeout=120)
+    assert r.stdout.startswith("(256,256):(256,1)") and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr
