@@ -626,15 +626,12 @@ def _advance_check(p: Pairing, dst: int, faults: Faults) -> str:
 
     descs = _derive(p, 2, 1, dst, faults)
     spa = p.mma_mode.width_bytes // 32
-    # advance(major="K") checks the row against absolute 128-byte lines: only meaningful when the tile's
-    # rows start on 128-byte lines (it refuses an in-row step of a tile at e.g. 0x4a0, see docs/proofs.md)
-    major = "K" if dst % 128 == 0 else None
+    # rows are counted from the tile's start, so a tile off the 128-byte lines (e.g. at 0x4a0) is checked too
     for s in range(spa):
-        adv = descs[0].advance(32 * s, major=major)
+        adv = descs[0].advance(32 * s, major="K", tile_start=dst)
         if adv != descs[s]:
             raise ProofError(f"internal: instruction {s}'s descriptor {descs[s]} != advance({32 * s}) = {adv}")
-    how = "advance(32*s, major='K')" if major else "advance(32*s) (tile not on a 128-byte line: row check skipped)"
-    return f"checked for s = 0..{spa - 1} with {how}"
+    return f"checked for s = 0..{spa - 1} with advance(32*s, major='K', tile_start={dst:#x})"
 
 
 def _fmt_box(p: Pairing) -> str:

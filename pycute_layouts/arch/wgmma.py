@@ -209,8 +209,11 @@ def _canonical_layout(rules: _Rules, major: Any, swizzle: Any, element_bits: Any
                                   f"{t})")
         symbols = {**symbols, "T": t}
     for name, v in symbols.items():
-        if isinstance(v, bool) or (isinstance(v, int) and v <= 0):
-            raise DescriptorError(f"{who}: symbol {name} must be a positive integer, got {v!r}")
+        # LBO/SBO may be 0: make_smem_desc encodes 0 for a stride the layout never reads
+        low = 0 if name in ("LBO", "SBO") else 1
+        if isinstance(v, bool) or (isinstance(v, int) and v < low):
+            kind = "a non-negative" if low == 0 else "a positive"
+            raise DescriptorError(f"{who}: symbol {name} must be {kind} integer, got {v!r}")
     return ComposedLayout(mode.byte_swizzle, 0, parse(rules.table[(mj, mode)], **symbols))
 
 
@@ -720,7 +723,7 @@ class _SmemDescriptorBase:
         a = self.start_address + unit * 16
         return self.swizzled_address(a) + (e * element_bits) // 8
 
-    def advance(self, nbytes: int, *, major: Any = None, k_bytes: int = 32) -> Any:
+    def advance(self, nbytes: int, *, major: Any = None, k_bytes: int = 32, tile_start: int | None = None) -> Any:
         """The descriptor whose start address is ``nbytes`` further (stepping along K); fields are kept.
 
         The rule this relies on: the unit computes each 16-byte chunk's *unswizzled* address from
@@ -734,6 +737,9 @@ class _SmemDescriptorBase:
         of the 8-row atom and its ``k_bytes`` of K fit in the row (a step out of the row, e.g.
         from the last 32 bytes of a 128-byte row by 32, reads the next rows, not the next K
         atom); MN-major -- the step is a whole number of swizzle atoms (K moves by 8-row groups).
+        Rows are counted from ``tile_start`` (the byte address of the tile's element (0, 0)) when
+        given, else from the pattern boundary the base offset names: pass ``tile_start`` for a tile
+        that does not start on a row of the swizzle pattern (e.g. at 0x4A0).
 
         >>> d = SmemDescriptor(0x400, 16, 1024, "128B")
         >>> [hex(d.advance(32 * i, major="K").start_address) for i in range(4)]
@@ -758,7 +764,12 @@ class _SmemDescriptorBase:
         if major is not None and m.is_swizzled:
             mj = _parse_major(major, who)
             wb, atom = m.width_bytes, m.atom_bytes
-            anchor = self.base_offset * 128
+            if tile_start is None:
+                anchor = self.base_offset * 128
+            elif isinstance(tile_start, bool) or not isinstance(tile_start, (int, np.integer)) or tile_start < 0:
+                raise DescriptorError(f"{who}: tile_start must be a non-negative int (a byte address), got {tile_start!r}")
+            else:
+                anchor = int(tile_start)
 
             def row(a: int) -> int:
                 return ((a - anchor) % atom) // wb

@@ -991,3 +991,33 @@ def test_differential_cute_accepts_non_injective():
     second = results[1]
     assert isinstance(second, str) and second.startswith("1 16 3 0 "), second
     assert wgmma.make_smem_desc(CXX_LAXER[1][2], "K", 32).sbo_16B == 16
+
+
+# ------------------------------------------------------------------ tiles off the swizzle row (found by proofs)
+
+
+def test_advance_counts_rows_from_the_tile_start() -> None:
+    from pycute_layouts import ComposedLayout, _, flat_divide, tile_to_shape
+
+    a = wgmma.smem_atom("K", "128B", 16)
+    tile = ComposedLayout(a.swizzle, 0, tile_to_shape(a.layout, (64, 64)))
+    descs = [wgmma.make_smem_desc(flat_divide(tile, (64, 16))(_, _, 0, k), "K", 16, start_address=0x4A0)
+             for k in range(4)]
+    assert [descs[0].advance(32 * k, major="K", tile_start=0x4A0) for k in range(4)] == descs
+    with pytest.raises(DescriptorError, match="row 1 to row 2"):   # rows counted from the pattern boundary
+        descs[0].advance(96, major="K")
+    with pytest.raises(DescriptorError, match="row 0 to row 1"):   # a whole row is still not a K step
+        descs[0].advance(128, major="K", tile_start=0x4A0)
+    for bad in (-16, 1.5, True, "0x4a0"):
+        with pytest.raises(DescriptorError, match="tile_start must be a non-negative int"):
+            descs[0].advance(32, major="K", tile_start=bad)
+
+
+def test_canonical_layout_takes_zero_for_an_unread_stride() -> None:
+    # make_smem_desc encodes 0 (or 1) for LBO of K-major swizzled layouts: the table must accept it
+    assert str(wgmma.canonical_layout("K", "128B", element_bits=16, LBO=0, SBO=1024, m=1, k=1)) == \
+        str(wgmma.canonical_layout("K", "128B", element_bits=16, LBO=16, SBO=1024, m=1, k=1))
+    with pytest.raises(DescriptorError, match="SBO must be a non-negative integer"):
+        wgmma.canonical_layout("K", "128B", element_bits=16, SBO=-1)
+    with pytest.raises(DescriptorError, match="m must be a positive integer"):
+        wgmma.canonical_layout("K", "128B", element_bits=16, m=0)
