@@ -100,6 +100,32 @@ from .symbolic import (
 
 __version__ = "0.1.0"
 
+#: Names re-exported lazily (their modules are imported on first use, keeping ``import pycute_layouts``
+#: light): proofs, kernel-constant generation, analysis and pictures.
+_LAZY = {
+    "prove_tma_matches_wgmma": "proofs",
+    "kernel_constants": "codegen",
+    "bank_conflicts": "analysis",
+    "conflict_free_swizzles": "analysis",
+    "explain": "analysis",
+    "LinearLayout": "analysis",
+    "to_linear_layout": "analysis",
+    "from_linear_layout": "analysis",
+    "to_svg": "render",
+    "to_tikz": "render",
+    "to_png": "render",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "BitVector",
     "Counterexample",
@@ -180,4 +206,5 @@ __all__ = [
     "weakly_congruent",
     "zipped_divide",
     "zipped_product",
+    *_LAZY,
 ]
