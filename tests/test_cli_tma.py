@@ -172,3 +172,13 @@ def test_help() -> None:
         assert opt in r.stdout
     r = run("--help")
     assert "tma" in r.stdout
+
+
+def test_arch_sm90_applies_the_h100_rules() -> None:
+    args = ["tma", "--dtype", "bf16", "--global-dim", "256,64", "--global-strides", "512", "--box-dim", "64,8",
+            "--swizzle", "128B_ATOM_32B"]
+    ok = run(*args)
+    assert ok.returncode == 0, ok.stderr
+    bad = run(*args, "--arch", "sm90")
+    assert bad.returncode == 2 and "arch.swizzle_sm100" in bad.stdout
+    assert len(bad.stderr.strip().splitlines()) == 1

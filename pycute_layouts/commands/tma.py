@@ -156,7 +156,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     direction = args.direction
     if direction not in ("load", "store"):
         raise TensorMapError(f"--direction must be 'load' or 'store', got {direction!r}")
-    found = m.violations(direction)
+    found = m.violations(direction, arch=None if args.arch == "any" else args.arch)
     if found:
         if args.json:
             print(json.dumps({"valid": False, "function": TILED, "direction": direction, "parameters": _params(m),
@@ -291,6 +291,9 @@ def register(sub: Any) -> None:
     t.add_argument("--oob-fill", default="NONE", help="NONE or NAN_REQUEST_ZERO_FMA")
     t.add_argument("--global-address", default="0", help="globalAddress (default 0)")
     t.add_argument("--direction", default="load", help="load (global -> shared, default) or store")
+    t.add_argument("--arch", default="any", choices=("sm90", "sm100", "any"),
+                   help="target GPU: any (default) checks the documented rules only, as validate() does; sm90 also "
+                        "applies what the H100's driver rejects (rules arch.*: the 128B_ATOM modes, ALIGN16B types)")
     t.add_argument("--dst", default="0", help="shared-memory destination address of the box (default 0)")
     t.add_argument("--lines", default="16", help="128-byte lines of the placement table to print (default 16)")
     t.add_argument("--plan", metavar="SMEM_LAYOUT", help='derive the tensor map for this smem layout, e.g. '
