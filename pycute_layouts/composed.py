@@ -148,11 +148,13 @@ class ComposedLayout:
     def __call__(self, *coord: Any, check: bool = False) -> Any:
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if _has_underscore(c):
-            return self.slice_and_offset(c)[0]
+            return self.slice_and_offset(c, check=check)[0]
         return self._outer(self._offset + self._inner(c, check=check))
 
-    def slice_and_offset(self, *coord: Any) -> tuple[ComposedLayout, int]:
+    def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[ComposedLayout, int]:
         """Slice the inner layout; the offset moves into the composed layout (CuTe returns offset 0).
+
+        ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
 
         >>> from pycute_layouts import Layout, Swizzle, _
         >>> sub, off = ComposedLayout(Swizzle(1, 4, 3), 0, Layout((8, 16), (16, 1))).slice_and_offset(2, _)
@@ -160,7 +162,10 @@ class ComposedLayout:
         ('Sw<1,4,3> o 32 o 16:1', 0)
         """
         c = coord[0] if len(coord) == 1 else tuple(coord)
-        sub, off = slice_and_offset(c, self._inner) if isinstance(self._inner, Layout) else self._inner.slice_and_offset(c)
+        if isinstance(self._inner, Layout):
+            sub, off = slice_and_offset(c, self._inner, check=check)
+        else:
+            sub, off = self._inner.slice_and_offset(c, check=check)
         return ComposedLayout(self._outer, self._offset + off, sub), 0
 
     def to_numpy(self) -> np.ndarray:

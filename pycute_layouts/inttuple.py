@@ -235,10 +235,19 @@ def is_lt(a: Any, b: Any) -> bool:
 
 
 def is_eq(a: Any, b: Any) -> bool:
-    """``a == b`` decided exactly.
+    """``a == b`` decided exactly (ints) or from assumptions and stated facts (sympy).
+
+    An undecidable equality raises SymbolicUndecidable; it is never guessed as ``False``.
 
     >>> is_eq(4, 4)
     True
+    >>> import sympy; m, n = sympy.symbols('m n', integer=True, positive=True)
+    >>> is_eq(6 * m * n, 3)
+    False
+    >>> is_eq(3 * n, 3)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.SymbolicUndecidable: cannot decide 3*n == 3 from the symbols' assumptions
     """
     if type(a) is int and type(b) is int:
         return a == b
@@ -248,18 +257,33 @@ def is_eq(a: Any, b: Any) -> bool:
         return True
     if d.is_zero is False:
         return False
+    r = _refined(d, sign=True)  # stated facts, and each positive integer x as x'' + 1
+    if r == 0:
+        return True
+    if r.is_zero is False or r.is_positive or r.is_negative or (-r).is_positive:
+        return False
     raise SymbolicUndecidable(f"cannot decide {a} == {b} from the symbols' assumptions")
 
 
 def smin(a: Any, b: Any) -> Any:
-    """``min(a, b)``, decided (ints or sympy).
+    """``min(a, b)``, decided (ints or sympy); where ``a == b`` is possible either is returned.
 
     >>> smin(3, 5)
     3
+    >>> import sympy; m = sympy.Symbol('m', integer=True, positive=True)
+    >>> smin(2 * m, 2)
+    2
     """
     if type(a) is int and type(b) is int:
         return a if a < b else b
-    return a if not is_lt(b, a) else b
+    b_lt_a = _try_decide(is_lt, b, a)
+    if b_lt_a is not True and not isinstance(b_lt_a, SymbolicUndecidable):
+        return a  # a <= b
+    if b_lt_a is True:
+        return b
+    if _try_decide(is_lt, a, b) is False:
+        return b  # b <= a (b < a undecidable: they may be equal, where either is the minimum)
+    raise b_lt_a
 
 
 def _exact_div(a: Any, b: Any) -> Any:
@@ -283,6 +307,13 @@ def signum(a: Any) -> int:
     if a.is_negative:
         return -1
     if a.is_zero:
+        return 0
+    r = _refined(a, sign=True)  # stated facts, and each positive integer x as x'' + 1
+    if r.is_positive:
+        return 1
+    if r.is_negative or (-r).is_positive:
+        return -1
+    if r == 0:
         return 0
     raise SymbolicUndecidable(f"cannot decide the sign of {a} from the symbols' assumptions")
 
@@ -551,9 +582,19 @@ def compatible(a: IntTuple, b: IntTuple) -> bool:
 
 
 def _check_coord_leaf(c: Any, s: Any, who: str) -> None:
+    if type(c) is not int and hasattr(c, "__index__") and not _is_sympy(c):
+        c = int(c)  # numpy integers
     if type(c) is int and type(s) is int:
         if not 0 <= c < s:
             raise CoordinateError(f"{who}: coordinate {c} is out of range [0, {s})")
+        return
+    # symbolic coordinate or shape: decided from the assumptions, never assumed in range
+    try:
+        inside = not is_lt(c, 0) and is_lt(c, s)
+    except SymbolicUndecidable as e:
+        raise SymbolicUndecidable(f"{who}: cannot decide whether coordinate {c} is in range [0, {s}): {e}") from e
+    if not inside:
+        raise CoordinateError(f"{who}: coordinate {c} is out of range [0, {s})")
 
 
 def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, check: bool = False) -> Any:
@@ -691,11 +732,24 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         if a != 0 and b % a == 0:
             return signum(a) * signum(b)
         raise AdmissibilityError(f"shape_div: divisibility fails: neither {a} nor {b} divides the other")
-    if divides(b, a):
+    b_divides_a = _try_decide(divides, b, a)
+    if b_divides_a is True:
         return _exact_div(a, b)
-    if divides(a, b):
+    a_divides_b = _try_decide(divides, a, b)
+    if a_divides_b is True:
         return signum(a) * signum(b)
+    for verdict in (b_divides_a, a_divides_b):
+        if isinstance(verdict, SymbolicUndecidable):
+            raise verdict  # one half is undecidable and the other does not hold: no verdict
     raise AdmissibilityError(f"shape_div: divisibility fails: neither {a} nor {b} divides the other")
+
+
+def _try_decide(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` as a three-valued verdict: True, False, or the SymbolicUndecidable it raised."""
+    try:
+        return fn(*args)
+    except SymbolicUndecidable as e:
+        return e
 
 
 def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
@@ -722,7 +776,12 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
         if b == 0:
             raise AdmissibilityError(f"ceil_div: division by zero: {a} / 0")
         return -((-a) // b) if b > 0 else (a + b + 1) // b
-    if divides(b, a):
+    b_divides_a = _try_decide(divides, b, a)
+    if b_divides_a is True:
         return _exact_div(a, b)
+    if _try_decide(divides, a, b) is True and signum(a) > 0 and signum(b) > 0:
+        return 1  # 0 < a <= b
+    if isinstance(b_divides_a, SymbolicUndecidable):
+        raise b_divides_a
     sp = _sp()
     return sp.ceiling(sp.sympify(a) / b)

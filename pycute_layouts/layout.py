@@ -419,11 +419,13 @@ class Layout:
             return self._index(coord[0])
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
+        if not self._flat()[0]:
+            _raise_empty(self, "calling")
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
         if _has_underscore(c):
-            return slice_and_offset(c, self)[0]
+            return slice_and_offset(c, self, check=check)[0]
         if type(c) is int:
             if check and not 0 <= c < self.size():
                 raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
@@ -442,6 +444,8 @@ class Layout:
             fd = self._fd
         c = c0
         n = len(fs) - 1
+        if n < 0:
+            _raise_empty(self, "calling")
         r = 0
         for i in range(n):
             si = fs[i]
@@ -481,6 +485,7 @@ class Layout:
         """
         if self.is_symbolic():
             raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
+        _require_modes(self, "to_numpy")
         fs, fd = flatten(self._s), flatten(self._d)
         out = np.zeros(1, dtype=np.int64)
         # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
@@ -488,15 +493,17 @@ class Layout:
             out = ((np.arange(s, dtype=np.int64) * d)[:, None] + out[None, :]).reshape(-1)
         return out
 
-    def slice_and_offset(self, *coord: Any) -> tuple[Layout, Any]:
+    def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[Layout, Any]:
         """Slice with ``_`` placeholders: the sub-layout of the ``_`` modes and the offset of the rest.
+
+        ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
 
         >>> sub, off = Layout((8, 4), (4, 1)).slice_and_offset(_, 2)
         >>> str(sub), off
         ('8:4', 2)
         """
         c = coord[0] if len(coord) == 1 else tuple(coord)
-        return slice_and_offset(c, self)
+        return slice_and_offset(c, self, check=check)
 
     def subs(self, *args: Any, **kwargs: Any) -> Layout:
         """Bind symbols (``subs(m=2)`` or a sympy-style dict) and return the new layout.
@@ -717,13 +724,21 @@ def _zero_underscores(c: Any) -> Any:
     return 0 if c is _ else c
 
 
-def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, Any]:
+def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[Layout, Any]:
     """Split a coordinate with ``_`` into the sliced sub-layout and the offset of the fixed part.
+
+    ``check=True`` (also ``layout(_, 4, check=True)``) raises CoordinateError when a fixed
+    coordinate is outside its mode, as ``layout(0, 4, check=True)`` does; by default, as in
+    CuTe, the fixed part is not range-checked (an integer for the last mode extends it).
 
     >>> L = Layout(((2, 4), (3, 5)), ((1, 2), (8, 24)))
     >>> sub, off = slice_and_offset(((1, _), _), L)
     >>> str(sub), off
     ('(4,(3,5)):(2,(8,24))', 1)
+    >>> slice_and_offset((_, 4), Layout((8, 4), (4, 1)), check=True)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.CoordinateError: slice of (8,4):(4,1): coordinate 4 is out of range [0, 4)
     """
     if not isinstance(layout, Layout):
         raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
@@ -733,7 +748,10 @@ def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, Any]:
     d = _unwrap(_slice_tuple(coord, layout._d))
     fixed = _zero_underscores(coord)
     _check_coord(fixed, layout._s)
-    off = _simplify(it.crd2idx(fixed, layout._s, layout._d))
+    try:
+        off = _simplify(it.crd2idx(fixed, layout._s, layout._d, check=check))
+    except CoordinateError as e:
+        raise CoordinateError(str(e).replace("crd2idx:", f"slice of {layout}:", 1)) from e
     if s == ():
         return Layout._make(1, 0), off
     return Layout._make(s, d), off
@@ -743,24 +761,32 @@ def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, Any]:
 # coalesce / filter
 
 
-def _bw_coalesce(fs: tuple, fd: tuple, new_s: Any, new_d: Any) -> Layout:
-    """Walk the flat modes backwards, merging (s, d) into the front when s*d == front stride."""
+def _bw_coalesce(
+    fs: tuple, fd: tuple, new_s: Any, new_d: Any, undecided: list | None = None, keep_front: bool = False
+) -> Layout:
+    """Walk the flat modes backwards, merging (s, d) into the front when s*d == front stride.
+
+    Symbolic: a merge (or the removal of a size-1 mode) whose condition cannot be decided is
+    not made -- the result is still the same function, only possibly not maximally merged --
+    and the condition is appended to ``undecided`` so that a caller whose verdict depends on
+    maximality (composition's admissibility) can say so instead of guessing.
+    """
     if _all_int(fs) and _all_int(fd) and type(new_s) is int and type(new_d) is int:
         return _bw_coalesce_int(fs, fd, new_s, new_d)
     ss = [new_s]
     dd = [new_d]
-    fresh = True  # the front is still the initial (integral) new_shape
+    fresh = not keep_front  # the front is still the initial new_shape (replaced if it is 1)
     for i in range(len(fs) - 1, -1, -1):
         s = fs[i]
         d = fd[i]
-        if s == 1 if type(s) is int else _maybe_eq(s, 1):
+        if s == 1 if type(s) is int else _maybe_eq(s, 1, undecided):
             continue
-        if fresh and len(ss) == 1 and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1)):
+        if fresh and len(ss) == 1 and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1, undecided)):
             ss[0], dd[0] = s, d
             continue
         prod = s * d
         f = dd[0]
-        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f):
+        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
             ss[0] = s * ss[0]
             dd[0] = d
         else:
@@ -768,7 +794,7 @@ def _bw_coalesce(fs: tuple, fd: tuple, new_s: Any, new_d: Any) -> Layout:
             dd.insert(0, d)
             fresh = False
     if len(ss) == 1:
-        if ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1):
+        if not keep_front and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1, undecided)):
             return Layout._make(1, 0)
         return Layout._make(_simplify(ss[0]), _simplify(dd[0]))
     return Layout._make(tuple(_simplify(x) for x in ss), tuple(_simplify(x) for x in dd))
@@ -809,26 +835,52 @@ def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
     return Layout._make(tuple(ss), tuple(dd))
 
 
-def _maybe_eq(a: Any, b: Any) -> bool:
-    """Symbolic equality used only where 'not equal' is always safe (coalesce merges)."""
+def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
+    """Symbolic equality for coalesce merges, where 'not equal' keeps the function (no merge).
+
+    An undecidable equality is not guessed silently: its condition is recorded in ``undecided``.
+    """
     try:
         return is_eq(a, b)
     except SymbolicUndecidable:
+        if undecided is not None:
+            undecided.append(f"{_simplify(a)} == {b}")
         return False
 
 
 def _coalesce_flat(layout: Layout) -> Layout:
     fs, fd = layout._flat()
+    if not fs:
+        _raise_empty(layout, "coalesce")
+    if _all_int(fs) and _all_int(fd):
+        return _bw_coalesce_int(fs[:-1], fd[:-1], fs[-1], fd[-1])
     return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
 
 
-def _coalesce_x(layout: Layout) -> Layout:
+def _coalesce_x(layout: Layout, undecided: list | None = None) -> Layout:
     """coalesce that also preserves the function outside the domain (keeps the last stride)."""
     fs, fd = layout._flat()
+    if not fs:
+        _raise_empty(layout, "composition")
     last = fs[-1]
-    if last == 1 if type(last) is int else _maybe_eq(last, 1):
-        return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1])
-    return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1])
+    if type(last) is int and _all_int(fs) and _all_int(fd):
+        return _bw_coalesce_int(fs[:-1], fd[:-1], 2 if last == 1 else last, fd[-1])
+    if last == 1 if type(last) is int else _maybe_eq(last, 1, None):  # either way the last mode is kept
+        return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1], undecided, keep_front=True)
+    return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1], undecided, keep_front=True)
+
+
+def _require_modes(layout: Layout, who: str) -> None:
+    """LayoutValueError for the empty layout ``():()`` (and ``((),()):((),())``): it has no modes."""
+    if not layout._flat()[0]:
+        _raise_empty(layout, who)
+
+
+def _raise_empty(layout: Any, who: str) -> None:
+    raise LayoutValueError(
+        f"{who}: the empty layout {layout} has no modes (size 1, rank 0); CuTe C++ rejects {who} of it at "
+        "compile time. Use 1:0 for the layout of a single point"
+    )
 
 
 def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
@@ -867,8 +919,10 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     return _transform_layout(layout, profile, coalesce)
 
 
-def _filter_flat(layout: Layout) -> Layout:
+def _filter_flat(layout: Layout, who: str = "filter") -> Layout:
     fs, fd = layout._flat()
+    if not fs:
+        _raise_empty(layout, who)
     if _all_int(fs) and _all_int(fd):
         fs2 = tuple(1 if d == 0 else x for x, d in zip(fs, fd))
         return _bw_coalesce_int(fs2[:-1], fd[:-1], fs2[-1], fd[-1])
@@ -904,10 +958,28 @@ def composition(a: Any, b: Any) -> Any:
     ``b`` may be a Layout, an int ``n`` (the layout ``n:1``), ``_`` (returns ``a``), or a tuple
     of tilers applied mode by mode (modes of ``a`` beyond the tuple are dropped, as in CuTe).
 
-    Admissibility (CuTe, checked exactly): walking ``b``'s stride through the modes of
-    ``coalesce(a)``, the remaining stride and each shape must divide one another (or all of
-    ``b``'s points fall inside that mode); then each shape taken must divide the remaining size
-    of ``b``. Otherwise AdmissibilityError names the mode, the stride and the shape.
+    Admissibility, checked exactly (AdmissibilityError names the rule, the mode and the values):
+
+    1. Each mode of ``b`` alone (CuTe): walking its stride through the modes ``s_j:d_j`` of
+       ``coalesce(a)``, the remaining stride and each shape must divide one another (or all of
+       the mode's points fall inside that mode of ``a``); then each shape taken must divide the
+       remaining size of the mode. The mode of ``b`` thereby puts the offsets ``k*t``,
+       ``k < count``, into some modes ``j`` of ``a`` (one *piece* per mode of the result).
+    2. The modes of ``b`` must not interact (not checked by CuTe, which silently returns a wrong
+       layout): the result is built mode by mode, ``(a o b_0, a o b_1, ...)``, which equals
+       ``a o b`` iff ``a(b_0(c_0) + b_1(c_1) + ...) == a(b_0(c_0)) + a(b_1(c_1)) + ...``. For every
+       mode ``j`` of ``coalesce(a)`` but the last, the largest offsets ``(count-1)*t`` of all
+       pieces in mode ``j`` must add up to less than ``s_j``; otherwise some ``b(c)`` carries
+       into mode ``j+1``, which changes the value because coalesced modes have
+       ``s_j*d_j != d_{j+1}``. This is exact: it rejects precisely the ``b`` whose by-mode result
+       differs from ``a o b`` somewhere (e.g. ``(4,3):(1,10) o (3,2):(1,3)``, where
+       ``b(5) = 5`` but the by-mode result is 5 and ``a(5) = 11``). Pieces of negative stride
+       (offsets below ``a``'s domain, read as CuTe does: ``a(-x) == -a(x)``) count separately;
+       pieces of both signs in two or more modes of ``a`` are rejected (their sum borrows).
+
+    Symbolic shapes and strides: each condition is decided from the symbols' assumptions and
+    stated facts, or SymbolicUndecidable names it; an AdmissibilityError that relies on a merge
+    ``coalesce`` could not decide becomes SymbolicUndecidable naming that condition.
 
     >>> print(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
     ((2,2),3):((24,2),8)
@@ -917,6 +989,12 @@ def composition(a: Any, b: Any) -> Any:
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 ...
+    >>> print(composition(Layout((4, 3), (1, 10)), Layout((2, 2), (1, 2))))
+    (2,2):(1,2)
+    >>> composition(Layout((4, 3), (1, 10)), Layout((3, 2), (1, 3)))
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
     if type(a) is Layout:
         return _compose(a, b)
@@ -931,8 +1009,8 @@ def composition(a: Any, b: Any) -> Any:
 
 def _compose(a: Layout, b: Any) -> Any:
     if type(b) is Layout or isinstance(b, Layout):
-        flat = _coalesce_x(a)
-        return _composition_impl(flat._s, flat._d, b._s, b._d, flat)
+        bfs, bfd = b._flat()
+        return _compose_layout(a, b._s, b._d, bfs, bfd)
     if b is _:
         return a
     if isinstance(b, tuple):
@@ -942,8 +1020,7 @@ def _compose(a: Layout, b: Any) -> Any:
     if it.is_int(b):
         b = it.as_inttuple(b, "composition", "tiler")
         _validate_shape_leaf(b, "composition")
-        flat = _coalesce_x(a)
-        return _composition_impl(flat._s, flat._d, b, 1, flat)
+        return _compose_layout(a, b, 1, (b,), (1,))
     swz = getattr(b, "_as_rhs_of_layout", None)
     if swz is not None:
         return swz(a)
@@ -954,10 +1031,194 @@ def _compose_mode(a: Layout, b: Any) -> Any:
     return _compose(a, b)
 
 
-def _composition_impl(ls: Any, ld: Any, rs: Any, rd: Any, flat_a: Layout) -> Layout:
+def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``a o (rs:rd)``: by-mode composition with coalesce(a), checking that B's modes do not interact.
+
+    ``bfs``/``bfd`` are B's flat shape and stride.
+    """
+    fs, fd = a._flat()
+    if fs and bfs and _all_int(fs) and _all_int(fd) and _all_int(bfs) and _all_int(bfd):
+        last = fs[-1]
+        flat = _bw_coalesce_int(fs[:-1], fd[:-1], 2 if last == 1 else last, fd[-1])  # coalesce_x(a)
+        try:
+            return _compose_int(flat, rs, bfs, bfd)
+        except _Interaction:
+            _explain_interaction(flat, rs, rd, [])
+    undecided: list = []  # merges coalesce could not decide (symbolic A only)
+    flat = _coalesce_x(a, undecided)
+    ls = flat._s
+    try:
+        if type(rs) is not tuple or type(ls) is not tuple:
+            # one mode of B, or a linear A (one mode): nothing can interact
+            return _composition_impl(ls, flat._d, rs, rd, flat, None, None, None)
+        n = len(ls)
+        # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so
+        # far; acc[n + j]: the same for negative strides; acc[2n] is set when a negative one is seen
+        acc = [0] * (2 * n + 1)
+        res = _composition_impl(ls, flat._d, rs, rd, flat, acc, None, None)
+        if acc[-1]:
+            pos = [j for j in range(n) if acc[j]]
+            neg = [j for j in range(n) if acc[n + j]]
+            if pos and len(set(pos) | set(neg)) > 1:
+                raise _Interaction
+        return res
+    except _Interaction:
+        _explain_interaction(flat, rs, rd, undecided)
+    except AdmissibilityError as e:
+        _raise_undecided(e, undecided)
+        raise
+    raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {flat}")  # pragma: no cover
+
+
+class _Interaction(Exception):
+    """Internal: the walk found modes of B that interact (the message is built afterwards)."""
+
+
+def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> None:
+    """Raise the rule's exact error: redo the walk recording every piece (rare, so not fast)."""
+    pieces: list = []
+    res = _composition_impl(flat._s, flat._d, rs, rd, flat, None, pieces, [0])
+    try:
+        _check_interaction(pieces, flat, rs, rd, res)
+    except AdmissibilityError as e:
+        _raise_undecided(e, undecided)
+        raise
+    raise AdmissibilityError(  # pragma: no cover - _check_interaction finds what the walk found
+        f"composition: modes of B = {_b_text(rs, rd)} interact in coalesce(A) = {flat}"
+    )
+
+
+def _compose_int(flat: Layout, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``_composition_impl`` for integer layouts, one loop over B's flat modes (the fast path).
+
+    ``flat`` is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride, ``rs`` its shape
+    (for the nesting of the result). Raises ``_Interaction`` where B's modes interact.
+    """
+    ls, ld = flat._s, flat._d
+    if type(ls) is not tuple:  # a linear A: each mode of B scales by its stride
+        out = [(s, d * ld) for s, d in zip(bfs, bfd)]
+        return _nest_like(rs, out)
+    n = len(ls)
+    last = n - 1
+    last_d = ld[last]
+    # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so far;
+    # acc[n + j]: the same for negative strides; acc[2n] is set when a negative one is seen
+    acc = [0] * (2 * n + 1) if len(bfs) > 1 else None
+    out = []
+    for rest_s, rest_d in zip(bfs, bfd):
+        if rest_d == 0:
+            out.append((rest_s, 0))
+            continue
+        res_s: list = []
+        res_d: list = []
+        for i in range(last):
+            cs = ls[i]
+            ard = rest_d if rest_d >= 0 else -rest_d
+            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
+                _raise_stride_div(ard, cs, i, flat, rest_s)
+            next_s = -((-cs) // ard)
+            next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
+            if next_s == 1 or rest_s == 1:
+                rest_d = next_d
+                continue
+            new_s = next_s if next_s < rest_s else rest_s
+            if rest_s % new_s != 0:
+                _raise_shape_div(new_s, rest_s, i, flat)
+            if acc is not None:
+                j = i if rest_d > 0 else _note_negative(acc, n, i)
+                prev = acc[j]
+                top = prev + (new_s - 1) * ard
+                if prev and top >= cs:
+                    raise _Interaction
+                acc[j] = top
+            res_s.append(new_s)
+            res_d.append(rest_d * ld[i])
+            rest_s = rest_s // new_s
+            rest_d = next_d
+        if not res_s:
+            out.append((rest_s, rest_d * last_d))
+        elif rest_s == 1:
+            out.append((res_s[0], res_d[0]) if len(res_s) == 1 else (tuple(res_s), tuple(res_d)))
+            continue
+        else:
+            res_s.append(rest_s)
+            res_d.append(rest_d * last_d)
+            out.append((tuple(res_s), tuple(res_d)))
+        if acc is not None and rest_s != 1:  # A's last mode extends: any sum fits, only signs matter
+            if rest_d > 0:
+                acc[last] = 1
+            else:
+                acc[2 * n - 1] = acc[2 * n] = 1
+    if acc is not None and acc[-1]:
+        pos = [j for j in range(n) if acc[j]]
+        if pos and len(set(pos) | {j for j in range(n) if acc[n + j]}) > 1:
+            raise _Interaction
+    return _nest_like(rs, out)
+
+
+def _nest_like(rs: Any, out: list) -> Layout:
+    """The layout whose modes are ``out`` (one (shape, stride) per leaf of ``rs``), nested like ``rs``."""
+    if type(rs) is not tuple:
+        return Layout._make(out[0][0], out[0][1])
+    if _all_int(rs):
+        return Layout._make(tuple([o[0] for o in out]), tuple([o[1] for o in out]))
+    s, d = _nest(rs, iter(out))
+    return Layout._make(s, d)
+
+
+def _nest(t: Any, leaves: Any) -> tuple:
+    if type(t) is tuple:
+        ss = []
+        dd = []
+        for x in t:
+            if type(x) is tuple:
+                s, d = _nest(x, leaves)
+            else:
+                s, d = next(leaves)
+            ss.append(s)
+            dd.append(d)
+        return tuple(ss), tuple(dd)
+    return next(leaves)
+
+
+def _raise_undecided(e: AdmissibilityError, undecided: list) -> None:
+    """A verdict on a coalesce(A) with undecided merges is not universal: SymbolicUndecidable."""
+    if undecided:
+        raise SymbolicUndecidable(
+            f"{e}; but this verdict needs coalesce(A) fully merged, and coalesce cannot decide "
+            f"{' or '.join(dict.fromkeys(undecided))} (for values where it holds, modes merge and B may be "
+            "admissible): bind or constrain the symbols"
+        ) from e
+
+
+def _tv(fn: Any, *args: Any) -> Any:
+    """Three-valued verdict of a decision helper: True, False, or the SymbolicUndecidable it raised."""
+    try:
+        return fn(*args)
+    except SymbolicUndecidable as e:
+        return e
+
+
+def _composition_impl(
+    ls: Any, ld: Any, rs: Any, rd: Any, flat_a: Layout, acc: list | None, pieces: list | None, counter: list | None
+) -> Layout:
+    """By-mode composition of coalesce(A) = ``ls:ld`` with the (sub)layout ``rs:rd`` of B.
+
+    Each part of a leaf of B that lands in mode ``i`` of A puts the offsets ``k*step``,
+    ``k < count``, there. With ``acc`` (see ``_compose_layout``) their largest offsets are summed
+    per mode of A, and ``_Interaction`` is raised as soon as two leaves' sum reaches the mode's
+    shape. With ``pieces`` every part is recorded as ``(i, count, step, positive, leaf, piece)``
+    (``counter[0]`` numbers B's leaves) for ``_check_interaction``.
+    """
     if isinstance(rs, tuple):
-        parts = [_composition_impl(ls, ld, s, d, flat_a) for s, d in zip(rs, rd)]
+        if not rs:
+            _raise_empty(Layout._make(rs, rd), "composition")
+        parts = [_composition_impl(ls, ld, s, d, flat_a, acc, pieces, counter) for s, d in zip(rs, rd)]
         return Layout._make(tuple(p._s for p in parts), tuple(p._d for p in parts))
+    leaf = 0
+    if pieces is not None:
+        leaf = counter[0]
+        counter[0] = leaf + 1
     if rd == 0 if type(rd) is int else is_eq(rd, 0):
         return Layout._make(rs, 0)
     if not isinstance(ls, tuple):
@@ -966,53 +1227,223 @@ def _composition_impl(ls: Any, ld: Any, rs: Any, rd: Any, flat_a: Layout) -> Lay
     res_d: list = []
     rest_s, rest_d = rs, rd
     n = len(ls)
-    fast = type(rs) is int and type(rd) is int
     for i in range(n - 1):
         cs, cd = ls[i], ld[i]
-        if fast and type(cs) is int:
-            ard = rest_d if rest_d >= 0 else -rest_d
-            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
-                _raise_stride_div(ard, cs, i, flat_a, rest_s)
-            next_s = -((-cs) // ard)
-            next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
-            if next_s == 1 or rest_s == 1:
-                rest_d = next_d
-                continue
-            new_s = next_s if next_s < rest_s else rest_s
-            if rest_s % new_s != 0:
-                _raise_shape_div(new_s, rest_s, i, flat_a)
-            res_s.append(new_s)
-            res_d.append(rest_d * cd)
-            rest_s = rest_s // new_s
-            rest_d = next_d
+        sign = signum(rest_d)
+        ard = rest_d if sign >= 0 else -rest_d
+        if _check_stride_divisibility(cs, ard, rest_s, i, flat_a):
+            # neither divides the other, but every point of B lies inside this mode: take all of B here
+            if not is_eq(rest_s, 1):
+                _record_piece(acc, pieces, n, i, rest_s, ard, sign, cs, leaf, len(res_s))
+                res_s.append(rest_s)
+                res_d.append(_simplify(rest_d * cd))
+                rest_s = 1
+            rest_d = sign  # ceil(ard / cs) = 1 for ard < cs, as CuTe continues the walk
             continue
-        fast = False
-        ard = rest_d if signum(rest_d) >= 0 else -rest_d
-        if not (divides(cs, ard) or divides(ard, cs)):
-            if is_lt(cs, ard) or not is_lt((rest_s - 1) * ard, cs):
-                _raise_stride_div(ard, cs, i, flat_a, rest_s)
         next_s = ceil_div(cs, ard)
-        next_d = ceil_div(ard, cs) * signum(rest_d)
-        if is_eq(next_s, 1) or is_eq(rest_s, 1):
+        next_d = ceil_div(ard, cs) * sign
+        if _either_is_one(next_s, rest_s):
             rest_d = next_d
             continue
         new_s = smin(next_s, rest_s)
         if not divides(new_s, rest_s):
             _raise_shape_div(new_s, rest_s, i, flat_a)
+        _record_piece(acc, pieces, n, i, new_s, ard, sign, cs, leaf, len(res_s))
         res_s.append(new_s)
         res_d.append(_simplify(rest_d * cd))
         rest_s = _simplify(rest_s / new_s) if type(rest_s) is not int or type(new_s) is not int else rest_s // new_s
         rest_d = next_d
     last_d = ld[n - 1]
+    rest_is_one = rest_s == 1 if type(rest_s) is int else is_eq(rest_s, 1)
+    if not rest_is_one and (acc is not None or pieces is not None):
+        # A's last mode extends, so any sum fits there; only the signs matter (the mixed-sign rule)
+        sign = signum(rest_d)
+        if sign:
+            step = rest_d if sign > 0 else -rest_d
+            _record_piece(acc, pieces, n, n - 1, rest_s, step, sign, None, leaf, len(res_s))
     if not res_s:
         return Layout._make(_simplify(rest_s), _simplify(rest_d * last_d))
-    if rest_s == 1 if type(rest_s) is int else is_eq(rest_s, 1):
+    if rest_is_one:
         if len(res_s) == 1:
             return Layout._make(res_s[0], res_d[0])
         return Layout._make(tuple(res_s), tuple(res_d))
     res_s.append(_simplify(rest_s))
     res_d.append(_simplify(rest_d * last_d))
     return Layout._make(tuple(res_s), tuple(res_d))
+
+
+def _note_negative(acc: list, n: int, i: int) -> int:
+    acc[2 * n] = 1
+    return n + i
+
+
+def _record_piece(
+    acc: list | None, pieces: list | None, n: int, i: int, count: Any, step: Any, sign: int, cs: Any, leaf: int, k: int
+) -> None:
+    """Account for the offsets ``k*step`` (``k < count``) that a leaf of B puts into mode ``i`` of A.
+
+    ``cs`` is the mode's shape (None for A's last mode, which extends and so takes any sum).
+    """
+    if acc is not None:
+        j = i if sign > 0 else _note_negative(acc, n, i)
+        prev = acc[j]
+        top = _simplify(prev + (count - 1) * step)
+        if cs is not None and not (type(prev) is int and prev == 0):
+            fits = top < cs if type(top) is int and type(cs) is int else _tv(is_lt, top, cs)
+            if fits is not True:
+                raise _Interaction  # inadmissible or undecidable: _check_interaction says which
+        acc[j] = top
+    elif pieces is not None:
+        pieces.append((i, count, step, sign > 0, leaf, k))
+
+
+def _check_stride_divisibility(cs: Any, ard: Any, rest_s: Any, i: int, flat_a: Layout) -> bool:
+    """CuTe's stride divisibility condition on mode ``i`` (symbolic: decided, each half tried).
+
+    Returns False when one of ``cs``, ``ard`` divides the other, True when neither is known to but
+    every point of B lies inside the mode (``ard < cs`` and ``(rest_s-1)*ard < cs``); raises
+    AdmissibilityError when it fails and SymbolicUndecidable when the verdict depends on the symbols.
+    """
+    verdicts = []
+    for x, y in ((cs, ard), (ard, cs)):
+        v = _tv(divides, x, y)
+        if v is True:
+            return False
+        verdicts.append(v)
+    # neither divides (or undecided): admissible only if every point of B stays inside this mode
+    too_big = _tv(is_lt, cs, ard)
+    inside = _tv(is_lt, (rest_s - 1) * ard, cs)
+    if too_big is False and inside is True:
+        return True
+    if too_big is True or inside is False:
+        for v in verdicts:
+            if isinstance(v, SymbolicUndecidable):
+                raise SymbolicUndecidable(
+                    f"composition: stride divisibility on mode {i} of coalesce(A) = {flat_a}: {v}"
+                ) from v
+        _raise_stride_div(ard, cs, i, flat_a, rest_s)
+    cause = too_big if isinstance(too_big, SymbolicUndecidable) else inside
+    div = next((v for v in verdicts if isinstance(v, SymbolicUndecidable)), None)
+    div_text = f"{div}" if div is not None else f"neither of {ard} and {cs} divides the other"
+    raise SymbolicUndecidable(
+        f"composition: stride divisibility on mode {i} of coalesce(A) = {flat_a}: {div_text}; and whether "
+        f"all {rest_s} points of B (stride {ard}) stay inside that mode is undecidable: {cause}"
+    ) from cause
+
+
+def _either_is_one(next_s: Any, rest_s: Any) -> bool:
+    """``next_s == 1 or rest_s == 1``, each half tried before an undecidable one gives up."""
+    first = _tv(is_eq, next_s, 1)
+    if first is True:
+        return True
+    second = _tv(is_eq, rest_s, 1)
+    if second is True:
+        return True
+    for v in (first, second):
+        if isinstance(v, SymbolicUndecidable):
+            raise v
+    return False
+
+
+def _check_interaction(pieces: list, flat_a: Layout, rs: Any, rd: Any, res: Layout) -> None:
+    """The modes of B must not interact inside a mode of coalesce(A) (no carries, no mixed signs).
+
+    Composition is right-distributive: ``R = (A o B_0, A o B_1, ...)`` is ``A o B`` only if
+    ``A(B_0(c_0) + B_1(c_1) + ...) == A(B_0(c_0)) + A(B_1(c_1)) + ...``. Each leaf of B puts the
+    offsets ``k*step`` (``k < count``) into some modes of ``coalesce(A) = (s_0,...,s_n):(d_0,...)``
+    (``pieces``). The sum over B's leaves stays inside every mode ``j < n`` -- no carry into the
+    next mode, which ``coalesce`` guarantees changes the value, since ``s_j*d_j != d_{j+1}`` --
+    iff the largest offsets of the leaves in mode ``j`` add up to less than ``s_j``. Leaves of
+    negative stride (offsets below A's domain, read as CuTe does: ``A(-x) == -A(x)``) must not mix
+    with positive ones across two or more modes of A: the difference borrows.
+    """
+    ls = flat_a._s
+    n = len(ls)
+    for i in range(n - 1):
+        cs = ls[i]
+        for positive in (True, False):
+            contributors = [p for p in pieces if p[0] == i and p[3] == positive]
+            if len(contributors) < 2:  # a single leaf is checked by the walk
+                continue
+            t = _simplify(sum((p[1] - 1) * p[2] for p in contributors))
+            fits = t < cs if type(t) is int and type(cs) is int else _tv(is_lt, t, cs)
+            if fits is True:
+                continue
+            if fits is False:
+                _raise_interaction(i, cs, t, contributors, flat_a, rs, rd, res)
+            raise SymbolicUndecidable(
+                f"composition: cannot decide whether the modes of B stay inside mode {i} (shape {cs}) of "
+                f"coalesce(A) = {flat_a} together: their largest offsets there add up to {t}, which must be "
+                f"less than {cs} ({fits})"
+            ) from fits
+    pos_modes = {p[0] for p in pieces if p[3]}
+    neg_modes = {p[0] for p in pieces if not p[3]}
+    if pos_modes and neg_modes and len(pos_modes | neg_modes) > 1:
+        raise AdmissibilityError(
+            f"composition: modes of B interact: B = {_b_text(rs, rd)} has modes of positive and of negative "
+            f"stride landing in different modes {sorted(pos_modes)} and {sorted(neg_modes)} of coalesce(A) = "
+            f"{flat_a}; their sum borrows across A's modes, so the by-mode result {res} is not A o B"
+        )
+
+
+def _b_text(rs: Any, rd: Any) -> str:
+    return f"{format_inttuple(rs)}:{format_inttuple(rd)}"
+
+
+def _raise_interaction(
+    i: int, cs: Any, total: Any, contributors: list, flat_a: Layout, rs: Any, rd: Any, res: Layout
+) -> None:
+    """AdmissibilityError for modes of B whose offsets add up past mode ``i`` of coalesce(A)."""
+    leaves = sorted({p[4] for p in contributors})
+    witness = ""
+    if not flat_a.is_symbolic() and not it.is_symbolic(rs) and not it.is_symbolic(rd):
+        witness = _interaction_witness(i, cs, contributors, flat_a, rs, rd, res)
+    raise AdmissibilityError(
+        f"composition: modes of B interact: in mode {i} (shape {cs}) of coalesce(A) = {flat_a}, the modes "
+        f"{leaves} of B = {_b_text(rs, rd)} (flat mode indices) reach offsets adding up to {total} >= {cs}, so "
+        f"B(c) carries into A's next mode and the by-mode result {res} is not A o B{witness} "
+        "(CuTe returns that layout silently; each mode of B is admissible alone)"
+    )
+
+
+def _interaction_witness(i: int, cs: int, contributors: list, flat_a: Layout, rs: Any, rd: Any, res: Layout) -> str:
+    """A coordinate of B where the by-mode result differs from A(B(c)), for the message."""
+    flat_rs = flatten(rs) if isinstance(rs, tuple) else (rs,)
+    res_modes = [res]
+    if isinstance(rs, tuple):
+        res_modes = [Layout._make(s, d) for s, d in zip(_flatten_modes(res._s, rs), _flatten_modes(res._d, rs))]
+    coord = [0] * len(flat_rs)
+    total = 0
+    for _i, count, step, _pos, leaf, piece in contributors:
+        if total >= cs:
+            break
+        sub = res_modes[leaf]._s
+        sub = sub if isinstance(sub, tuple) else (sub,)
+        pre = 1
+        for x in sub[:piece]:
+            pre *= x
+        coord[leaf] += (count - 1) * pre
+        total += (count - 1) * step
+    idx = 0
+    mul = 1
+    for c, s in zip(coord, flat_rs):
+        idx += c * mul
+        mul *= s
+    b = Layout._make(rs, rd)
+    got, want = res(idx), flat_a(b(idx)) if b(idx) >= 0 else None
+    if want is None or got == want:  # pragma: no cover - the rule guarantees a difference
+        return ""
+    return f": at B's index {idx}, B = {b(idx)} and A(B) = {want}, but the result gives {got}"
+
+
+def _flatten_modes(t: Any, profile: Any) -> list:
+    """The pieces of ``t`` (a refinement of ``profile``) that belong to each leaf of ``profile``."""
+    if isinstance(profile, tuple):
+        out: list = []
+        for x, p in zip(t, profile):
+            out.extend(_flatten_modes(x, p))
+        return out
+    return [t]
 
 
 def _raise_stride_div(rest_d: Any, cs: Any, i: int, flat_a: Layout, rest_s: Any) -> None:
@@ -1057,7 +1488,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
     layout = _as_layout(layout, "complement")
-    f = _filter_flat(layout)
+    f = _filter_flat(layout, "complement")
     if cotarget is None:
         cotarget = f.cosize()
     elif type(cotarget) is int and cotarget > 0:
@@ -1183,7 +1614,10 @@ def right_inverse(layout: Layout) -> Layout:
     if layout is _:
         return _
     layout = _as_layout(layout, "right_inverse")
-    if not (_all_int(layout._flat()[0]) and _all_int(layout._flat()[1])):
+    fs, fd = layout._flat()
+    if not fs:
+        _raise_empty(layout, "right_inverse")
+    if not (_all_int(fs) and _all_int(fd)):
         _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
     pre = [1]
@@ -1205,18 +1639,31 @@ def right_inverse(layout: Layout) -> Layout:
 def left_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
 
-    For a non-injective layout the result is CuTe's quasi-inverse:
-    ``layout(R(layout(i))) == layout(i)``.
+    CuTe's algorithm (a fold over the strides of ``coalesce(layout)`` sorted ascending, each a
+    multiple of the previous one, else AdmissibilityError). Exactly what holds:
+
+    * ``layout`` injective: ``R(layout(i)) == i`` for every ``i < size(layout)``.
+    * ``filter(layout)`` injective (stride-0 broadcast modes allowed, the other modes do not
+      overlap): ``layout(R(layout(i))) == layout(i)`` -- R picks one preimage of each offset.
+    * ``filter(layout)`` not injective (modes that overlap): a layout is still returned, as in
+      CuTe, but neither property is promised. ``(2,3):(14,7)`` has the offsets 0,14,7,21,14,28;
+      its result ``(7,2,2):(0,2,1)`` maps 28 to index 2, and ``layout(2) == 7 != 28``.
 
     >>> print(left_inverse(Layout((4, 2), (2, 1))))
     (2,4):(4,1)
     >>> print(left_inverse(Layout(4, 2)))
     (2,4):(0,1)
+    >>> L = Layout((2, 3), (14, 7)); R = left_inverse(L)
+    >>> str(R), L(5), R(L(5)), L(R(L(5)))
+    ('(7,2,2):(0,2,1)', 28, 2, 7)
     """
     if layout is _:
         return _
     layout = _as_layout(layout, "left_inverse")
-    if not (_all_int(layout._flat()[0]) and _all_int(layout._flat()[1])):
+    fs, fd = layout._flat()
+    if not fs:
+        _raise_empty(layout, "left_inverse")
+    if not (_all_int(fs) and _all_int(fd)):
         _require_int_layout(layout, "left_inverse")
     s, d = _flat_modes(layout)
     for x in d:
@@ -1543,6 +1990,7 @@ def upcast(layout: Layout, n: int) -> Layout:
         return comp(n)
     layout = _as_layout(layout, "upcast")
     n = _check_pos_int(n, "upcast")
+    _require_modes(layout, "upcast")
 
     def go(s, d):
         if isinstance(s, tuple):

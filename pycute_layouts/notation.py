@@ -84,6 +84,7 @@ class _Parser:
         self.i = 0
         self.symbols = symbols
         self._sym_cache: dict[str, Any] = {}
+        self._leaves: list[tuple[Any, int]] | None = None  # (leaf, column) while parsing a layout
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -197,26 +198,52 @@ class _Parser:
         start = self.tok
         if start.kind == "end":
             raise self.error("expected a layout, found end of input")
-        shape = self.parse_inttuple()
+        shape, shape_leaves = self._parse_inttuple_with_columns()
+        self._check_leaves(shape_leaves, "shape")
         self._was_shape_only = True
         if self.accept(":"):
             self._was_shape_only = False
             stride_tok = self.tok
-            stride = self.parse_inttuple()
+            stride, stride_leaves = self._parse_inttuple_with_columns()
+            self._check_leaves(stride_leaves, "stride")
             try:
                 return Layout(shape, stride)
-            except Exception as e:  # re-raise with the column
+            except LayoutError as e:  # congruence: point at the stride
                 raise NotationError(f"parse: {e}", self.text, stride_tok.pos) from e
         try:
             return Layout(shape)
-        except Exception as e:
+        except LayoutError as e:
             raise NotationError(f"parse: {e}", self.text, start.pos) from e
+
+    def _parse_inttuple_with_columns(self) -> tuple[Any, list[tuple[Any, int]]]:
+        """An IntTuple and its leaves in order, each with the column where it starts."""
+        outer, self._leaves = self._leaves, []
+        try:
+            value = self.parse_inttuple()
+            return value, self._leaves
+        finally:
+            self._leaves = outer
+
+    def _check_leaves(self, leaves: list[tuple[Any, int]], what: str) -> None:
+        """Validate each leaf as Layout would, raising at the leaf's own column."""
+        from . import inttuple as it
+        from .layout import _validate_shape_leaf
+
+        for value, col in leaves:
+            try:
+                leaf = it.as_inttuple(value, "Layout", what)
+                if what == "shape":
+                    _validate_shape_leaf(leaf, "Layout")
+            except LayoutError as e:
+                raise NotationError(f"parse: {e}", self.text, col) from e
 
     # -- int tuples ----------------------------------------------------------------------
     def parse_inttuple(self) -> Any:
         t = self.tok
+        leaves = self._leaves
         if t.kind == "op" and t.text == "(":
             self.i += 1
+            first_leaf = len(leaves) if leaves is not None else 0
             elems = []
             if not self.accept(")"):
                 while True:
@@ -229,9 +256,16 @@ class _Parser:
             if self._continues_expr():
                 if len(elems) != 1 or isinstance(elems[0], tuple):
                     raise self.error("a tuple cannot be used as a factor in an expression", t)
-                return self.parse_expr_rest(elems[0])
+                value = self.parse_expr_rest(elems[0])
+                if leaves is not None:  # '(m+1)*8' is one leaf, starting at its '('
+                    del leaves[first_leaf:]
+                    leaves.append((value, t.pos))
+                return value
             return tuple(elems)
-        return self.parse_expr()
+        value = self.parse_expr()
+        if leaves is not None:
+            leaves.append((value, t.pos))
+        return value
 
     def _continues_expr(self) -> bool:
         t = self.tok

@@ -28,6 +28,7 @@ from pycute_layouts import (
     LayoutValueError,
     NotationError,
     SwizzleError,
+    _,
 )
 
 NS: dict = {name: getattr(pl, name) for name in pl.__all__}
@@ -271,6 +272,43 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
     ("swizzle-negative-bits", "Swizzle(-1, 4, 3)", SwizzleError, ("B", "-1")),
     ("swizzle-float", "Swizzle(3.0, 4, 3)", SwizzleError, ("must be an integer", "3.0")),
     ("swizzle-float-address", "Swizzle(1, 4, 3)(1.5)", LayoutTypeError, ("address", "1.5")),
+    # ------------------------------------------------------------------- the empty layout ():() (CuTe: no op compiles)
+    ("empty-coalesce", "coalesce(Layout(()))", LayoutValueError, ("coalesce", "empty layout ():()", "no modes")),
+    ("empty-filter", "filter(Layout(()))", LayoutValueError, ("filter", "empty layout", "no modes")),
+    ("empty-complement", "complement(Layout(()), 8)", LayoutValueError, ("complement", "empty layout")),
+    ("empty-right_inverse", "right_inverse(Layout(()))", LayoutValueError, ("right_inverse", "empty layout")),
+    ("empty-left_inverse", "left_inverse(Layout(()))", LayoutValueError, ("left_inverse", "empty layout")),
+    ("empty-call", "Layout(())(0)", LayoutValueError, ("calling", "empty layout ():()")),
+    ("empty-call-nested", "Layout(((), ()), ((), ()))(())", LayoutValueError, ("empty layout ((),()):((),())",)),
+    ("empty-to_numpy", "Layout(()).to_numpy()", LayoutValueError, ("to_numpy", "empty layout")),
+    ("empty-composition-lhs", "composition(Layout(()), Layout(4, 1))", LayoutValueError, ("composition", "empty")),
+    ("empty-composition-rhs", "composition(Layout(4, 1), Layout(()))", LayoutValueError, ("composition", "empty")),
+    ("empty-upcast", "upcast(Layout(()), 2)", LayoutValueError, ("upcast", "empty layout")),
+    ("empty-logical_divide", "logical_divide(Layout(()), 2)", LayoutValueError, ("empty layout",)),
+    # ------------------------------------------------------------------- slicing with check=True
+    ("slice-check", "L(_, 4, check=True)", CoordinateError, ("slice of (8,4):(4,1)", "coordinate 4", "[0, 4)")),
+    ("slice-check-first", "L(8, _, check=True)", CoordinateError, ("coordinate 8", "[0, 8)")),
+    ("slice-check-method", "L.slice_and_offset(_, -1, check=True)", CoordinateError, ("coordinate -1",)),
+    ("slice-check-function", "slice_and_offset((_, 4), L, check=True)", CoordinateError, ("coordinate 4",)),
+    # ------------------------------------------------------------------- composition: interacting modes of B
+    (
+        "composition-interacting-modes",
+        "composition(Layout((4, 3), (1, 10)), Layout((3, 2), (1, 3)))",
+        AdmissibilityError,
+        ("modes of B interact", "mode 0 (shape 4)", "adding up to 5 >= 4", "A(B) = 11"),
+    ),
+    (
+        "composition-overlapping-modes",
+        "composition(Layout((2, 2), (1, 10)), Layout((2, 2), (1, 1)))",
+        AdmissibilityError,
+        ("modes of B interact", "adding up to 2 >= 2"),
+    ),
+    (
+        "composition-mixed-signs",
+        "composition(Layout((4, 3), (1, 10)), Layout((2, 2), (-1, 4)))",
+        AdmissibilityError,
+        ("modes of B interact", "positive and of negative stride"),
+    ),
 ]
 
 
@@ -344,15 +382,9 @@ def test_same_errors_under_python_O() -> None:
     assert got == expected
 
 
-# ------------------------------------------------------------------------------------ known bugs
+# ------------------------------------------------------------------- formerly known bugs (were strict xfails)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the empty layout Layout(()) is accepted, but coalesce/filter/"
-    "complement/right_inverse/left_inverse/composition and calling it raise a bare IndexError "
-    "('tuple index out of range'), not a LayoutError; CuTe rejects these at compile time",
-)
 @pytest.mark.parametrize(
     "expr",
     [
@@ -365,17 +397,31 @@ def test_same_errors_under_python_O() -> None:
         "composition(Layout(()), Layout(4, 1))",
     ],
 )
-def test_bug_empty_layout_raises_index_error(expr: str) -> None:
-    with pytest.raises(LayoutError):
+def test_empty_layout_raises_layout_error_not_index_error(expr: str) -> None:
+    """The empty layout ():() exists (size 1, rank 0, as in CuTe); CuTe compiles no operation on it."""
+    with pytest.raises(LayoutError, match="empty layout"):
         _run(expr)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: check=True is ignored when slicing: L(_, 4, check=True) on "
-    "(8,4):(4,1) returns the slice 8:4 (offset 4 past the end of mode 1) instead of raising "
-    "CoordinateError like L(0, 4, check=True) does",
-)
-def test_bug_slice_ignores_check() -> None:
+def test_empty_layout_where_cute_compiles() -> None:
+    """What CuTe C++ does compile for Layout<Shape<>,Stride<>> (values checked with the oracle)."""
+    e = pl.Layout(())
+    assert (str(e), e.size(), e.cosize(), e.rank(), list(e)) == ("():()", 1, 1, 0, [])
+    assert str(pl.make_layout(e)) == "(()):(())"
+    assert str(pl.tile_to_shape(e, (4,))) == "((1,4)):((0,1))"
+    assert str(pl.nullspace(e)) == "1:0"
+    assert str(pl.blocked_product(e, pl.Layout((4, 2)))) == "((1,4),(1,2)):((0,1),(0,4))"
+    assert str(pl.raked_product(pl.Layout((4, 2)), e)) == "((1,4),(1,2)):((0,1),(0,4))"
+    assert str(pl.make_ordered_layout((), ())) == "():()"
+
+
+def test_slice_honours_check() -> None:
     with pytest.raises(CoordinateError):
         _run("L(_, 4, check=True)")
+    L = pl.Layout((8, 4), (4, 1))
+    assert str(L(_, 3, check=True)) == "8:4"  # in range: the same slice as without check
+    assert str(L(_, 4)) == "8:4"  # unchecked (default, CuTe): the fixed part is not range-checked
+    assert L.slice_and_offset(_, 4) == (pl.Layout(8, 4), 4)
+    sw = pl.make_composed_layout(pl.Swizzle(1, 1, 1), 0, L)
+    with pytest.raises(CoordinateError):
+        sw(_, 4, check=True)

@@ -13,6 +13,7 @@ before the fix). Where this library differs from CuTe on purpose, the test says 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -1057,6 +1058,25 @@ CASES: list[Case] = [
         lambda: (depth(8), depth((8, 4)), depth(((8, 2), 4)), rank(((8, 2), 4)), rank(8)),
         (0, 1, 2, 2, 1),
     ),
+    # ---------------------------------------------------------------- the empty layout ():() (CuTe compiles these)
+    Case("empty-str", lambda: Layout(()), "():()", "Layout<Shape<>,Stride<>>{}"),
+    Case("empty-size", lambda: size(Layout(())), 1, "size(Layout<Shape<>,Stride<>>{})"),
+    Case("empty-cosize", lambda: cosize(Layout(())), 1, "cosize(Layout<Shape<>,Stride<>>{})"),
+    Case("empty-rank", lambda: rank(Layout(())), 0, "rank(Layout<Shape<>,Stride<>>{})"),
+    Case("empty-make_layout", lambda: make_layout(Layout(())), "(()):(())", "make_layout(Layout<Shape<>,Stride<>>{})"),
+    Case(
+        "empty-tile_to_shape",
+        lambda: tile_to_shape(Layout(()), (4,)),
+        "((1,4)):((0,1))",
+        "tile_to_shape(Layout<Shape<>,Stride<>>{}, Shape<_4>{})",
+    ),
+    Case("empty-nullspace", lambda: nullspace(Layout(())), "1:0", "nullspace(Layout<Shape<>,Stride<>>{})"),
+    Case(
+        "empty-blocked_product",
+        lambda: blocked_product(Layout(()), L("(4,2):(1,4)")),
+        "((1,4),(1,2)):((0,1),(0,4))",
+        f"blocked_product(Layout<Shape<>,Stride<>>{{}}, {_cx('(4,2):(1,4)')})",
+    ),
 ]
 
 
@@ -1309,10 +1329,11 @@ def test_regression(bug: Bug) -> None:
     assert _render(bug.thunk()) == bug.expected, bug.reason
 
 
-# ------------------------------------------------------------------------------ known bugs (xfail)
+# ---------------------------------------------------------------- interacting modes of B (was a known bug)
 
-#: (A, B, A(B(i)) for every i): composition(A, B) returns a layout R with R(i) != A(B(i)) for some i, and
-#: raises nothing. CuTe C++ returns the same R (checked with the oracle while writing this).
+#: (A, B, A(B(i)) for every i): the by-mode composition R = (A o B_0, A o B_1, ...) has R(i) != A(B(i))
+#: for some i, because B's modes interact inside a mode of coalesce(A). CuTe C++ returns that R
+#: silently (checked with the oracle); composition raises AdmissibilityError ("modes of B interact").
 SILENTLY_NOT_A_COMPOSITION = [
     # B is compact (it coalesces to 6:1, for which composition *does* raise): the mode 2:3 lands inside
     # A's mode 4:1 without dividing it (allowed by the "all points inside the mode" rule and by CuTe's
@@ -1325,23 +1346,61 @@ SILENTLY_NOT_A_COMPOSITION = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: composition is right-distributive over B's modes, so when B's modes "
-    "interact (a mode landing inside an A mode without dividing it, or overlapping modes) the sum "
-    "carries across A's modes and R(c) != A(B(c)); no AdmissibilityError is raised although "
-    "layout.py promises 'R(c) == a(b(c)) for every coordinate c' and to raise where CuTe is silently "
-    "wrong. E.g. composition((4,3):(1,10), (3,2):(1,3)) = (3,2):(1,3), but A(B(4)) = A(4) = 10 != 4 "
-    "(CuTe C++ returns the same wrong layout)",
-)
 @pytest.mark.parametrize(
     "a,b,want", SILENTLY_NOT_A_COMPOSITION, ids=[f"{a} o {b}" for a, b, _w in SILENTLY_NOT_A_COMPOSITION]
 )
-def test_bug_composition_is_never_silently_wrong(a: str, b: str, want: list[int]) -> None:
+def test_composition_is_never_silently_wrong(a: str, b: str, want: list[int]) -> None:
     lay_a, lay_b = Layout(a), Layout(b)
     assert [lay_a(lay_b(i)) for i in range(lay_b.size())] == want
     try:
         r = composition(lay_a, lay_b)
-    except AdmissibilityError:
+    except AdmissibilityError as e:
+        # the message names the rule, the mode of coalesce(A), B, and a coordinate where it goes wrong
+        msg = str(e)
+        assert "modes of B interact" in msg and f"coalesce(A) = {a}" in msg and f"B = {b}" in msg
+        idx = int(re.search(r"at B's index (\d+)", msg).group(1))
+        assert f"A(B) = {want[idx]}" in msg
         return  # raising is fine; returning a layout that is not A o B is not
     assert [r(i) for i in range(r.size())] == want
+
+
+def test_interaction_message_exact() -> None:
+    with pytest.raises(AdmissibilityError) as info:
+        composition(Layout((4, 3), (1, 10)), Layout((3, 2), (1, 3)))
+    assert str(info.value) == (
+        "composition: modes of B interact: in mode 0 (shape 4) of coalesce(A) = (4,3):(1,10), the modes [0, 1] "
+        "of B = (3,2):(1,3) (flat mode indices) reach offsets adding up to 5 >= 4, so B(c) carries into A's "
+        "next mode and the by-mode result (3,2):(1,3) is not A o B: at B's index 5, B = 5 and A(B) = 11, but "
+        "the result gives 5 (CuTe returns that layout silently; each mode of B is admissible alone)"
+    )
+
+
+#: B's modes share a mode of coalesce(A) without carrying: admissible, and equal to A o B pointwise
+INTERACTING_BUT_FINE = [
+    ("(4,3):(1,10)", "(2,2):(1,2)", "(2,2):(1,2)"),  # digits 0..1 and 0,2 of mode 0: sum 3 < 4
+    ("(4,3):(1,10)", "(3,2):(1,0)", "(3,2):(1,0)"),  # a stride-0 mode adds nothing
+    ("(4,3):(1,10)", "((2,2),3):((1,2),4)", "((2,2),3):((1,2),10)"),  # compact B: 12:1 split
+    ("(4,3):(1,10)", "(2,2):(3,12)", "(2,2):(3,30)"),  # 3 in mode 0; 12 = 3*4 lies in the last mode
+    ("(6,4):(1,7)", "(2,3,4):(3,1,6)", "(2,3,4):(3,1,7)"),  # 3 + 2 = 5 < 6; 6 = one step of mode 1
+    ("(4,3):(1,10)", "(2,2):(-1,-2)", "(2,2):(-1,-2)"),  # all negative, inside mode 0: A(-x) = -A(x)
+    ("(4,3):(1,10)", "(2,2):(-1,2)", "(2,2):(-1,2)"),  # both signs, both inside mode 0 only
+    ("8:1", "(2,2):(1,-1)", "(2,2):(1,-1)"),  # A linear: no mode to carry into
+]
+
+
+@pytest.mark.parametrize("a,b,want", INTERACTING_BUT_FINE, ids=[f"{a} o {b}" for a, b, _w in INTERACTING_BUT_FINE])
+def test_modes_of_b_sharing_a_mode_of_a_without_carry(a: str, b: str, want: str) -> None:
+    lay_a, lay_b = Layout(a), Layout(b)
+    r = composition(lay_a, lay_b)
+    assert str(r) == want
+    for i in range(lay_b.size()):
+        x = lay_b(i)
+        ax = lay_a(x) if x >= 0 else -lay_a(-x)  # CuTe's reading of offsets below A's domain
+        assert r(i) == ax, (i, x)
+
+
+def test_modes_of_b_of_both_signs_across_modes_of_a() -> None:
+    # B(1,1) = -1 + 4 = 3: A(3) = 3, but the by-mode result (2,2):(-1,10) gives 9
+    with pytest.raises(AdmissibilityError, match=r"modes of B interact: B = \(2,2\):\(-1,4\) has modes of positive and "
+                       r"of negative stride landing in different modes \[1\] and \[0\]"):
+        composition(Layout((4, 3), (1, 10)), Layout((2, 2), (-1, 4)))

@@ -296,15 +296,40 @@ def test_bad_shapes_are_notation_errors(text, msg):
         parse(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a bad shape leaf is reported at the column of the stride ('(8,0):(1,8)' points at column 7, "
-    "the '(' of the stride), not inside the shape",
-)
 def test_bad_shape_points_into_the_shape():
+    """Formerly a strict xfail: the error pointed at the '(' of the stride (column 7)."""
     with pytest.raises(NotationError) as info:
         parse("(8,0):(1,8)")
     assert info.value.column < 5
+
+
+#: (text, 0-based column of the offending leaf, message): every leaf error points at its own leaf
+BAD_LEAVES = [
+    ("(8,0):(1,8)", 3, "shape leaves must be positive (zero-size modes are not allowed), got 0"),
+    ("(0,8):(1,8)", 1, "got 0"),
+    ("-8:1", 0, "got -8"),
+    ("(m-m):1", 1, "got 0"),
+    ("((8,4),(2,0)):((1,8),(32,64))", 10, "got 0"),
+    ("(8,(4,-2)):(1,(8,32))", 6, "got -2"),
+    ("(8, (4,  -2)):(1,(8,32))", 9, "got -2"),  # whitespace is counted
+    ("(8,(m+1)*0)", 3, "got 0"),  # a parenthesised expression is one leaf, starting at its '('
+    ("(4,(2,x-x)):(1,(4,8))", 6, "got 0"),
+    ("(2**-1,4):(1,2)", 1, "shape leaves must be int or sympy integer expressions, got 0.5 (float)"),
+    ("(8,4):(1,2**-1)", 9, "stride leaves must be int or sympy integer expressions, got 0.5 (float)"),
+    ("(8,(4,2)):(1,(8,2**-1))", 16, "stride leaves must be int or sympy integer expressions"),
+    ("((8,2),(4,4)):((4,32),(1,m/0))", 25, "stride leaves must be integers, got the non-integer number zoo"),
+    ("Sw<3,4,3> o 0 o (8,0):(64,1)", 19, "got 0"),  # inside a composed layout
+    ("(8,4):(4,1,2)", 6, "not congruent"),  # congruence is a property of the whole stride: its '('
+]
+
+
+@pytest.mark.parametrize("text,col,msg", BAD_LEAVES, ids=[t for t, _c, _m in BAD_LEAVES])
+def test_leaf_errors_point_at_their_own_column(text, col, msg):
+    with pytest.raises(NotationError) as info:
+        parse(text)
+    assert msg in str(info.value)
+    assert info.value.column == col, (text, info.value.column, str(info.value))
+    assert str(info.value).splitlines()[2] == "  " + " " * col + f"^ (column {col + 1})"
 
 
 def test_bad_swizzle_in_notation_points_at_the_column():

@@ -6,9 +6,8 @@
   coalesce, composition, complement, logical_divide, logical_product and upcast.
 * Undecidable and invalid symbolic inputs raise SymbolicUndecidable / LayoutValueError /
   AdmissibilityError naming the condition.
-* Facts (``assumptions(Divisible(m, 8))``): the rewrites are tested directly; the tests that
-  need the 5-line hook in ``inttuple.divides``/``is_lt`` switch from xfail to pass by
-  themselves once the hook lands (HOOK is probed at import).
+* Facts (``assumptions(Divisible(m, 8))``): the rewrites are tested directly, and through the
+  core (``inttuple.divides``/``is_lt``/``is_eq``/``signum`` consult them).
 * The bit-vector model: Sw<3,4,3> o (8,64):(64,1) on 16-bit elements is proved equal to a
   hand-built XOR formula and a wrong formula is refuted with a verified counterexample;
   planted faults are caught (checked against exhaustive evaluation); carries are exact.
@@ -32,6 +31,7 @@ from hypothesis import strategies as st
 from pycute_layouts import (
     AdmissibilityError,
     ComposedLayout,
+    CoordinateError,
     Layout,
     LayoutTypeError,
     LayoutValueError,
@@ -78,23 +78,6 @@ REPO = Path(__file__).resolve().parents[1]
 BUDGET = settings.default.max_examples
 m, n, k = symbols("m n k")
 SYMS = (m, n, k)
-
-
-def _hook_landed() -> bool:
-    """Whether inttuple's decision helpers consult the stated facts (the hook in inttuple.divides)."""
-    with assume_divisible(m, 8):
-        try:
-            return inttuple.divides(8, m)
-        except SymbolicUndecidable:
-            return False
-
-
-HOOK = _hook_landed()
-needs_hook = pytest.mark.xfail(
-    not HOOK,
-    strict=True,
-    reason="needs the hook in inttuple.divides/is_lt that calls symbolic.refine_divisibility/refine_sign",
-)
 
 
 # ------------------------------------------------------------------------------------------
@@ -374,19 +357,104 @@ def test_undecidable_and_invalid_symbolic_inputs(build, err, msg):
     assert len(UNDECIDABLE) >= 15
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: composition((3,2*m,n):(1,3*n,3), 4:2) raises AdmissibilityError although it is admissible "
-    "for n = 1 (coalesce merges to 18:1 there); coalesce treats the undecidable 3 == 3*n as 'different', "
-    "so the symbolic verdict is not universal and should be SymbolicUndecidable",
-)
 def test_inadmissible_verdict_is_universal():
+    """Formerly a strict xfail: coalesce treated the undecidable 3 == 3*n as 'different', so composition
+    raised AdmissibilityError although the composition is admissible for n = 1."""
     A = Layout((3, 2 * m, n), (1, 3 * n, 3))
     assert composition(A.subs(m=3, n=1), Layout(4, 2)) == Layout(4, 2)  # admissible for n = 1 ...
     with pytest.raises(AdmissibilityError):
         composition(A.subs(m=3, n=2), Layout(4, 2))  # ... not for n = 2
-    with pytest.raises(SymbolicUndecidable):
+    with pytest.raises(SymbolicUndecidable) as info:
         composition(A, Layout(4, 2))
+    # the error names the condition coalesce could not decide, and the verdict it would have given
+    assert "coalesce cannot decide 3 == 3*n" in str(info.value)
+    assert "stride divisibility fails" in str(info.value)
+    # coalesce itself still returns the same function (the merge is just not made)
+    assert coalesce(A) == A
+    with pytest.raises(SymbolicUndecidable, match="cannot decide 3 == 3\\*n"):
+        composition(A, Layout(4, 2))
+
+
+def test_inadmissible_verdict_without_undecided_merges_stays_admissibility_error():
+    A = Layout((3, 2 * m, n), (1, 5 * n, 3))  # 3 == 5*n is decidably false: the modes never merge
+    with pytest.raises(AdmissibilityError, match="stride divisibility fails"):
+        composition(A, Layout(4, 2))
+
+
+# ------------------------------------------------------------------------------------------
+# undecidable comparisons are never guessed (audit of inttuple/layout): each is decided from the
+# assumptions (and stated facts) or raises SymbolicUndecidable naming the condition
+
+
+def test_is_eq_decides_from_positivity_instead_of_guessing():
+    assert inttuple.is_eq(m * n - m, -1) is False  # m*(n-1) >= 0: sympy alone cannot tell
+    assert inttuple.is_eq(m * n, m - 1) is False
+    with assume_divisible(m, 4):
+        assert inttuple.is_eq(m, 2) is False  # a positive multiple of 4
+    with pytest.raises(SymbolicUndecidable, match="cannot decide m\\*n == m"):
+        inttuple.is_eq(m * n, m)  # true exactly for n = 1
+
+
+def test_signum_decides_from_positivity():
+    assert inttuple.signum(m * n - m + 1) == 1
+    assert inttuple.signum(m - m * n - 1) == -1
+    with pytest.raises(SymbolicUndecidable, match="sign of m\\*n - m"):
+        inttuple.signum(m * n - m)  # 0 for n = 1
+
+
+def test_divisibility_or_tries_the_other_half():
+    # m*n | m is undecidable (n = 1), but m | m*n holds: shape_div/ceil_div give 1, not an error
+    assert inttuple.shape_div(m, m * n) == 1
+    assert inttuple.ceil_div(m, m * n) == 1
+    with pytest.raises(SymbolicUndecidable, match="divides"):
+        inttuple.shape_div(m, n)  # neither half decidable
+    # composition: mode 0 of A is m*n; B's stride m divides it (m*n | m is undecidable)
+    A = Layout((m * n, 4), (1, 3 * m * n))
+    B = Layout((1, 4), (m, 4 * m * n))
+    R = composition(A, B)
+    assert R == Layout((1, 4), (3 * m * n, 12 * m * n))
+    assert R.subs(m=2, n=3) == composition(A.subs(m=2, n=3), B.subs(m=2, n=3))
+
+
+def test_smin_decides_either_order():
+    assert inttuple.smin(2 * m, 2) == 2  # 2 < 2*m is undecidable (m = 1), 2*m < 2 is decidably false
+    assert inttuple.smin(2, 2 * m) == 2
+    assert inttuple.smin(m, m * n) == m
+    with pytest.raises(SymbolicUndecidable, match="cannot decide"):
+        inttuple.smin(m, n)
+
+
+def test_either_is_one_tries_the_other_half():
+    # next_s = n (n == 1 undecidable) but the rest of B is 1: the mode is skipped either way
+    A = Layout((m * n, 4), (1, 3 * m * n))
+    assert composition(A, Layout(1, m)) == Layout(1, 3 * m * n)
+
+
+def test_points_inside_a_mode_without_divisibility_are_decided():
+    # neither of m+4 and 3 is known to divide the other, but both points of 2:3 lie inside the mode (3 < m+4)
+    A = Layout((m + 4, 5), (1, 100))
+    assert composition(A, Layout(2, 3)) == Layout(2, 3)
+    # ... and when that is undecidable too, the error says which divisibility and which bound
+    with pytest.raises(SymbolicUndecidable, match=r"cannot decide whether m\+4 divides 3|cannot decide whether m \+ 4"):
+        composition(Layout((m + 4, 5), (1, 100)), Layout(4, 3))  # 9 < m + 4 only for m > 5
+
+
+def test_interaction_of_symbolic_modes_is_decided_or_undecidable():
+    A = Layout((4 * m, 3), (1, 10 * m))
+    assert composition(A, Layout((2, 2), (1, 2))) == Layout((2, 2), (1, 2))  # 1 + 2 < 4*m
+    with pytest.raises(AdmissibilityError, match="modes of B interact"):
+        composition(Layout((4, m), (1, 10)), Layout((3, 2), (1, 3)))  # 2 + 3 >= 4, whatever m
+    with pytest.raises(SymbolicUndecidable, match="stay inside mode 0"):
+        composition(Layout((m + 3, 3), (1, 100)), Layout((3, 2), (1, 3)))  # 2 + 3 < m + 3 iff m > 2
+
+
+def test_checked_symbolic_coordinates_are_decided():
+    L = Layout((m, 4))
+    assert L((m - 1, 3), check=True) == m - 1 + 3 * m
+    with pytest.raises(CoordinateError, match="coordinate m is out of range"):
+        L((m, 0), check=True)
+    with pytest.raises(SymbolicUndecidable, match="cannot decide whether coordinate 3 is in range"):
+        L((3, 0), check=True)  # m could be 2
 
 
 # ------------------------------------------------------------------------------------------
@@ -440,7 +508,6 @@ def test_subs_checks_the_stated_facts():
     assert L.subs(m=12) == Layout((8, 12), (12, 1))  # outside the block there is no such fact
 
 
-@needs_hook
 def test_facts_decide_divisibility_in_the_core():
     with assume_divisible(m, 8):
         assert inttuple.divides(8, m)
@@ -451,7 +518,6 @@ def test_facts_decide_divisibility_in_the_core():
         assert inttuple.is_lt(7, m)  # a multiple of 8 is at least 8
 
 
-@needs_hook
 def test_facts_for_the_ptx_canonical_layout():
     SBO = symbols("SBO")[0]
     L = parse("((8,m),(T,2k)):((8T,SBO),(1,T))", T=8)
@@ -463,7 +529,6 @@ def test_facts_for_the_ptx_canonical_layout():
         assert U.subs(m=2, k=1, SBO=1024) == upcast(L.subs(m=2, k=1, SBO=1024), 8)
 
 
-@needs_hook
 def test_facts_decide_orderings_in_the_core():
     assert inttuple.is_lt(m, m * n + 1)  # via refine_sign: m*n + 1 - m > 0
     with assume_divisible(m, 4):
