@@ -1,19 +1,30 @@
 """Hardware validation (issue 9): generate CUDA checks from the library, and verify a GPU result file.
 
-The library's claims about TMA placement, tensor-map validation and wgmma descriptors are turned
-into CUDA kernels whose every layout constant comes from :mod:`pycute_layouts.arch` (no constant
-is typed by hand), run on a Hopper GPU by ``examples/hardware/run.sh``, and the GPU's raw
+The library's claims about TMA placement, tensor-map validation, im2col and wgmma descriptors are
+turned into CUDA kernels whose every layout constant comes from the library (no constant is typed by
+hand): the wgmma operands' descriptors per K step, MN-block offsets, LBO/SBO, TMA swizzle, box, data
+type and copies are read from :mod:`pycute_layouts.codegen` -- one spec per configuration,
+``kernel_constants`` + ``emit_header`` verbatim where the tile sits on the swizzle pattern boundary,
+``describe_operand`` elsewhere -- and the per-element store addresses from
+:meth:`SwizzledSmemLayout.byte_address`. They run on a Hopper GPU by ``examples/hardware/run.sh``, and the GPU's raw
 observations are written to a JSON result file. :func:`verify` recomputes every prediction with
 the *current* library and compares it with those observations, so a later change to the library
 that contradicts the hardware fails (the CPU test suite runs it on the committed result file).
 
-Five groups of checks (``kind`` in the result file):
+Seven groups of checks (``kind`` in the result file):
 
 ``place``
     TMA placement: one 2-D box per ``CUtensorMapSwizzle`` value 0..6, element size 1/2/4 bytes,
     inner extent = the swizzle span and smaller, 8/16 rows, destination ``1024*k + 128*j``. The
     GPU reports where every box byte landed (a hash of the offsets, plus the first differences
     from the generator's prediction) or the driver's error; prediction: :func:`tma.box_to_smem`.
+``store``
+    TMA stores (shared -> global) for the sm90 swizzle modes: every global byte names the shared-memory
+    byte it came from; prediction: :func:`tma.box_to_smem` read backwards; plus a load -> store round trip.
+``im2col``
+    ``cp.async.bulk.tensor.{3d,4d}...im2col`` loads with im2col offsets: the dumped region, element by
+    element, against :func:`pycute_layouts.arch.im2col.im2col_load` (which pixel lands in which row, fill
+    for out-of-bounds pixels and channels) placed by :func:`tma.box_to_smem` with box ``(channels, pixels)``.
 ``valid``
     Tensor-map validation: parameter sets at and just past each rule of :func:`tma.rules_for`
     through the real ``cuTensorMapEncodeTiled`` / ``cuTensorMapEncodeIm2col``; prediction:
@@ -34,7 +45,7 @@ Five groups of checks (``kind`` in the result file):
 
 >>> cases = plan()
 >>> sorted({c["kind"] for c in cases})
-['e2e', 'mma', 'neg', 'place', 'valid']
+['e2e', 'im2col', 'mma', 'neg', 'place', 'store', 'valid']
 >>> fnv_hash([1, 2, 3]) == fnv_hash(np.array([1, 2, 3], dtype=np.int32))
 True
 """
@@ -52,12 +63,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _
+from . import codegen
 from .arch import tma, wgmma
 from .arch.swizzle_modes import SwizzleMode
 from .composed import ComposedLayout, SwizzledSmemLayout
 from .errors import LayoutError
-from .layout import flat_divide, tile_to_shape
 
 __all__ = [
     "ABS_DATA",
@@ -86,6 +96,7 @@ ABS_DATA = 0x2000  #: A operand tiles (and the first TMA placement region)
 ABS_B = 0x12000  #: B operand tiles
 ABS_PLACE = ABS_DATA  #: TMA placement: region 0; region 1 is ABS_PLACE + PLACE_REGION_BYTES
 PLACE_REGION_BYTES = 0x2000
+IM2COL_REGION_BYTES = 0x5000  #: im2col: the region dumped (every model's rows fit)
 DYN_SMEM_BYTES = 0x32000  #: dynamic shared memory requested by the wgmma kernels (200 KiB)
 
 _DTYPES = {"bf16": 16, "tf32": 32, "e4m3": 8}
@@ -175,7 +186,87 @@ def _place_cases() -> list[dict]:
                     for j in range(8):
                         out.append({"kind": "place", "id": f"place/{mode.short_name}/e{eb}/w{w}/r{rows}/o{128 * j}",
                                     "mode": int(mode), "elem_bytes": eb, "box": [w // eb, rows], "dst_off": 128 * j})
+    # destinations off a 128-byte line (the model's floor is 16 B): what the hardware does with them
+    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B32, tma.TmaSwizzle.B64, tma.TmaSwizzle.B128):
+        w = tma.swizzle_mode_info(mode).span_bytes or 128
+        for off in (16, 32, 64):
+            out.append({"kind": "place", "id": f"place/{mode.short_name}/e2/w{w}/r8/o{off}", "mode": int(mode),
+                        "elem_bytes": 2, "box": [w // 2, 8], "dst_off": off})
     return out
+
+
+def _store_cases() -> list[dict]:
+    """TMA stores (shared -> global) for the sm90 swizzle modes: the placement model read backwards."""
+    out = []
+    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B32, tma.TmaSwizzle.B64, tma.TmaSwizzle.B128):
+        span = tma.swizzle_mode_info(mode).span_bytes
+        widths = (128, 48) if mode is tma.TmaSwizzle.NONE else tuple(w for w in (span, span // 2, span // 4) if w >= 16)
+        for eb in (1, 2, 4):
+            for w in widths:
+                for rows in (8, 16):
+                    for off in (0, 128, 384, 896):
+                        out.append({"kind": "store", "id": f"store/{mode.short_name}/e{eb}/w{w}/r{rows}/o{off}",
+                                    "mode": int(mode), "elem_bytes": eb, "box": [w // eb, rows], "dst_off": off})
+    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B128):  # sources off a 128-byte line
+        for off in (16, 64):
+            out.append({"kind": "store", "id": f"store/{mode.short_name}/e2/w128/r8/o{off}", "mode": int(mode),
+                        "elem_bytes": 2, "box": [64, 8], "dst_off": off})
+    return out
+
+
+def _im2col_case(name: str, dtype: str, gdim: Sequence[int], lower: Sequence[int], upper: Sequence[int], channels: int,
+                 pixels: int, swizzle: str, coords: Sequence[int], offsets: Sequence[int],
+                 estrides: Sequence[int] | None = None, dst_off: int = 0) -> dict:
+    return {"kind": "im2col", "id": f"im2col/{name}", "dtype": dtype, "gdim": list(gdim), "lower": list(lower),
+            "upper": list(upper), "channels": channels, "pixels": pixels, "swizzle": swizzle, "coords": list(coords),
+            "offsets": list(offsets), "estrides": list(estrides or [1] * len(gdim)), "dst_off": dst_off}
+
+
+def _im2col_cases() -> list[dict]:
+    """TMA im2col loads (plain .im2col, 3-D and 4-D) checked row by row against ``arch.im2col.im2col_load``."""
+    c = []
+    nhwc = (64, 10, 10, 2)  # (C, W, H, N): 3x3 convolution, padding 1
+    pad = dict(lower=(-1, -1), upper=(-1, -1))
+    for taps in ((0, 0), (1, 1), (2, 2), (2, 0)):
+        c.append(_im2col_case(f"4d/u16/128B/c64/p128/s1/tap{taps[0]}{taps[1]}", "UINT16", nhwc, channels=64, pixels=128,
+                              swizzle="128B", coords=(0, -1, -1, 0), offsets=taps, **pad))
+    c.append(_im2col_case("4d/u16/128B/c64/p128/s1/mid-to-past-N", "UINT16", nhwc, channels=64, pixels=128,
+                          swizzle="128B", coords=(0, 3, 5, 1), offsets=(1, 0), **pad))
+    c.append(_im2col_case("4d/u16/64B/c32/p64/s1", "UINT16", nhwc, channels=32, pixels=64, swizzle="64B",
+                          coords=(0, -1, -1, 0), offsets=(0, 1), **pad))
+    c.append(_im2col_case("4d/u16/64B/c32/p64/s1/c32", "UINT16", nhwc, channels=32, pixels=64, swizzle="64B",
+                          coords=(32, 4, 2, 0), offsets=(2, 1), dst_off=512, **pad))
+    c.append(_im2col_case("4d/u16/32B/c16/p32/s1/wrap-past-N", "UINT16", nhwc, channels=16, pixels=32, swizzle="32B",
+                          coords=(16, 5, 8, 1), offsets=(1, 1), dst_off=256, **pad))
+    for off in (128, 16):  # 16: a destination off a 128-byte line
+        c.append(_im2col_case(f"4d/u16/none/c8/p32/s1/dst{off}", "UINT16", nhwc, channels=8, pixels=32, swizzle="NONE",
+                              coords=(8, 0, 0, 0), offsets=(0, 0), dst_off=off, **pad))
+    c.append(_im2col_case("4d/u16/128B/c64/p64/s1/channels-past-C", "UINT16", nhwc, channels=64, pixels=64,
+                          swizzle="128B", coords=(8, -1, 0, 0), offsets=(1, 1), **pad))
+    c.append(_im2col_case("4d/u16/128B/c32/p32/s1/narrow", "UINT16", nhwc, channels=32, pixels=32, swizzle="128B",
+                          coords=(0, -1, -1, 0), offsets=(0, 0), **pad))
+    c.append(_im2col_case("4d/u16/128B/c8/p32/s1/narrow", "UINT16", nhwc, channels=8, pixels=32, swizzle="128B",
+                          coords=(0, -1, -1, 0), offsets=(1, 1), **pad))
+    s2 = (1, 2, 2, 1)  # stride-2 convolution
+    for taps in ((0, 0), (1, 2)):
+        c.append(_im2col_case(f"4d/u16/128B/c64/p64/s2/tap{taps[0]}{taps[1]}", "UINT16", nhwc, channels=64, pixels=64,
+                              swizzle="128B", coords=(0, -1, -1, 0), offsets=taps, estrides=s2, **pad))
+    c.append(_im2col_case("4d/u16/64B/c32/p32/s2/start-inside", "UINT16", nhwc, channels=32, pixels=32, swizzle="64B",
+                          coords=(0, 1, 3, 0), offsets=(2, 1), estrides=s2, **pad))
+    c.append(_im2col_case("4d/u16/128B/c64/p96/sW1H2/5x3", "UINT16", (64, 12, 6, 2), lower=(-2, -1), upper=(-2, -1),
+                          channels=64, pixels=96, swizzle="128B", coords=(0, -2, -1, 0), offsets=(4, 2),
+                          estrides=(1, 1, 2, 1)))
+    nwc = (16, 40, 3)  # (C, W, N): 5-tap 1-D convolution, padding 2, 32-bit elements
+    for tap in (0, 4):
+        c.append(_im2col_case(f"3d/u32/64B/c16/p128/s1/tap{tap}", "UINT32", nwc, lower=(-2,), upper=(-2,), channels=16,
+                              pixels=128, swizzle="64B", coords=(0, -2, 0), offsets=(tap,)))
+    c.append(_im2col_case("3d/u32/64B/c16/p64/s2/tap3", "UINT32", nwc, lower=(-2,), upper=(-2,), channels=16, pixels=64,
+                          swizzle="64B", coords=(0, -2, 0), offsets=(3,), estrides=(1, 2, 1)))
+    c.append(_im2col_case("3d/u32/32B/c8/p64/s1/c8", "UINT32", nwc, lower=(-2,), upper=(-2,), channels=8, pixels=64,
+                          swizzle="32B", coords=(8, 5, 1), offsets=(2,)))
+    c.append(_im2col_case("3d/u32/none/c16/p32/s2/offset39", "UINT32", nwc, lower=(-2,), upper=(-2,), channels=16,
+                          pixels=32, swizzle="NONE", coords=(0, -2, 0), offsets=(39,), estrides=(1, 2, 1)))
+    return c
 
 
 def _tiled(note: str, dtype: str = "UINT16", gdim: Sequence[int] = (256, 64), gstrides: Sequence[int] | None = None,
@@ -318,7 +409,7 @@ def _valid_cases() -> list[dict]:
 
 def _mma_base_configs() -> list[dict]:
     out: list[dict] = []
-    shapes = ((64, 64, 64), (128, 64, 64), (64, 128, 64), (64, 64, 128))
+    shapes = ((64, 64, 64), (128, 64, 64), (64, 128, 64), (64, 64, 128), (128, 128, 128))
     majors = {"bf16": (("K", "K"), ("MN", "K"), ("K", "MN"), ("MN", "MN")), "tf32": (("K", "K"),), "e4m3": (("K", "K"),)}
     for dtype, combos in majors.items():
         for ma, mb in combos:
@@ -326,20 +417,29 @@ def _mma_base_configs() -> list[dict]:
                 for m, n, k in shapes:
                     k = 2 * k if dtype == "e4m3" else k  # the same bytes per row: the 128B atom is 128 fp8 wide
                     out.append({"dtype": dtype, "major_a": ma, "major_b": mb, "mode": mode, "M": m, "N": n, "K": k,
-                                "off_a": 0, "off_b": 0, "anchor": "absolute"})
-    # tiles off the pattern boundary: absolute-address swizzle (base offset 0) and tile-relative (PTX base offset)
+                                "off_a": 0, "off_b": 0, "anchor": "absolute", "order": "auto"})
+    # round 1's MN-major tile order (atoms along MN first), now through codegen's order="mn_first"
+    for ma, mb in (("MN", "MN"), ("MN", "K"), ("K", "MN")):
+        for mode in _MODES:
+            for m, n, k in ((64, 128, 64), (128, 128, 128)):
+                out.append({"dtype": "bf16", "major_a": ma, "major_b": mb, "mode": mode, "M": m, "N": n, "K": k,
+                            "off_a": 0, "off_b": 0, "anchor": "absolute", "order": "mn_first"})
+    # tiles on every 128-byte line of the pattern: absolute-address swizzle (base offset 0) and tile-relative
+    # (PTX base offset (start >> 7) & 7, every value 1..7)
     for mode in ("32B", "64B", "128B"):
-        for off in (128, 384, 640):
+        for off in range(128, 1024, 128):
             for anchor in ("absolute", "tile"):
                 for ma, mb in (("K", "K"), ("MN", "MN")):
                     out.append({"dtype": "bf16", "major_a": ma, "major_b": mb, "mode": mode, "M": 64, "N": 64, "K": 64,
-                                "off_a": off, "off_b": off + 128 if off < 896 else 0, "anchor": anchor})
+                                "off_a": off, "off_b": off + 128 if off < 896 else 0, "anchor": anchor,
+                                "order": "auto"})
     return out
 
 
 def _cfg_id(cfg: dict) -> str:
+    tail = f"/{cfg['order']}" if cfg.get("order") else ""  # round-1 records have no order (their seeds stay)
     return (f"{cfg['dtype']}/{cfg['major_a']}{cfg['major_b']}/{cfg['mode']}/{cfg['M']}x{cfg['N']}x{cfg['K']}/"
-            f"a{cfg['off_a']}b{cfg['off_b']}/{cfg['anchor']}")
+            f"a{cfg['off_a']}b{cfg['off_b']}/{cfg['anchor']}{tail}")
 
 
 def _e2e_configs() -> list[dict]:
@@ -348,14 +448,23 @@ def _e2e_configs() -> list[dict]:
         out.append({"dtype": "bf16", "major_a": "K", "major_b": "K", "mode": mode, "M": 64, "N": 64, "K": 64})
         out.append({"dtype": "bf16", "major_a": "K", "major_b": "K", "mode": mode, "M": 128, "N": 128, "K": 128})
         out.append({"dtype": "bf16", "major_a": "MN", "major_b": "MN", "mode": mode, "M": 64, "N": 128, "K": 64})
+        out.append({"dtype": "bf16", "major_a": "MN", "major_b": "MN", "mode": mode, "M": 128, "N": 128, "K": 128})
+        out.append({"dtype": "bf16", "major_a": "K", "major_b": "MN", "mode": mode, "M": 128, "N": 128, "K": 64})
+        out.append({"dtype": "bf16", "major_a": "MN", "major_b": "K", "mode": mode, "M": 64, "N": 64, "K": 128})
         out.append({"dtype": "tf32", "major_a": "K", "major_b": "K", "mode": mode, "M": 64, "N": 64, "K": 64})
         out.append({"dtype": "e4m3", "major_a": "K", "major_b": "K", "mode": mode, "M": 64, "N": 64, "K": 128})
-    for mode in ("64B", "128B"):
+        for m, n, k in ((64, 128, 64), (128, 128, 128)):
+            out.append({"dtype": "bf16", "major_a": "MN", "major_b": "MN", "mode": mode, "M": m, "N": n, "K": k,
+                        "order": "mn_first"})
+    for mode in ("32B", "64B", "128B"):
         out.append({"dtype": "bf16", "major_a": "K", "major_b": "K", "mode": mode, "M": 64, "N": 64, "K": 64,
                     "off_a": 384, "off_b": 128})
+        out.append({"dtype": "bf16", "major_a": "MN", "major_b": "MN", "mode": mode, "M": 64, "N": 64, "K": 64,
+                    "off_a": 640, "off_b": 128})
     for c in out:
         c.setdefault("off_a", 0)
         c.setdefault("off_b", 0)
+        c.setdefault("order", "auto")
         c["anchor"] = "absolute"
     return out
 
@@ -371,11 +480,13 @@ def plan() -> list[dict]:
     >>> len([c for c in p if c["kind"] == "valid"]) >= 60
     True
     >>> next(c for c in p if c["kind"] == "mma")["id"]
-    'mma/bf16/KK/none/64x64x64/a0b0/absolute'
+    'mma/bf16/KK/none/64x64x64/a0b0/absolute/auto'
     """
     cases: list[dict] = []
     cases += _place_cases()
+    cases += _store_cases()
     cases += _valid_cases()
+    cases += _im2col_cases()
     bases = _mma_base_configs()
     for cfg in bases:
         cases.append({"kind": "mma", "id": f"mma/{_cfg_id(cfg)}", "cfg": cfg, "mutation": None})
@@ -411,57 +522,91 @@ class _OperandConsts:
     descs: list[list[wgmma.SmemDescriptor]]  # [mn block][k step]
     k_step_bytes: list[int]  # start-address advance between consecutive K steps (block 0)
     boxes: list[tuple[int, int, int]]  # TMA: (coord0, coord1, dst absolute address)
-    box: tuple[int, int]  # TMA box (elements, rows)
+    box: tuple[int, int]  # TMA box (elements, rows); (0, 0) where codegen gives no TMA plan
     tma_mode: int
+    oc: Any = None  # the codegen.OperandConstants it was read from
 
 
-def _operand(dtype: str, major: str, mode: str, mn: int, k: int, instr_mn: int, base: int, anchor: str) -> _OperandConsts:
-    bits = _DTYPES[dtype]
-    eb = bits // 8
-    ki = _K_INSTR[dtype]
-    atom = wgmma.smem_atom(major, mode, bits)
-    tile = tile_to_shape(atom.layout, (mn, k))
-    comp = ComposedLayout(atom.swizzle, 0, tile)
-    mm, kk = np.meshgrid(np.arange(mn), np.arange(k), indexing="ij")
-    if anchor == "absolute":
-        addrs = np.asarray(SwizzledSmemLayout(atom.swizzle, tile, bits, base_address=base).byte_address(mm, kk))
-    else:
-        addrs = base + np.asarray(SwizzledSmemLayout(atom.swizzle, tile, bits).byte_address(mm, kk))
-    descs: list[list[wgmma.SmemDescriptor]] = []
-    steps: list[int] = []
-    div = flat_divide(comp, (instr_mn, ki))
-    for i in range(mn // instr_mn):
-        row: list[wgmma.SmemDescriptor] = []
-        for s in range(k // ki):
-            d = wgmma.make_smem_desc(div(_, _, i, s), major, bits, start_address=base, swizzle_anchor=anchor)
-            if s:
-                prev = row[-1]
-                delta = d.start_address - prev.start_address
-                try:  # the K-step advance, where the library allows it (same row / whole atoms)
-                    adv = prev.advance(delta, major=major)
-                except LayoutError:
-                    adv = d
-                if adv != d:
-                    raise HwCheckError(f"hwcheck: advance({delta}) gives {adv} but make_smem_desc gives {d}")
-                d = adv
-                if i == 0:
-                    steps.append(delta)
-            row.append(d)
-        descs.append(row)
-    # TMA boxes: K-major one box per K atom covering every row; MN-major one box per atom
-    m = SwizzleMode.parse(mode)
-    w_elems = m.width_bytes // eb
+def _order(cfg: dict) -> str:
+    """The tile order of a configuration; round-1 records (no ``order``) used ``mn_first`` for every operand."""
+    return cfg.get("order") or "mn_first"
+
+
+def _spec(cfg: dict) -> dict:
+    """The codegen spec (``codegen.parse_spec`` input) of one wgmma configuration: operands A and B at their addresses."""
+    def op(mn: int, major: str, start: int, mma_mn: int) -> dict:
+        return {"tile": [mn, cfg["K"]], "dtype": cfg["dtype"], "major": major, "swizzle": cfg["mode"],
+                "order": _order(cfg), "mma_mn": mma_mn, "start_address": start}
+    return {"kernel": _namespace(cfg), "arch": "sm90",
+            "A": op(cfg["M"], cfg["major_a"], ABS_DATA + cfg["off_a"], 64),
+            "B": op(cfg["N"], cfg["major_b"], ABS_B + cfg["off_b"], cfg["N"])}
+
+
+def _namespace(cfg: dict) -> str:
+    return "hw_" + hashlib.sha256(_cfg_id(cfg).encode()).hexdigest()[:12]
+
+
+def _codegen_consts(cfg: dict) -> tuple[Any, Any, Any]:
+    """``(A, B, kc)``: codegen's OperandConstants of both operands, and the KernelConstants where codegen's
+    ``kernel_constants`` takes the configuration (tiles on the swizzle pattern boundary, absolute anchor; the
+    generated header comes from ``emit_header(kc)``). Other configurations (tiles off the boundary, tile-relative
+    swizzle) come from ``codegen.describe_operand`` and ``kc`` is None."""
+    spec = _spec(cfg)
+    mode = SwizzleMode.parse(cfg["mode"])
+    align = max(mode.pattern_boundary_bytes, 16)
+    starts = (spec["A"]["start_address"], spec["B"]["start_address"])
+    if cfg["anchor"] == "absolute" and all(s % align == 0 for s in starts):
+        kc = codegen.kernel_constants(codegen.parse_spec(spec))
+        return kc.operand("A"), kc.operand("B"), kc
+    ops = []
+    for name in ("A", "B"):
+        o = spec[name]
+        ops.append(codegen.describe_operand("sm90", o["major"], o["swizzle"], o["dtype"], tuple(o["tile"]),
+                                            o["start_address"], order=o["order"], mma_mn=o["mma_mn"],
+                                            swizzle_anchor=cfg["anchor"], name=name))
+    return ops[0], ops[1], None
+
+
+def _r1_boxes(major: str, mode: str, eb: int, mn: int, k: int, comp: ComposedLayout, base: int
+              ) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
+    """Round 1's TMA boxes (before codegen existed), kept to verify round-1 result files: K-major one box per
+    K atom covering every row, MN-major one box per atom (8 rows)."""
+    w_elems = SwizzleMode.parse(mode).width_bytes // eb
     boxes: list[tuple[int, int, int]] = []
     if major == "K":
-        box = (w_elems, mn)
         for k0 in range(0, k, w_elems):
             boxes.append((k0, 0, base + int(comp.inner(0, k0)) * eb))
+        return (w_elems, mn), boxes
+    for k0 in range(0, k, 8):
+        for m0 in range(0, mn, w_elems):
+            boxes.append((m0, k0, base + int(comp.inner(m0, k0)) * eb))
+    return (w_elems, 8), boxes
+
+
+def _operand(oc: Any, cfg: dict, major: str, base: int) -> _OperandConsts:
+    """One operand's constants read from codegen's OperandConstants; store addresses from SwizzledSmemLayout."""
+    bits = oc.element_bits
+    eb = bits // 8
+    comp = oc.tile_layout  # Sw o 0 o (MN, K) tile, exactly the tile codegen derived
+    mn, k = oc.tile_mn, oc.tile_k
+    mm, kk = np.meshgrid(np.arange(mn), np.arange(k), indexing="ij")
+    if cfg["anchor"] == "absolute":
+        addrs = np.asarray(SwizzledSmemLayout(comp.outer, comp.inner, bits, base_address=base).byte_address(mm, kk))
     else:
-        box = (w_elems, 8)
-        for k0 in range(0, k, 8):
-            for m0 in range(0, mn, w_elems):
-                boxes.append((m0, k0, base + int(comp.inner(m0, k0)) * eb))
-    return _OperandConsts(addrs.astype(np.int64), descs, steps, boxes, box, m.tma_swizzle)
+        addrs = base + np.asarray(SwizzledSmemLayout(comp.outer, comp.inner, bits).byte_address(mm, kk))
+    descs = [[wgmma.SmemDescriptor.decode(v + (off >> 4)) for v in oc.descs[0]] for off in oc.mn_block_offsets_bytes]
+    steps = [b - a for a, b in zip(oc.k_step_offsets_bytes, oc.k_step_offsets_bytes[1:])]
+    if "order" not in cfg:  # a round-1 record
+        box, boxes = _r1_boxes(major, cfg["mode"], eb, mn, k, comp, base)
+        mode = SwizzleMode.parse(cfg["mode"]).tma_swizzle
+    elif oc.tma_box_dim is None:
+        box, boxes, mode = (0, 0), [], SwizzleMode.parse(cfg["mode"]).tma_swizzle
+    else:
+        box = tuple(oc.tma_box_dim)
+        boxes = [(int(ci), int(cr), int(oc.stage_starts[0] + off))
+                 for (ci, cr), off in zip(oc.tma_copy_coords, oc.tma_copy_offsets_bytes, strict=True)]
+        mode = int(oc.tma_swizzle)
+    return _OperandConsts(addrs.astype(np.int64), descs, steps, boxes, box, int(mode), oc)
 
 
 def _box_elements(major: str, c0: int, c1: int, box: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -486,15 +631,19 @@ def _tma_placement(op: _OperandConsts, major: str, eb: int, mode: int) -> np.nda
 
 @cache
 def _mma_consts_cached(key: str) -> dict:
-    cfg = json.loads(key)
+    cfg = {k: v for k, v in json.loads(key).items() if v is not None}
     dtype, m, n, k = cfg["dtype"], cfg["M"], cfg["N"], cfg["K"]
-    a = _operand(dtype, cfg["major_a"], cfg["mode"], m, k, 64, ABS_DATA + cfg["off_a"], cfg["anchor"])
-    b = _operand(dtype, cfg["major_b"], cfg["mode"], n, k, n, ABS_B + cfg["off_b"], cfg["anchor"])
+    try:
+        oa, ob, kc = _codegen_consts(cfg)
+    except LayoutError as e:
+        raise HwCheckError(f"mma_constants: codegen refuses {_cfg_id(cfg)}: {str(e).splitlines()[0]}") from None
+    a = _operand(oa, cfg, cfg["major_a"], ABS_DATA + cfg["off_a"])
+    b = _operand(ob, cfg, cfg["major_b"], ABS_B + cfg["off_b"])
     seed = _seed(_cfg_id(cfg))
     va, vb = _values(seed, (m, k)), _values(seed + 1, (n, k))
     bits, ki = _DTYPES[dtype], _K_INSTR[dtype]
     ref = va.astype(np.int32) @ vb.astype(np.int32).T  # exact; integer matmul avoids BLAS threads
-    return {"A": a, "B": b, "va": va, "vb": vb, "ref_hash": fnv_hash(ref),
+    return {"A": a, "B": b, "kc": kc, "va": va, "vb": vb, "ref_hash": fnv_hash(ref),
             "a_addr_hash": fnv_hash(a.addrs), "b_addr_hash": fnv_hash(b.addrs),
             "reads_A": _model_reads(a.descs, cfg["major_a"], bits, 64, ki),
             "reads_B": _model_reads(b.descs, cfg["major_b"], bits, n, ki)}
@@ -512,8 +661,8 @@ def mma_constants(cfg: dict) -> dict:
     ('0x4000004000010202', [32, 32, 32])
     """
     try:
-        key = json.dumps({k: cfg[k] for k in ("dtype", "major_a", "major_b", "mode", "M", "N", "K", "off_a", "off_b",
-                                              "anchor")}, sort_keys=True)
+        key = json.dumps({**{k: cfg[k] for k in ("dtype", "major_a", "major_b", "mode", "M", "N", "K", "off_a", "off_b",
+                                                 "anchor")}, "order": cfg.get("order")}, sort_keys=True)
     except (KeyError, TypeError) as e:
         raise HwCheckError(f"mma_constants: bad configuration {cfg!r}: {e}") from None
     return _mma_consts_cached(key)
@@ -629,6 +778,66 @@ def _u64(vals: Iterable[int]) -> str:
     return "{" + ", ".join(f"0x{v:016x}ull" for v in vals) + "}"
 
 
+def _describe_header(ns: str, a: Any, b: Any) -> str:
+    """The members of codegen's header that the harness reads, for operands that only ``describe_operand`` covers."""
+    L = [f"// {ns}: pycute_layouts.codegen.describe_operand (off the pattern boundary or tile-relative swizzle)",
+         f"namespace {ns} {{"]
+    for o in (a, b):
+        n = max(len(o.tma_copy_coords), 1)
+        coords = o.tma_copy_coords or ((0, 0),)
+        toffs = o.tma_copy_offsets_bytes or (0,)
+        L += [f"// Operand {o.name}: {o.tile_mn}x{o.tile_k} {o.dtype.name} {o.major}-major {o.swizzle}, {o.order}, "
+              f"anchor {o.swizzle_anchor}: {o.tile_layout}",
+              f"struct Operand{o.name} {{",
+              f"  static constexpr uint32_t kStageStart[1] = {{{o.stage_starts[0]}u}};",
+              f"  static constexpr uint64_t kDescStageK[1][{o.k_steps}] = "
+              f"{{{{{', '.join(f'0x{v:016x}ull' for v in o.descs[0])}}}}};",
+              f"  static constexpr uint32_t kMmaMNBlockOffsetBytes[{len(o.mn_block_offsets_bytes)}] = "
+              f"{{{', '.join(f'{v}u' for v in o.mn_block_offsets_bytes)}}};",
+              f"  static constexpr int kTmaSwizzle = {int(o.tma_swizzle) if o.tma_swizzle is not None else -1};",
+              f"  static constexpr uint32_t kTmaBoxDim[2] = {{{', '.join(f'{v}u' for v in (o.tma_box_dim or (0, 0)))}}};",
+              f"  static constexpr int kTmaCopies = {len(o.tma_copy_coords)};",
+              f"  static constexpr int kTmaCopyCoord[{n}][2] = {{{', '.join(f'{{{x}, {y}}}' for x, y in coords)}}};",
+              f"  static constexpr uint32_t kTmaCopyOffsetBytes[{n}] = {{{', '.join(f'{v}u' for v in toffs)}}};",
+              "};",
+              f"inline constexpr CUtensorMapDataType kTmaDataType{o.name} = {o.tma_data_type};"]
+    L.append(f"}}  // namespace {ns}")
+    return "\n".join(L) + "\n"
+
+
+def _im2col_prediction(c: dict, dense: bool = False) -> dict:
+    """The library's prediction for an im2col case: which pixel lands in which smem row (``im2col_load``),
+    where each element's bytes go (``tma.box_to_smem`` with box ``(channels, pixels)``; ``dense=True``: rows
+    packed at ``channels * elem_bytes`` as docs/im2col.md's element offsets read literally), and the dumped
+    region's expected values (``1 + linear element index`` of the global tensor; 0 = filled)."""
+    from .arch import im2col
+
+    eb = int(tma.TensorDataType.parse(c["dtype"]).size_bytes)
+    acc = im2col.im2col_load(coords=c["coords"], offsets=c["offsets"], global_dim=c["gdim"],
+                             pixel_box_lower_corner=c["lower"], pixel_box_upper_corner=c["upper"],
+                             channels_per_pixel=c["channels"], pixels_per_column=c["pixels"],
+                             element_strides=c["estrides"])
+    el = acc.elements()
+    dims = c["gdim"]
+    spatial = [el["w"]] + ([el["h"]] if len(dims) == 4 else [])
+    lin = np.zeros_like(el["c"])
+    for coord, size in zip(reversed([el["c"], *spatial, el["n"]]), reversed(dims), strict=True):
+        lin = lin * size + coord
+    vals = np.where(el["in_bounds"], (1 + lin) % (1 << (8 * eb)), 0).astype(np.int64)
+    rows, cpp = acc.num_rows, c["channels"]
+    dst = ABS_PLACE + c["dst_off"]
+    pitch = {"row_pitch_bytes": cpp * eb} if dense else {}
+    placed = tma.box_to_smem(c["swizzle"], eb, (cpp, rows), dst, **pitch)  # (rows, cpp * eb) offsets from dst
+    idx = (c["dst_off"] + placed[:, ::eb]) // eb  # element index of each (row, channel) in the region
+    region = np.zeros(IM2COL_REGION_BYTES // eb, dtype=np.int64)
+    if idx.max() >= region.size:
+        raise HwCheckError(f"hwcheck: im2col case {c['id']} does not fit the {IM2COL_REGION_BYTES}-byte region")
+    region[idx.ravel()] = vals
+    row_pix = np.where(acc.in_bounds & acc.channel_in_bounds[0], lin.reshape(rows, cpp)[:, 0] // dims[0], -1)
+    return {"acc": acc, "elem_bytes": eb, "expected": region, "row0": idx[:, 0].astype(np.int64), "rows": rows,
+            "row_pixels": row_pix.astype(np.int64), "hash": fnv_hash(region)}
+
+
 def emit(out_dir: str | os.PathLike) -> dict:
     """Write ``hwcheck_cases.cuh`` and ``hwcheck_data.bin`` (and ``plan.json``) into ``out_dir``.
 
@@ -699,6 +908,38 @@ def emit(out_dir: str | os.PathLike) -> dict:
                  f"{int(tma.Interleave.parse(c['interleave']))}, {int(tma.TmaSwizzle.parse(c['swizzle']))}, "
                  f"{int(tma.OobFill.parse(c['oob']))}, {c['addr_off']}, {_c_str(json.dumps(c, sort_keys=True))}}},")
     h.append("};\n")
+    # ---- store (same record as placement)
+    store = [c for c in cases if c["kind"] == "store"]
+    h.append(f"constexpr int kNumStore = {len(store)};")
+    h.append("static const PlaceCase kStore[] = {")
+    for c in store:
+        pred = tma.box_to_smem(c["mode"], c["elem_bytes"], c["box"], ABS_PLACE + c["dst_off"]).ravel()
+        h.append(f"  {{{_c_str(c['id'])}, {c['mode']}, {c['elem_bytes']}, {c['box'][0]}, {c['box'][1]}, {c['dst_off']}, "
+                 f"{put(pred, '<i4')}ull, 1}},")
+    h.append("};\n")
+    # ---- im2col
+    i2c = [c for c in cases if c["kind"] == "im2col"]
+    h.append(f"constexpr uint32_t kIm2colRegion = {IM2COL_REGION_BYTES:#x};")
+    h.append("struct Im2colCase { const char* id; int rank; int dtype; int elem_bytes; uint64_t gdim[5]; uint64_t gstrides[4]; "
+             "int lower[3]; int upper[3]; int channels; int pixels; uint32_t estrides[5]; int swizzle; int coords[5]; "
+             "uint16_t offsets[3]; uint32_t dst_off; uint64_t expect_off; uint64_t row0_off; int rows; "
+             "const char* params; };")
+    h.append(f"constexpr int kNumIm2col = {len(i2c)};")
+    h.append("static const Im2colCase kIm2col[] = {")
+    for c in i2c:
+        pr = _im2col_prediction(c)
+        eb = pr["elem_bytes"]
+
+        def arr(xs: Sequence[int], n: int, fmt: str = "{}") -> str:
+            xs = list(xs) + [0] * (n - len(xs))
+            return "{" + ", ".join(fmt.format(x) for x in xs) + "}"
+        gstr = [int(np.prod(c["gdim"][:i + 1])) * eb for i in range(len(c["gdim"]) - 1)]
+        h.append(f"  {{{_c_str(c['id'])}, {len(c['gdim'])}, {int(tma.TensorDataType.parse(c['dtype']))}, {eb}, "
+                 f"{arr(c['gdim'], 5, '{}ull')}, {arr(gstr, 4, '{}ull')}, {arr(c['lower'], 3)}, {arr(c['upper'], 3)}, "
+                 f"{c['channels']}, {c['pixels']}, {arr(c['estrides'], 5)}, {int(tma.TmaSwizzle.parse(c['swizzle']))}, "
+                 f"{arr(c['coords'], 5)}, {arr(c['offsets'], 3)}, {c['dst_off']}, {put(pr['expected'], '<i4')}ull, "
+                 f"{put(pr['row0'], '<i4')}ull, {pr['rows']}, {_c_str(json.dumps(c, sort_keys=True))}}},")
+    h.append("};\n")
     # ---- wgmma variants
     variants = _variants(cases)
     vindex = {_variant(*v): i for i, v in enumerate(variants)}
@@ -710,44 +951,79 @@ def emit(out_dir: str | os.PathLike) -> dict:
         h.append(_wgmma_asm(dtype, n, ta, tb) + "  }\n};")
     h.append(f"constexpr int kNumVariants = {len(variants)};")
     h.append("#define HWCHECK_FOR_EACH_VARIANT(X) " + " ".join(f"X({i})" for i in range(len(variants))) + "\n")
-    # ---- mma / e2e / neg
+    # ---- mma / e2e / neg: every operand constant is read from codegen's header (namespace per configuration)
     mm = [c for c in cases if c["kind"] in ("mma", "e2e", "neg")]
+    cg: list[str] = ["// Generated by `pycute-layouts hwcheck --emit`: one namespace per wgmma configuration.",
+                     "// Configurations on the swizzle pattern boundary: codegen.emit_header(kernel_constants(spec))",
+                     "// verbatim. Tiles off the boundary / tile-relative swizzle (which kernel_constants refuses by design):",
+                     "// the same member names, values from pycute_layouts.codegen.describe_operand.", "#pragma once", ""]
+    seen: set[str] = set()
+    n_header = n_describe = 0
+    for c in mm:
+        ns = _namespace(c["cfg"])
+        if ns in seen:
+            continue
+        seen.add(ns)
+        k = mma_constants(c["cfg"])
+        if k["kc"] is not None:
+            cg.append(codegen.emit_header(k["kc"]))
+            n_header += 1
+        else:
+            cg.append(_describe_header(ns, k["A"].oc, k["B"].oc))
+            n_describe += 1
+    (out / "hwcheck_codegen.cuh").write_text("\n".join(cg) + "\n")
+    h.append('#include "hwcheck_codegen.cuh"')
+    h.append(f"// {n_header} configurations from codegen.emit_header, {n_describe} from codegen.describe_operand")
     h.append("struct MmaCase { const char* id; const char* kind; int variant; int loader; int M; int N; int K; int mblocks; "
-             "int ksteps; int bits; uint64_t descA[16]; uint64_t descB[16]; uint64_t a_vals; uint64_t a_addrs; "
+             "int ksteps; int bits; uint64_t descA[32]; uint64_t descB[32]; uint64_t a_vals; uint64_t a_addrs; "
              "uint64_t b_vals; uint64_t b_addrs; uint64_t a_int; uint64_t b_int; int tma_mode_a; int tma_mode_b; "
-             "int box_a[2]; int box_b[2]; int nboxes_a; int nboxes_b; uint64_t boxes_a; uint64_t boxes_b; "
-             "int major_a_mn; int major_b_mn; int expect_mismatch; const char* cfg; const char* mutation; };")
+             "int tma_dtype_a; int tma_dtype_b; uint32_t box_a[2]; uint32_t box_b[2]; int nboxes_a; int nboxes_b; "
+             "const int* coord_a; const int* coord_b; const uint32_t* off_a; const uint32_t* off_b; uint32_t stage_a; "
+             "uint32_t stage_b; int major_a_mn; int major_b_mn; int expect_mismatch; const char* cfg; const char* mutation; };")
     h.append(f"constexpr int kNumMma = {len(mm)};")
     h.append("static const MmaCase kMma[] = {")
     blobs: dict[str, tuple[int, ...]] = {}
     for c in mm:
         cfg = c["cfg"]
         k = mma_constants(cfg)
+        ns = _namespace(cfg)
         key = _cfg_id(cfg)
         if key not in blobs:
-            a, b = k["A"], k["B"]
             bt = _bits(cfg["dtype"], k["va"]), _bits(cfg["dtype"], k["vb"])
-            ba = np.array([[c0, c1, dst] for c0, c1, dst in a.boxes], dtype=np.int64)
-            bb = np.array([[c0, c1, dst] for c0, c1, dst in b.boxes], dtype=np.int64)
-            blobs[key] = (put(bt[0], "<u4"), put(a.addrs, "<u4"), put(bt[1], "<u4"), put(b.addrs, "<u4"),
-                          put(k["va"], "i1"), put(k["vb"], "i1"), put(ba, "<i4"), put(bb, "<i4"))
+            blobs[key] = (put(bt[0], "<u4"), put(k["A"].addrs, "<u4"), put(bt[1], "<u4"), put(k["B"].addrs, "<u4"),
+                          put(k["va"], "i1"), put(k["vb"], "i1"))
         offs = blobs[key]
         da, db, predicted = _case_descs(c)
+        mut = c.get("mutation") or {}
         ta, tb = int(cfg["major_a"] == "MN"), int(cfg["major_b"] == "MN")
         loader = 1 if (c["kind"] == "e2e" or c.get("loader") == "tma") else 0
-        tma_a, tma_b = k["A"].tma_mode, k["B"].tma_mode
-        if c.get("mutation") and c["mutation"]["field"] == "tma_swizzle":
-            predicted_ok, tma_a = _e2e_prediction(c)
-            predicted = not predicted_ok
-        flat_a = [v for row in da for v in row]
+        tma_a = f"{ns}::OperandA::kTmaSwizzle"
+        if mut.get("field") == "tma_swizzle":
+            predicted_ok, mode_a = _e2e_prediction(c)
+            predicted, tma_a = not predicted_ok, str(mode_a)
+        n_k = len(k["A"].descs[0])
+        if mut.get("operand") == "A" and mut.get("field") != "tma_swizzle":
+            ea = _u64(v for row in da for v in row)
+        else:
+            ea = "{" + ", ".join(f"{ns}::OperandA::kDescStageK[0][{s}] + ({ns}::OperandA::kMmaMNBlockOffsetBytes[{i}] >> 4)"
+                                 for i in range(len(da)) for s in range(n_k)) + "}"
+        if mut.get("operand") == "B" and mut.get("field") != "tma_swizzle":
+            eb_ = _u64(db)
+        else:
+            eb_ = "{" + ", ".join(f"{ns}::OperandB::kDescStageK[0][{s}]" for s in range(n_k)) + "}"
         expect = -1 if predicted is None else int(predicted)
+
+        def tma_fields(op: str, ns: str = ns) -> tuple[str, ...]:
+            o = f"{ns}::Operand{op}"
+            return (f"{{{o}::kTmaBoxDim[0], {o}::kTmaBoxDim[1]}}", f"{o}::kTmaCopies", f"&{o}::kTmaCopyCoord[0][0]",
+                    f"&{o}::kTmaCopyOffsetBytes[0]", f"{o}::kStageStart[0]", f"int({ns}::kTmaDataType{op})")
+        fa, fb = tma_fields("A"), tma_fields("B")
         h.append(f"  {{{_c_str(c['id'])}, {_c_str(c['kind'])}, {vindex[_variant(cfg['dtype'], cfg['N'], ta, tb)]}, {loader}, "
                  f"{cfg['M']}, {cfg['N']}, {cfg['K']}, {cfg['M'] // 64}, {cfg['K'] // _K_INSTR[cfg['dtype']]}, "
-                 f"{_DTYPES[cfg['dtype']]}, {_u64(flat_a)}, {_u64(db)}, {offs[0]}ull, {offs[1]}ull, {offs[2]}ull, "
-                 f"{offs[3]}ull, {offs[4]}ull, {offs[5]}ull, {tma_a}, {tma_b}, {{{k['A'].box[0]}, {k['A'].box[1]}}}, "
-                 f"{{{k['B'].box[0]}, {k['B'].box[1]}}}, {len(k['A'].boxes)}, {len(k['B'].boxes)}, {offs[6]}ull, "
-                 f"{offs[7]}ull, {ta}, {tb}, {expect}, {_c_str(json.dumps(cfg, sort_keys=True))}, "
-                 f"{_c_str(json.dumps(c.get('mutation')))}}},")
+                 f"{_DTYPES[cfg['dtype']]}, {ea}, {eb_}, {offs[0]}ull, {offs[1]}ull, {offs[2]}ull, {offs[3]}ull, "
+                 f"{offs[4]}ull, {offs[5]}ull, {tma_a}, {ns}::OperandB::kTmaSwizzle, {fa[5]}, {fb[5]}, {fa[0]}, {fb[0]}, "
+                 f"{fa[1]}, {fb[1]}, {fa[2]}, {fb[2]}, {fa[3]}, {fb[3]}, {fa[4]}, {fb[4]}, {ta}, {tb}, {expect}, "
+                 f"{_c_str(json.dumps(cfg, sort_keys=True))}, {_c_str(json.dumps(c.get('mutation')))}}},")
     h.append("};")
     (out / "hwcheck_cases.cuh").write_text("\n".join(h) + "\n")
     (out / "hwcheck_data.bin").write_bytes(bytes(blob))
@@ -817,6 +1093,48 @@ def _verify_place(obs: dict) -> dict:
                             f"{diffs[:4]}")
 
 
+def _verify_store(obs: dict) -> dict:
+    """A TMA store: global byte i must come from the smem byte box_to_smem names; the load-store round trip is exact."""
+    row = _verify_place(obs)
+    if row["ok"] and obs.get("roundtrip_mismatches", 0):
+        return _row(obs, False, f"{row['detail']}; but the TMA load -> TMA store round trip changed "
+                                f"{obs['roundtrip_mismatches']} bytes")
+    if row["ok"] and "hash" in obs:
+        row["detail"] = row["detail"].replace("placed as box_to_smem predicts",
+                                              "stored from where box_to_smem places them; load->store round trip exact")
+    return row
+
+
+def _verify_im2col(obs: dict) -> dict:
+    """An im2col load: every smem pixel row and every element against im2col_load + box_to_smem."""
+    c = obs["params"]
+    try:
+        pr = _im2col_prediction(c)
+        lib_ok, why = True, ""
+    except LayoutError as e:
+        lib_ok, why = False, str(e).splitlines()[0]
+    drv_ok = obs["encode_rc"] == 0 and obs.get("launch_rc", 0) == 0 and not obs.get("status", 0)
+    if not lib_ok:
+        return _row(obs, not drv_ok, f"library rejects ({why[:90]}); driver rc={obs['encode_rc']} "
+                                     f"launch={obs.get('launch_rc')}")
+    if not drv_ok:
+        return _row(obs, False, f"library predicts a load but the GPU gave encode rc={obs['encode_rc']}, launch "
+                                f"rc={obs.get('launch_rc')} ({obs.get('launch_error', '')}), status={obs.get('status')}")
+    acc = pr["acc"]
+    rows_ok = list(pr["row_pixels"]) == list(obs["row_pixels"])
+    if obs["hash"] == pr["hash"] and rows_ok:
+        filled = int(np.count_nonzero(~acc.in_bounds))
+        return _row(obs, True, f"{acc.num_rows} pixel rows x {c['channels']} channels as im2col_load predicts "
+                               f"({filled} rows filled), bytes where box_to_smem puts them")
+    alt = []
+    if obs["hash"] == _im2col_prediction(c, dense=True)["hash"]:
+        alt.append("rows packed densely (channels * elem_bytes apart)")
+    bad_rows = [r for r, (x, y) in enumerate(zip(pr["row_pixels"], obs["row_pixels"], strict=False)) if x != y]
+    return _row(obs, False, f"hash {obs['hash']} != predicted {pr['hash']}; rows differing from im2col_load: "
+                            f"{bad_rows[:8]}; matches model: {', '.join(alt) or 'none tried'}; first diffs (element, "
+                            f"observed, expected) {obs.get('first_diffs', [])[:4]}")
+
+
 def _verify_valid(obs: dict) -> dict:
     p = obs["params"]
     common = dict(tensor_data_type=p["dtype"], global_dim=p["gdim"], global_strides=p["gstrides"],
@@ -862,6 +1180,12 @@ def _verify_mma(obs: dict) -> dict:
         boxes = [list(x) for x in c["A"].boxes] + [list(x) for x in c["B"].boxes]
         if fnv_hash(np.array(boxes).ravel()) != obs.get("boxes_hash"):
             problems.append("TMA boxes differ from the ones the GPU ran")
+        if "box_a" in obs and (tuple(obs["box_a"]) != tuple(c["A"].box) or tuple(obs["box_b"]) != tuple(c["B"].box)):
+            problems.append("TMA box dimensions differ from the ones the GPU ran")
+        if "tma_dtype_a" in obs:
+            want = [int(tma.TensorDataType.parse(c[op].oc.dtype.tma_data_type)) for op in ("A", "B")]
+            if [obs["tma_dtype_a"], obs["tma_dtype_b"]] != want:
+                problems.append("TMA data types differ from the ones the GPU ran")
     if obs.get("launch_rc", 0) != 0 or obs.get("encode_rc", 0) != 0:
         return _row(obs, False, f"GPU run failed: encode rc={obs.get('encode_rc', 0)}, launch rc={obs.get('launch_rc')}")
     ref_hash = c["ref_hash"]
@@ -901,6 +1225,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "tma.interleave32_swizzle": ("the driver accepts interleave 32B with a swizzle other than 32B, although the driver "
                                  "documentation (and validate()) require CU_TENSOR_MAP_SWIZZLE_32B; the library keeps "
                                  "the documented (stricter) rule"),
+    "tma.smem_align128": ("cp.async.bulk.tensor faults with cudaErrorMisalignedAddress (716) when the shared-memory "
+                          "address is not a multiple of 128 bytes (tiled loads and stores, im2col loads, every swizzle "
+                          "mode; 16/32/64 B off a line tried), while box_to_smem / swizzle_mode_info(...)."
+                          "required_alignment_bytes accept 16; reported, library unchanged"),
 }
 
 
@@ -910,6 +1238,9 @@ def _known(obs: dict, row: dict) -> str | None:
         p = obs["params"]
         if obs["encode_rc"] == 0 and p["interleave"] == "32B" and p["swizzle"] != "32B":
             return "tma.interleave32_swizzle"
+    if obs.get("kind") in ("place", "store", "im2col") and obs.get("encode_rc") == 0 and obs.get("launch_rc") == 716 \
+            and obs.get("dst_abs", 0) % 128 and obs["dst_abs"] % 16 == 0:
+        return "tma.smem_align128"
     return None
 
 
@@ -929,7 +1260,8 @@ def verify(results: Any) -> tuple[list[dict], dict]:
     """
     data = _load(results)
     rows = []
-    fn = {"place": _verify_place, "valid": _verify_valid, "mma": _verify_mma, "e2e": _verify_mma, "neg": _verify_mma}
+    fn = {"place": _verify_place, "store": _verify_store, "valid": _verify_valid, "im2col": _verify_im2col,
+          "mma": _verify_mma, "e2e": _verify_mma, "neg": _verify_mma}
     for obs in data["cases"]:
         if not isinstance(obs, dict) or obs.get("kind") not in fn:
             kind = obs.get("kind") if isinstance(obs, dict) else type(obs).__name__

@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     out, parts = argv[1], argv[2:]
     meta: dict = {}
     cases: list = []
-    order = {"place": 0, "valid": 1, "mma": 2, "e2e": 3, "neg": 4}
+    order = {"place": 0, "store": 1, "valid": 2, "im2col": 3, "mma": 4, "e2e": 5, "neg": 6}
     for p in sorted(parts, key=lambda s: (order.get(s.rsplit("/", 1)[-1].split(".")[0], 9), s)):
         try:
             with open(p) as f:

@@ -21,7 +21,7 @@ if [ ! -x "$GEN/hwcheck" ] || [ "${HWCHECK_REBUILD:-0}" = 1 ]; then
   (cd "$HERE" && nvcc -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -o "$GEN/hwcheck" hwcheck.cu) || exit 2
 fi
 TMP=$(mktemp -d)
-for phase in ${HWCHECK_PHASES:-place valid mma e2e neg}; do
+for phase in ${HWCHECK_PHASES:-place store valid im2col mma e2e neg}; do
   start=0
   i=0
   while :; do
