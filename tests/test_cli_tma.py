@@ -146,7 +146,7 @@ def test_plan_split() -> None:
      "--global-dim: expected comma-separated integers"),
     (("tma", "--dtype", "bf16", "--box-dim", "64,8"), "missing --global-dim, --global-strides"),
     (("tma", *MAP, "--swizzle", "256B"), "TmaSwizzle.parse: cannot parse '256B'"),
-    (("tma", *MAP, "--swizzle", "128B_ATOM_64B", "--dst", "0x20"), "requires a shared-memory destination aligned to 64"),
+    (("tma", *MAP, "--swizzle", "128B_ATOM_64B", "--dst", "0x20"), "requires a shared-memory destination aligned to 128"),
     (("tma", *MAP, "--dst", "zz"), "--dst: expected an integer"),
     (("tma", *MAP, "--lines", "0"), "--lines must be >= 1"),
     (("tma", *MAP, "--direction", "sideways"), "--direction must be 'load' or 'store'"),

@@ -36,9 +36,11 @@ lower corner, upper corner and W all ``+= wOffset``. The pixel count is ``pixels
 them, at the traversal stride): for ``::w`` once, after all main pixels; for ``::w::128`` after
 every 32 main pixels.
 
-**Shared memory.** Each pixel fills one row of ``channelsPerPixel`` elements, rows packed in load
-order (halo rows in their place), so element ``j`` of row ``r`` sits at element offset
-``r * channelsPerPixel + j`` before the swizzle of :mod:`pycute_layouts.arch.tma` is applied.
+**Shared memory.** Each pixel fills one row of ``channelsPerPixel`` elements, rows in load order
+(halo rows in their place), placed as :func:`pycute_layouts.arch.tma.box_to_smem` places box rows:
+one row pitch apart (the swizzle span when a swizzled row is narrower than it; dense otherwise), so
+for an unswizzled or full-span row element ``j`` of row ``r`` sits at element offset
+``r * channelsPerPixel + j`` before the swizzle is applied (H100-checked).
 A pixel outside the tensor (or a channel outside ``[0, C)``) is not read: its slot is filled
 (zero, or NaN under ``OOB_FILL_NAN_REQUEST_ZERO_FMA``).
 

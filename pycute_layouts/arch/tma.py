@@ -449,8 +449,10 @@ class SwizzleModeInfo:
     - ``period_bytes``: the byte map's period (rows in the pattern table x 128).
     - ``pattern_boundary_bytes``: "starting address of the repeating pattern" (base offset 0).
     - ``base_offset_modulus``: the ``% n`` of the base-offset formula ``(dstMem / 128) % n``.
-    - ``required_alignment_bytes``: stated shared-memory alignment (32 for ATOM_32B, 64 for
-      ATOM_64B); 16 otherwise (the 16-byte chunk every table moves; our model's floor).
+    - ``required_alignment_bytes``: shared-memory alignment of a ``cp.async.bulk.tensor``
+      destination: 128 in every mode. The reference states 32 for ATOM_32B and 64 for ATOM_64B and
+      nothing for the others; an H100 faults (cudaErrorMisalignedAddress) for destinations 16, 32
+      or 64 bytes past a 128-byte line in every mode (docs/hardware-validation.md).
     - ``byte_map``: the map on absolute shared-memory byte addresses.
 
     >>> info = swizzle_mode_info("64B")
@@ -519,16 +521,16 @@ def _flip_map() -> XorSwizzle:
 
 _S = TmaSwizzle
 _MODE_INFO: dict[TmaSwizzle, SwizzleModeInfo] = {
-    _S.NONE: SwizzleModeInfo(_S.NONE, None, None, False, 128, None, 1, 16, Swizzle(0, 4, 3)),
-    _S.B32: SwizzleModeInfo(_S.B32, 32, 16, False, 256, 256, 2, 16, Swizzle(1, 4, 3)),
-    _S.B64: SwizzleModeInfo(_S.B64, 64, 16, False, 512, 512, 4, 16, Swizzle(2, 4, 3)),
-    _S.B128: SwizzleModeInfo(_S.B128, 128, 16, False, 1024, 1024, 8, 16, Swizzle(3, 4, 3)),
-    _S.B128_ATOM_32B: SwizzleModeInfo(_S.B128_ATOM_32B, 128, 32, False, 512, 1024, 8, 32, Swizzle(2, 5, 2)),
+    _S.NONE: SwizzleModeInfo(_S.NONE, None, None, False, 128, None, 1, 128, Swizzle(0, 4, 3)),
+    _S.B32: SwizzleModeInfo(_S.B32, 32, 16, False, 256, 256, 2, 128, Swizzle(1, 4, 3)),
+    _S.B64: SwizzleModeInfo(_S.B64, 64, 16, False, 512, 512, 4, 128, Swizzle(2, 4, 3)),
+    _S.B128: SwizzleModeInfo(_S.B128, 128, 16, False, 1024, 1024, 8, 128, Swizzle(3, 4, 3)),
+    _S.B128_ATOM_32B: SwizzleModeInfo(_S.B128_ATOM_32B, 128, 32, False, 512, 1024, 8, 128, Swizzle(2, 5, 2)),
     _S.B128_ATOM_32B_FLIP_8B: SwizzleModeInfo(
-        _S.B128_ATOM_32B_FLIP_8B, 128, 32, True, 512, 1024, 8, 32, _flip_map()
+        _S.B128_ATOM_32B_FLIP_8B, 128, 32, True, 512, 1024, 8, 128, _flip_map()
     ),
-    _S.B128_ATOM_64B: SwizzleModeInfo(_S.B128_ATOM_64B, 128, 64, False, 256, 1024, 8, 64, Swizzle(1, 6, 1)),
-    _S.B96: SwizzleModeInfo(_S.B96, 96, 16, False, 256, 256, 2, 16, Swizzle(1, 4, 3)),
+    _S.B128_ATOM_64B: SwizzleModeInfo(_S.B128_ATOM_64B, 128, 64, False, 256, 1024, 8, 128, Swizzle(1, 6, 1)),
+    _S.B96: SwizzleModeInfo(_S.B96, 96, 16, False, 256, 256, 2, 128, Swizzle(1, 4, 3)),
 }
 del _S
 
@@ -537,7 +539,7 @@ def swizzle_mode_info(mode: Any) -> SwizzleModeInfo:
     """The :class:`SwizzleModeInfo` of a mode (anything ``TmaSwizzle.parse`` accepts).
 
     >>> swizzle_mode_info("128B_ATOM_32B").required_alignment_bytes
-    32
+    128
     """
     return _MODE_INFO[TmaSwizzle.parse(mode)]
 
@@ -676,7 +678,7 @@ def box_to_smem(
     docs/hardware-validation.md) and ``box_dims[0] * elem_bytes`` (dense) without swizzle;
     ``row_pitch_bytes`` overrides it. ``elem_bytes`` may be a Fraction (packed 4-bit types: 1/2)
     when the row is a whole number of bytes. ``dst_address`` must be a multiple of the mode's
-    required alignment (16; 32 for ATOM_32B modes; 64 for ATOM_64B), and the row must fit in the
+    required alignment (128 bytes: measured on an H100), and the row must fit in the
     swizzle span; boxes over 16 MiB are refused (no shared memory is that large).
 
     >>> box_to_smem("NONE", 1, (4, 2)).tolist()

@@ -171,13 +171,17 @@ def test_global_modes_are_coalesced_first() -> None:
 
 
 def test_padded_rows_need_one_copy_per_row() -> None:
-    # 72-element row pitch (padding against bank conflicts): each row is its own box
+    # 72-element row pitch (padding against bank conflicts): each row would be its own box, 144 bytes apart,
+    # but TMA destinations must be 128-byte aligned (measured on an H100): no plan
     S = Layout((8, 64), (72, 1))
-    p = plan_tma_load(S, K_MAJOR_G, 16)
+    e = raises("plan.copy_alignment", S, K_MAJOR_G, 16)
+    assert "copy #1 lands at byte address 0x90" in str(e) and "128-byte aligned" in str(e)
+    # a 128-element pitch (rows 256 bytes apart) is loadable, one row per copy
+    p = plan_tma_load(Layout((8, 64), (128, 1)), K_MAJOR_G, 16)
     assert p.box_dim == (64, 1) and p.num_copies == 8
     assert [c.coords for c in p.copies] == [(0, i) for i in range(8)]
-    assert [c.smem_offset_bytes for c in p.copies] == [144 * i for i in range(8)]
-    assert "next smem element is at offset 72" in p.box_notes[-1]
+    assert [c.smem_offset_bytes for c in p.copies] == [256 * i for i in range(8)]
+    assert "next smem element is at offset 128" in p.box_notes[-1]
 
 
 def test_split_shrinks_past_the_limits() -> None:
@@ -323,16 +327,22 @@ def test_round_trip_with_split(mode: str, bits: int, rows_mult: int, wide: int) 
             plan_tma_load(S, g, bits)
         assert e.value.rule == "plan.tensor_map_rules"
         assert "swizzle.inner_box_span" in [v.rule for v in e.value.violations]
+    if wide > 1 and width * bits // 8 % 128:
+        # one box per span-wide piece: the pieces start span bytes apart, not on 128-byte lines
+        with pytest.raises(TensorMapError) as e:
+            plan_tma_load(S, g, bits, split=True)
+        assert e.value.rule == "plan.copy_alignment"
+        return
     p = plan_tma_load(S, g, bits, split=True)
     assert p.box_dim[0] == width and p.num_copies == rows_mult * rows * wide // (p.box_dim[1] if wide == 1 else 1)
     assert_round_trip(S, g, p)
 
 
 def test_round_trip_detects_a_planted_fault() -> None:
-    # The checker itself must fail when a copy lands elsewhere: shift copy #1 by one 16-byte chunk.
+    # The checker itself must fail when a copy lands elsewhere: shift copy #1 by one 128-byte line.
     S = tile("K", "128B", 16, 128, 128)
     p = plan_tma_load(S, K_MAJOR_G, 16)
-    bad = tma.TmaLoadPlan(p.tensor_map, (p.copies[0], tma.TmaCopy(p.copies[1].coords, p.copies[1].smem_offset_bytes + 16)),
+    bad = tma.TmaLoadPlan(p.tensor_map, (p.copies[0], tma.TmaCopy(p.copies[1].coords, p.copies[1].smem_offset_bytes + 128)),
                           p.tma_modes, p.global_submodes, p.tile_shape, p.element_bits, p.base_address, p.box_notes)
     with pytest.raises(AssertionError, match="different byte address"):
         assert_round_trip(S, K_MAJOR_G, bad)
@@ -449,11 +459,11 @@ def test_not_a_dense_packing_of_boxes() -> None:
 
 def test_copy_destination_misaligned() -> None:
     e = raises("plan.copy_alignment", Layout((8, 8), (1, 9)), Layout((8, 8), (1, 8)), 16)
-    assert "copy #1 lands at byte address 0x12" in str(e) and "16-byte aligned" in str(e) and "0x12 % 16 = 2" in str(e)
-    # ATOM_64B needs 64-byte aligned destinations
-    S = SwizzledSmemLayout(Swizzle(1, 6, 1), Layout((8, 64), (64, 1)), 16, base_address=32)
+    assert "copy #1 lands at byte address 0x12" in str(e) and "128-byte aligned" in str(e) and "0x12 % 128 = 18" in str(e)
+    # every mode needs 128-byte aligned destinations (the reference says 64 for ATOM_64B; the H100 faults below 128)
+    S = SwizzledSmemLayout(Swizzle(1, 6, 1), Layout((8, 64), (64, 1)), 16, base_address=64)
     e = raises("plan.copy_alignment", S, K_MAJOR_G, 16)
-    assert "swizzle 128B_ATOM_64B needs 64-byte aligned destinations" in str(e)
+    assert "swizzle 128B_ATOM_64B needs 128-byte aligned destinations" in str(e)
 
 
 def test_more_than_five_tma_dimensions() -> None:
