@@ -29,8 +29,11 @@ from pycute_layouts import (
     Swizzle,
     SwizzledSmemLayout,
     UnitError,
+    blocked_product,
     parse,
+    raked_product,
     render,
+    zipped_divide,
 )
 from pycute_layouts.arch.tma import box_to_smem, pattern_table
 from pycute_layouts.arch.wgmma import smem_atom
@@ -445,7 +448,18 @@ DOC_IMAGES = {
                                {"cell": "chunk16", "label": "bank_group", "element_bits": 16}),
     "sw128_mn_bf16_chunks.svg": (lambda: smem_atom("MN", "128B", 16), {"cell": "chunk16", "label": "bank_group"}),
     "sw128_k_bf16_elements.svg": (lambda: parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), {"element_bits": 16}),
+    # docs/layout-algebra.md
+    "algebra_zipped_divide.svg": (lambda: parse("((2,4),(4,2)):((1,8),(2,32))"),
+                                  {"label": "value", "color": "value", "title": "zipped_divide((8,8):(1,8), (2,4))"}),
+    "algebra_blocked_product.svg": (lambda: parse("((2,2),(2,3)):((2,4),(1,8))"),
+                                    {"label": "value", "color": "value",
+                                     "title": "blocked_product((2,2):(2,1), (2,3))"}),
+    "algebra_raked_product.svg": (lambda: parse("((2,2),(3,2)):((12,1),(4,2))"),
+                                  {"label": "value", "color": "value",
+                                   "title": "raked_product((2,2):(1,2), (2,3):(3,1))"}),
 }
+#: the docs page that shows each picture (default pictures.md)
+DOC_PAGE = {name: "layout-algebra.md" for name in DOC_IMAGES if name.startswith("algebra_")}
 
 
 @pytest.mark.parametrize("name", sorted(DOC_IMAGES))
@@ -458,4 +472,12 @@ def test_doc_images_are_current(name: str) -> None:
         path.write_text(svg, encoding="utf-8")
     assert path.exists(), f"{path} is missing: regenerate with PYCUTE_LAYOUTS_REGENERATE_IMAGES=1"
     assert path.read_text(encoding="utf-8") == svg, f"{path} is stale: regenerate with PYCUTE_LAYOUTS_REGENERATE_IMAGES=1"
-    assert f"](img/{name})" in (ROOT / "docs" / "pictures.md").read_text(encoding="utf-8"), "docs/pictures.md must show it"
+    page = DOC_PAGE.get(name, "pictures.md")
+    assert f"](img/{name})" in (ROOT / "docs" / page).read_text(encoding="utf-8"), f"docs/{page} must show it"
+
+
+def test_algebra_pictures_show_what_the_algebra_computes() -> None:
+    # the layouts drawn in docs/layout-algebra.md are the results of the operations named in their titles
+    assert str(zipped_divide(Layout((8, 8), (1, 8)), (2, 4))) == "((2,4),(4,2)):((1,8),(2,32))"
+    assert str(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3)))) == "((2,2),(2,3)):((2,4),(1,8))"
+    assert str(raked_product(Layout((2, 2), (1, 2)), Layout((2, 3), (3, 1)))) == "((2,2),(3,2)):((12,1),(4,2))"
