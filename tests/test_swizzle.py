@@ -8,7 +8,6 @@ blocks run here as one doctest session.
 
 from __future__ import annotations
 
-import doctest
 import pickle
 import re
 from pathlib import Path
@@ -406,19 +405,3 @@ def test_equal_swizzles_hash_equal_across_types():
 # docs/swizzles.md
 
 
-def test_docs_swizzles_md_examples_run():
-    """One shared namespace, blocks in file order, like a reader typing them into one session."""
-    doc = REPO / "docs" / "swizzles.md"
-    text = doc.read_text()
-    blocks = list(re.finditer(r"```python\n(.*?)```", text, flags=re.S))
-    assert blocks, "docs/swizzles.md has no ```python blocks"
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    globs: dict = {}
-    for k, m in enumerate(blocks):
-        line = text.count("\n", 0, m.start(1))
-        test = parser.get_doctest(m.group(1), globs, f"docs/swizzles.md[{k}]", str(doc), line)
-        runner.run(test, clear_globs=False)
-        globs = test.globs
-    res = runner.summarize(verbose=False)
-    assert res.attempted > 0 and res.failed == 0, res

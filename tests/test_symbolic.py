@@ -17,8 +17,6 @@ docs/symbolic.md's ```python blocks run here as one doctest session.
 
 from __future__ import annotations
 
-import doctest
-import re
 import time
 from pathlib import Path
 
@@ -844,19 +842,3 @@ def test_one_hundred_checks_are_fast():
 # docs/symbolic.md
 
 
-def test_docs_symbolic_md_examples_run():
-    """One shared namespace, blocks in file order, like a reader typing them into one session."""
-    doc = REPO / "docs" / "symbolic.md"
-    text = doc.read_text()
-    blocks = list(re.finditer(r"```python\n(.*?)```", text, flags=re.S))
-    assert blocks, "docs/symbolic.md has no ```python blocks"
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    globs: dict = {}
-    for i, mt in enumerate(blocks):
-        line = text.count("\n", 0, mt.start(1))
-        test = parser.get_doctest(mt.group(1), globs, f"docs/symbolic.md[{i}]", str(doc), line)
-        runner.run(test, clear_globs=False)
-        globs = test.globs
-    res = runner.summarize(verbose=False)
-    assert res.attempted > 0 and res.failed == 0, res

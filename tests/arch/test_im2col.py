@@ -17,15 +17,12 @@ The figures are not available (only captions); each expected value is derived in
 
 from __future__ import annotations
 
-import doctest
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from pycute_layouts.arch import im2col as m
 from pycute_layouts.arch.im2col import (
     im2col_bounding_box,
     im2col_load,
@@ -644,23 +641,3 @@ def test_interleave_bad_input():
         interleave_info("16B", (8, 0, 2), 2)
     with pytest.raises(TensorMapError, match="sequence of integers"):
         interleave_info("16B", "842", 2)
-
-
-# ---------------------------------------------------------------------------------------------
-# docs/im2col.md: its ```python blocks are doctest sessions
-# ---------------------------------------------------------------------------------------------
-
-
-def test_docs_im2col_md_doctests():
-    path = ROOT / "docs" / "im2col.md"
-    if not path.exists():
-        pytest.skip("docs/im2col.md not written yet")
-    blocks = re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)
-    assert blocks, "docs/im2col.md has no ```python blocks"
-    text = "\n".join(blocks)
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest(text, {"np": np, "m": m}, "docs/im2col.md", str(path), 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    runner.run(test)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0 and result.attempted > 0

@@ -8,7 +8,6 @@ on random inputs against plain numpy.
 from __future__ import annotations
 
 import copy
-import doctest
 import pickle
 import re
 from pathlib import Path
@@ -832,19 +831,3 @@ def test_scan_with_inactive_lanes_is_poisoned_only_where_unpredictable(active, s
 # docs/shfl.md: its ```python blocks are doctest sessions
 
 
-def test_docs_examples_run():
-    """One shared namespace, blocks in file order, like a reader typing them into one session."""
-    doc = REPO / "docs" / "shfl.md"
-    text = doc.read_text()
-    blocks = list(re.finditer(r"```python\n(.*?)```", text, flags=re.S))
-    assert blocks, "docs/shfl.md has no ```python blocks"
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    globs: dict = {}
-    for k, m in enumerate(blocks):
-        line = text.count("\n", 0, m.start(1))
-        test = parser.get_doctest(m.group(1), globs, f"docs/shfl.md[{k}]", str(doc), line)
-        runner.run(test, clear_globs=False)
-        globs = test.globs  # DocTest copies its globs: carry the namespace to the next block
-    res = runner.summarize(verbose=False)
-    assert res.attempted > 0 and res.failed == 0, res

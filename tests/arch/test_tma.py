@@ -6,7 +6,6 @@ validate() rule has a case at its limit and one just past it.
 
 from __future__ import annotations
 
-import doctest
 import math
 import re
 from pathlib import Path
@@ -1533,23 +1532,6 @@ def test_tiled_smem_layout_and_elements() -> None:
 
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "tma.md"
-
-
-def test_docs_examples_run() -> None:
-    """docs/tma.md: its ```python blocks are doctest sessions, run in one namespace in file order."""
-    text = DOC.read_text()
-    blocks = list(re.finditer(r"```python\n(.*?)```", text, flags=re.S))
-    assert blocks
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    globs: dict = {}
-    for k, m in enumerate(blocks):
-        line = text.count("\n", 0, m.start(1))
-        test = parser.get_doctest(m.group(1), globs, f"docs/tma.md[{k}]", str(DOC), line)
-        runner.run(test, clear_globs=False)
-        globs = test.globs
-    res = runner.summarize(verbose=False)
-    assert res.attempted > 0 and res.failed == 0, res
 
 
 @pytest.mark.parametrize(
