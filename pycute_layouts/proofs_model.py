@@ -11,9 +11,10 @@ and ``k`` blocks along K this module computes, for every element ``(mn, kk)`` of
 * the **wgmma side**: for each instruction's K slice, the descriptor
   :func:`pycute_layouts.arch.wgmma.make_smem_desc` (``umma`` on sm100) derives from the tile's
   layout (:func:`~pycute_layouts.arch.wgmma.smem_atom` tiled with ``tile_to_shape``), encoded to
-  64 bits and decoded back; the address is ``start + canonical offset`` (the PTX canonical
-  layout of the decoded layout type, with the decoded LBO/SBO substituted) followed by the
-  decoded descriptor's swizzle model (:meth:`~pycute_layouts.arch.wgmma.SmemDescriptor.swizzled_address`).
+  64 bits and read back by the literal PTX bit positions (:func:`ptx_decode`, tables written out
+  here, not the library's); the address is ``start + canonical offset`` (the PTX canonical
+  layout of the layout type read back, with the LBO/SBO read back substituted) followed by the
+  descriptor's swizzle model (:meth:`~pycute_layouts.arch.wgmma.SmemDescriptor.swizzled_address`).
 
 Faults for tests (:class:`Faults`) replace descriptor fields before encoding.
 
@@ -27,6 +28,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from types import ModuleType
@@ -53,6 +55,13 @@ __all__ = [
     "pairing",
     "tma_addresses",
     "wgmma_addresses",
+    "ptx_encode",
+    "ptx_decode",
+    "hardware_descriptor",
+    "PTX_WGMMA_FIELDS",
+    "PTX_WGMMA_LAYOUT_TYPE",
+    "PTX_TCGEN05_FIELDS",
+    "PTX_TCGEN05_LAYOUT_TYPE",
 ]
 
 ARCHS = ("sm90", "sm100")
@@ -79,6 +88,107 @@ _NO_MMA_MODE = {
 NEAREST_ATOM = {_S.B128_ATOM_32B_FLIP_8B: SwizzleMode.B128_BASE32B, _S.B128_ATOM_64B: SwizzleMode.B128,
                 _S.B96: SwizzleMode.B32}
 del _S
+
+# ----------------------------------------------------------------------------------------------
+# the descriptor bits as the hardware reads them, written out literally (not the library's tables)
+# ----------------------------------------------------------------------------------------------
+
+#: PTX ISA 9.7.15.5.1.2.2 "Matrix Descriptor Format" (sm90 ``wgmma``): field -> (lowest bit, width).
+#: Start address, LBO and SBO hold ``(bytes & 0x3FFFF) >> 4``; every other bit is 0.
+PTX_WGMMA_FIELDS = {"start": (0, 14), "lbo": (16, 14), "sbo": (32, 14), "base_offset": (49, 3), "layout_type": (62, 2)}
+#: Bits 62-63 of a wgmma descriptor: 0 interleave (no swizzle), 1 128B, 2 64B, 3 32B.
+PTX_WGMMA_LAYOUT_TYPE = {"none": 0, "128B": 1, "64B": 2, "32B": 3}
+#: PTX ISA 9.7.16.4.1 "Shared Memory Descriptor", Table 40 (sm100 ``tcgen05``): bits 46-48 are the
+#: fixed constant 0b001, bit 52 the LBO mode (0: relative offset), 53-60 fixed 0.
+PTX_TCGEN05_FIELDS = {"start": (0, 14), "lbo": (16, 14), "sbo": (32, 14), "version": (46, 3), "base_offset": (49, 3),
+                      "lbo_mode": (52, 1), "layout_type": (61, 3)}
+#: Bits 61-63 of a tcgen05 descriptor: 0 none, 1 128B with 32-byte atomicity, 2 128B, 4 64B, 6 32B.
+PTX_TCGEN05_LAYOUT_TYPE = {"none": 0, "128B_base32B": 1, "128B": 2, "64B": 4, "32B": 6}
+PTX_TCGEN05_VERSION = 1
+
+
+def ptx_fields(arch: str) -> tuple[dict, dict]:
+    """The literal (field -> (bit, width), mode name -> layout-type code) tables of ``arch``.
+
+    >>> ptx_fields("sm100")[1]["128B"], ptx_fields("sm90")[0]["layout_type"]
+    (2, (62, 2))
+    """
+    ar = parse_arch(arch)
+    if ar == "sm90":
+        return PTX_WGMMA_FIELDS, PTX_WGMMA_LAYOUT_TYPE
+    return PTX_TCGEN05_FIELDS, PTX_TCGEN05_LAYOUT_TYPE
+
+
+def ptx_encode(arch: str, start_16B: Any, lbo_16B: Any, sbo_16B: Any, base_offset: Any, layout_type: Any,
+               lbo_mode: Any = 0) -> Any:
+    """The 64-bit descriptor value(s) by the literal PTX bit positions (ints or uint64 arrays, vectorised).
+
+    >>> hex(ptx_encode("sm90", 0x40, 1, 64, 0, PTX_WGMMA_LAYOUT_TYPE["128B"]))
+    '0x4000004000010040'
+    >>> hex(ptx_encode("sm100", 0x40, 1, 64, 0, PTX_TCGEN05_LAYOUT_TYPE["128B"]))
+    '0x4000404000010040'
+    """
+    fields, _ = ptx_fields(arch)
+    vals = {"start": start_16B, "lbo": lbo_16B, "sbo": sbo_16B, "base_offset": base_offset,
+            "layout_type": layout_type, "lbo_mode": lbo_mode, "version": PTX_TCGEN05_VERSION}
+    arr = any(isinstance(v, np.ndarray) for v in vals.values())
+    out: Any = np.zeros(np.broadcast(*[np.asarray(v) for v in vals.values()]).shape, dtype=np.uint64) if arr else 0
+    for name, (lo, width) in fields.items():
+        v = vals[name]
+        v = np.asarray(v, dtype=np.uint64) if arr else int(v)
+        out = out | ((v & ((1 << width) - 1)) << (np.uint64(lo) if arr else lo))
+    return out
+
+
+def ptx_decode(arch: str, value: int) -> dict:
+    """The fields the hardware reads from a 64-bit descriptor, by the literal PTX bit positions.
+
+    Returns ``start_address``, ``lbo_bytes``, ``sbo_bytes`` (bytes), ``base_offset``, ``mode`` (a
+    :class:`SwizzleMode` found by its *name* in the literal layout-type table) and ``lbo_mode``.
+    A value with reserved bits set, a wrong fixed constant or an undefined layout type raises
+    ProofError (the hardware's reading is undefined).
+
+    >>> f = ptx_decode("sm90", 0x4000004000010040)
+    >>> f["start_address"], f["sbo_bytes"], f["mode"].short_name
+    (1024, 1024, '128B')
+    >>> ptx_decode("sm100", 0x4000004000010040)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.ProofError: ptx_decode(sm100): bits 46-48 of 0x4000004000010040 are 0, PTX fixes them to 0b001
+    """
+    fields, types = ptx_fields(arch)
+    ar = parse_arch(arch)
+    v = int(value)
+    got = {name: (v >> lo) & ((1 << width) - 1) for name, (lo, width) in fields.items()}
+    used = 0
+    for lo, width in fields.values():
+        used |= ((1 << width) - 1) << lo
+    if v & ~used & ((1 << 64) - 1):
+        raise ProofError(f"ptx_decode({ar}): {v:#018x} sets reserved bits {v & ~used:#018x}")
+    if "version" in got and got["version"] != PTX_TCGEN05_VERSION:
+        raise ProofError(f"ptx_decode({ar}): bits 46-48 of {v:#018x} are {got['version']}, PTX fixes them to 0b001")
+    names = {code: name for name, code in types.items()}
+    if got["layout_type"] not in names:
+        raise ProofError(f"ptx_decode({ar}): layout type {got['layout_type']} of {v:#018x} is not defined by PTX")
+    if got.get("lbo_mode", 0):
+        raise ProofError(f"ptx_decode({ar}): {v:#018x} sets the LBO mode bit (absolute LBO address), which the "
+                         "theorem's address model does not cover")
+    return {"start_address": got["start"] << 4, "lbo_bytes": got["lbo"] << 4, "sbo_bytes": got["sbo"] << 4,
+            "base_offset": got["base_offset"], "mode": SwizzleMode.parse(names[got["layout_type"]]),
+            "lbo_mode": got.get("lbo_mode", 0)}
+
+
+def hardware_descriptor(p: Pairing, value: int) -> Any:
+    """The descriptor object whose fields are what the hardware reads from ``value`` (:func:`ptx_decode`).
+
+    >>> hardware_descriptor(pairing("128B", "K", 16), 0x4000004000010040).start_address
+    1024
+    """
+    f = ptx_decode(p.arch, value)
+    try:
+        return p.descriptor_class(f["start_address"], f["lbo_bytes"], f["sbo_bytes"], f["mode"], f["base_offset"])
+    except DescriptorError as e:
+        raise ProofError(f"the encoded descriptor {int(value):#018x} has fields no {p.arch} descriptor allows: {e}") from None
 
 
 class NotApplicable(ProofError):
@@ -284,7 +394,7 @@ class Pairing:
         """The MMA side's swizzle atom (``smem_atom``), a SwizzledSmemLayout."""
         return self.module.smem_atom(self.mma_major, self.mma_mode, self.element_bits)
 
-    @property
+    @functools.cached_property
     def mma_atom_shape(self) -> tuple[int, int]:
         lay = self.mma_atom.layout
         return (int(lay.shape[0]), int(lay.shape[1]))
@@ -294,11 +404,11 @@ class Pairing:
         """K elements one dense instruction reads: 32 bytes."""
         return K_INSTR_BYTES * 8 // self.element_bits
 
-    @property
+    @functools.cached_property
     def block_mn(self) -> int:
         return math.lcm(self.tma_atom[0], self.mma_atom_shape[0])
 
-    @property
+    @functools.cached_property
     def block_k(self) -> int:
         return math.lcm(self.tma_atom[1], self.mma_atom_shape[1], self.k_instr_elems)
 
@@ -423,18 +533,26 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     return placed[kk // r, mn // span, kk % r, (mn % span) * eb]
 
 
-def _derive(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False) -> list:
-    """The decoded descriptor of every instruction K slice (library derivation, faults applied, encode, decode)."""
+def _derive(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False,
+            instructions: Any = None) -> list:
+    """The descriptor of every instruction K slice as the hardware reads it.
+
+    The library derives it (``make_smem_desc``), faults are applied, it is encoded to 64 bits
+    (``encode``) and read back by the literal PTX bit positions (:func:`hardware_descriptor`; the
+    library's ``decode`` is checked separately, by the descriptor-encoding lemma).
+    ``instructions`` selects instruction indices (default: all; ``only_first``: instruction 0).
+    """
     tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
     mn_n, k_n = p.tile_shape(m, k)
     ki = p.k_instr_elems
     div = flat_divide(tile, (mn_n, ki))
+    js = [0] if only_first else range(k_n // ki) if instructions is None else instructions
     out = []
-    for j in range(1 if only_first else k_n // ki):
+    for j in js:
         d = p.module.make_smem_desc(div(_, _, 0, j), p.mma_major, p.element_bits, start_address=dst,
                                     swizzle_anchor=faults.swizzle_anchor)
         d = _apply_faults(d, faults)
-        out.append(p.descriptor_class.decode(d.encode()))
+        out.append(hardware_descriptor(p, d.encode()))
     return out
 
 

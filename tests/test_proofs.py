@@ -7,6 +7,7 @@ symbolic and exhaustive methods must agree on every pairing.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -19,18 +20,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pycute_layouts import LayoutError
-from pycute_layouts.arch import tma
-from pycute_layouts.errors import ProofError
+from pycute_layouts import Layout, LayoutError, XorSwizzle
+from pycute_layouts.arch import tma, umma, wgmma
+from pycute_layouts.arch.swizzle_modes import SwizzleMode
+from pycute_layouts.errors import DescriptorError, ProofError
 from pycute_layouts.proofs import (
+    EXPECTED_NOT_APPLICABLE,
     Faults,
     NotApplicable,
     ProofReport,
     ReportRow,
     TheoremCounterexample,
     TheoremProof,
+    _bitwise_linear,
     check_sizes,
+    expected_status,
     prove_base_offset_rule,
+    prove_descriptor_encoding,
     prove_k_step,
     prove_pairing,
     prove_tma_matches_wgmma,
@@ -41,12 +47,17 @@ from pycute_layouts.proofs_model import (
     ARCHS,
     ELEMENT_BITS,
     MAJORS,
+    PTX_TCGEN05_LAYOUT_TYPE,
+    PTX_WGMMA_LAYOUT_TYPE,
     TMA_MODES,
     _derive,
     pairing,
+    ptx_decode,
+    ptx_encode,
     tma_addresses,
     wgmma_addresses,
 )
+from pycute_layouts.symbolic import symbols
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALL = [(m, mj, b, a) for m in TMA_MODES for mj in MAJORS for b in ELEMENT_BITS for a in ARCHS]
@@ -74,6 +85,8 @@ def test_report_all_as_expected_and_methods_agree(full_report: ProofReport) -> N
     for r in full_report.rows:
         if r.status != "not applicable":
             assert r.exhaustive == r.status, r
+        assert r.expected == expected_status(r.tma_mode, r.major, r.element_bits, r.arch)[0]  # the fixed table
+    assert {(r.tma_mode, r.arch) for r in full_report.lemmas} >= {("descriptor encoding", a) for a in ARCHS}
     c = full_report.counts()
     # 4 plain modes: sm90 K (3 widths) + MN 16-bit, sm100 both majors x 3 widths; 128B_ATOM_32B sm100 MN x 3
     assert c["proved"] == 4 * (3 + 1) + 4 * 6 + 3 == 43
@@ -136,11 +149,15 @@ def test_symbolic_proof_structure() -> None:
 
 @pytest.mark.parametrize("mode,major,bits,arch", [("none", "K", 16, "sm90"), ("32B", "MN", 16, "sm90"),
                                                    ("128B", "MN", 32, "sm100"), ("128B_ATOM_32B", "MN", 8, "sm100")])
-def test_symbolic_covers_every_destination_multiple(mode: str, major: str, bits: int, arch: str) -> None:
-    # the proof is for dst + any multiple of P; spot-check a far multiple exhaustively
+def test_symbolic_covers_every_128_aligned_destination(mode: str, major: str, bits: int, arch: str) -> None:
+    # the proof quantifies over dst mod P in 128-byte steps; spot-check far, off-period destinations exhaustively
     p = pairing(mode, major, bits, arch)
-    assert prove_pairing(p, "symbolic", 0x80 if p.tma_alignment_bytes <= 128 else 0)
-    assert check_sizes(p, [(2, 2)], 0x80 + 37 * p.period_bytes) is None
+    proof = prove_pairing(p, "symbolic", 0)
+    assert proof and "every 128-byte-aligned dst" in proof.claim
+    mn, kk = p.tile_shape(2, 2)
+    top = ((1 << 18) - mn * kk * p.element_bytes - 1024) // 1024 * 1024 + 0x380
+    for dst in (0x180, 0x480, 0x80 + 37 * 128, top):
+        assert check_sizes(p, [(2, 2)], dst) is None, hex(dst)
 
 
 def test_reference_values() -> None:
@@ -169,8 +186,8 @@ def sized_pairings(draw: st.DrawFn) -> tuple:
     m = draw(st.integers(1, 4))
     k = draw(st.integers(1, 3))
     mn, kk = p.tile_shape(m, k)
-    room = (1 << 18) - mn * kk * p.element_bytes
-    dst = draw(st.integers(0, min(room, 1 << 16) // p.tma_alignment_bytes)) * p.tma_alignment_bytes
+    room = (1 << 18) - mn * kk * p.element_bytes  # anywhere in the 256 KiB window
+    dst = draw(st.integers(0, room // p.tma_alignment_bytes)) * p.tma_alignment_bytes
     return p, m, k, dst
 
 
@@ -265,12 +282,32 @@ def test_harmless_changes_are_proved() -> None:
     assert prove_tma_matches_wgmma("32B", "K", 16, method="exhaustive", faults=Faults(base_offset=2))
 
 
-def test_unaligned_tma_tile_needs_base_offset_zero() -> None:
-    for dst in (0x80, 0x480, 0x4A0, 0x7F0):
+def test_tile_off_the_pattern_boundary_needs_base_offset_zero() -> None:
+    # TMA destinations are 128-byte aligned (an H100 faults otherwise); off the 1024-byte pattern
+    # boundary the data is still swizzled by absolute address, so base offset 0 reads it
+    for dst in (0x80, 0x180, 0x480, 0x780):
         assert prove_tma_matches_wgmma("128B", "K", 16, dst_address=dst)
         assert prove_tma_matches_wgmma("128B", "K", 16, method="exhaustive", dst_address=dst)
     cx = prove_tma_matches_wgmma("128B", "K", 16, dst_address=0x480, faults=Faults(swizzle_anchor="tile"))
     assert not cx and cx.descriptor.base_offset == 1
+
+
+@pytest.mark.parametrize("dst", [0x4A0, 0x2D0, 0x10, 0x440])
+def test_destination_not_128_aligned_is_refused(dst: int) -> None:
+    with pytest.raises(ProofError, match="not a multiple of 128 bytes"):
+        prove_tma_matches_wgmma("128B", "K", 16, dst_address=dst)
+    with pytest.raises(ProofError, match="not a multiple of 128 bytes"):
+        tma_addresses(pairing("128B", "K", 16), 1, 1, dst)
+
+
+def test_k_step_descriptors_at_128_aligned_starts() -> None:
+    # K-major 128B tiles at 128-byte-aligned starts begin on a row of the pattern: advance() counts
+    # rows the same way from the pattern boundary and from the tile start
+    for dst in (0x480, 0x180):
+        _, d = wgmma_addresses(pairing("128B", "K", 16), 1, 1, dst)
+        assert [x.start_address - dst for x in d] == [0, 32, 64, 96]
+        assert all(d[0].advance(32 * s, major="K") == d[s] == d[0].advance(32 * s, major="K", tile_start=dst)
+                   for s in range(4))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -429,3 +466,250 @@ def test_cli_exit_1_when_an_expected_proof_fails(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(proofs, "report", lambda **kw: bad)
     assert cli.main(["prove"]) == 1
     assert "UNEXPECTED" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------------------------------
+# library mutants (issue 6 review): each one was missed before and must now be refuted
+# ------------------------------------------------------------------------------------------------
+
+
+def _wrap_encode(monkeypatch: pytest.MonkeyPatch, cls: type, clear_mask: int) -> None:
+    orig = cls.encode
+    monkeypatch.setattr(cls, "encode", lambda self: orig(self) & ~clear_mask)
+
+
+def test_g1_encode_dropping_start_bit_13(monkeypatch: pytest.MonkeyPatch) -> None:
+    # start-field bit 13 is address bit 17: only tiles at or above 0x20000 see it
+    _wrap_encode(monkeypatch, wgmma.SmemDescriptor, 1 << 13)
+    cx = prove_descriptor_encoding("sm90")
+    assert not cx and "start_address=131072" in cx.summary()  # 0x20000, the first start with the bit set
+    for method in ("symbolic", "exhaustive"):
+        cx = prove_tma_matches_wgmma("128B", "K", 16, method=method)
+        assert isinstance(cx, TheoremCounterexample) and cx.dst_address + cx.wgmma_address >= 0x20000
+        assert cx.tma_address - cx.wgmma_address == 0x20000
+
+
+def test_g1_encode_dropping_sbo_bit_13(monkeypatch: pytest.MonkeyPatch) -> None:
+    # SBO-field bit 13 = 128 KiB: only the whole-window 8192x16 bf16 MN-major tile (m = 128) sets it
+    _wrap_encode(monkeypatch, wgmma.SmemDescriptor, 1 << 45)
+    assert not prove_descriptor_encoding("sm90")
+    cx = prove_tma_matches_wgmma("128B", "MN", 16)
+    assert isinstance(cx, TheoremCounterexample) and cx.m == 128 and "descriptor fields" in cx.reason
+    assert cx.tma_address - cx.wgmma_address == 1 << 17
+
+
+def test_g1_sbo_field_wrapping_at_4k(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the SBO field keeps only 8 bits (& 0xFF): a 256x16 bf16 MN-major 128B tile (m = 4) reads SBO 0
+    _wrap_encode(monkeypatch, wgmma.SmemDescriptor, 0x3F00 << 32)
+    assert not prove_descriptor_encoding("sm90")
+    cx = prove_tma_matches_wgmma("128B", "MN", 16)
+    assert isinstance(cx, TheoremCounterexample) and cx.m >= 4
+    assert cx.descriptor.sbo_bytes == 1024 * cx.m % 4096
+
+
+def _sbo_plus_16(monkeypatch: pytest.MonkeyPatch, from_bytes: int) -> None:
+    orig = wgmma.make_smem_desc
+
+    def broken(*a: object, **kw: object) -> object:
+        d = orig(*a, **kw)
+        return dataclasses.replace(d, sbo_bytes=d.sbo_bytes + 16) if d.sbo_bytes >= from_bytes else d
+
+    monkeypatch.setattr(wgmma, "make_smem_desc", broken)
+
+
+def test_g1_make_smem_desc_sbo_plus_16_above_4k(monkeypatch: pytest.MonkeyPatch) -> None:
+    _sbo_plus_16(monkeypatch, 4096)  # escaped: the witness sizes never reach a 4 KiB SBO
+    cx = prove_tma_matches_wgmma("128B", "MN", 16)
+    assert isinstance(cx, TheoremCounterexample) and cx.m >= 4 and cx.descriptor.sbo_bytes % 1024 == 16
+    assert "descriptor fields" in cx.reason and cx.tma_address != cx.wgmma_address
+
+
+def test_g2_library_disagreement_is_a_refutation(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    from pycute_layouts import cli
+
+    _sbo_plus_16(monkeypatch, 16)  # was: ProofError "internal ... (please report)" and exit 2
+    cx = prove_tma_matches_wgmma("128B", "MN", 16)
+    assert isinstance(cx, TheoremCounterexample) and cx.descriptor.sbo_bytes == 1040 and "descriptor fields" in cx.reason
+    rc = cli.main(["prove", "--mode", "128B", "--major", "MN", "--bits", "16", "--arch", "sm90", "--no-exhaustive"])
+    out = capsys.readouterr().out
+    assert rc == 1 and "refuted (UNEXPECTED)" in out
+
+
+def test_g2_undecidable_is_an_error_row_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pycute_layouts import proofs
+
+    def undecided(*a: object) -> None:
+        raise ProofError("planted: the method cannot decide")
+
+    monkeypatch.setattr(proofs, "_symbolic", undecided)
+    rep = report(archs=("sm90",), modes=("32B",), majors=("K",), element_bits=(16,), exhaustive=False)
+    assert rep.rows[0].status == "error" and not rep.ok and "cannot decide" in rep.rows[0].detail
+
+
+def test_g3_expected_table() -> None:
+    # written from the PTX ISA, not from the library: 30 pairings do not exist
+    na = [a for a in ALL if expected_status(*a)[0] == "not applicable"]
+    assert len(na) == 30
+    assert expected_status("32B", "MN", 8, "sm90")[0] == "not applicable"
+    assert expected_status("32B", "MN", 16, "sm90")[0] == "proved"
+    assert expected_status("128B_ATOM_32B", "K", 16, "sm100")[0] == "not applicable"
+    assert expected_status("128B_ATOM_32B_FLIP_8B", "MN", 8, "sm100")[0] == "refuted"
+    assert expected_status("128B_ATOM_64B", "MN", 32, "sm90")[0] == "not applicable"
+    assert expected_status("96B", "MN", 16, "sm90")[0] == "refuted"
+    assert all(len(row) == 5 and row[4] for row in EXPECTED_NOT_APPLICABLE)
+
+
+def test_g3_library_allowing_mn_major_32_bit_on_sm90_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wgmma, "_check_bits", lambda element_bits, *a, **kw: int(element_bits))
+    rep = report(archs=("sm90",), modes=("64B",), majors=("MN",), element_bits=(32,), exhaustive=False)
+    row = rep.rows[0]
+    assert row.expected == "not applicable" and row.status != "not applicable" and not row.ok and not rep.ok
+
+
+def test_g3_library_refusing_k_major_8_bit_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = wgmma.make_smem_desc
+
+    def broken(layout: object, major: object, element_bits: int, *a: object, **kw: object) -> object:
+        if element_bits == 8:
+            raise DescriptorError("planted: 8-bit operands refused")
+        return orig(layout, major, element_bits, *a, **kw)
+
+    monkeypatch.setattr(wgmma, "make_smem_desc", broken)
+    rep = report(archs=("sm90",), modes=("128B",), majors=("K",), element_bits=(8,), exhaustive=False)
+    row = rep.rows[0]
+    assert row.status == "not applicable" and row.expected == "proved" and not rep.ok and "planted" in row.detail
+
+
+def test_g3_mode_filter_runs_the_relevant_negatives_and_lemmas() -> None:
+    rep = report(modes=("64B",), exhaustive=False)
+    assert rep.ok and len(rep.rows) == 12
+    labels = {r.detail.split(";")[0] for r in rep.negatives}
+    assert labels == {"TMA 64B box, wgmma 128B atom", "LBO/SBO swapped (interleave swap)",
+                      "base offset 2 on aligned TMA data"}
+    names = {(r.tma_mode, r.arch) for r in rep.lemmas}
+    assert ("K-step lemma 64B", "sm90") in names and ("base-offset rule 64B", "sm100") in names
+    assert ("descriptor encoding", "sm90") in names and not any("128B" in n for n, _ in names)
+    assert len(report(modes=("64B",), archs=("sm100",), majors=("MN",), exhaustive=False).negatives) == 1
+
+
+def test_g4_swizzle_reading_a_high_address_bit_is_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a TMA 128B map that also XORs address bit 12 into bit 4: invisible on [0, 4 KiB)
+    bad = XorSwizzle([(7, 4), (8, 5), (9, 6), (12, 4)])
+    info = tma.swizzle_mode_info("128B")
+    monkeypatch.setitem(tma._MODE_INFO, tma.TmaSwizzle.B128, dataclasses.replace(info, byte_map=bad))
+    assert not swizzle_period_lemma(bad, 1024)[0]
+    cx = prove_tma_matches_wgmma("128B", "K", 16)
+    assert isinstance(cx, TheoremCounterexample) and "period lemma" in cx.reason
+    assert (cx.tma_address ^ cx.wgmma_address) == 16
+
+
+def test_g4_period_lemma_over_the_window() -> None:
+    assert swizzle_period_lemma(tma.swizzle_byte_map("128B"), 1024)[0]
+    assert not swizzle_period_lemma(XorSwizzle([(17, 4)]), 1024)[0]  # the top address bit of the window
+    assert swizzle_period_lemma(XorSwizzle([(18, 4)]), 1024)[0]  # outside the window: never reached
+    with pytest.raises(ProofError):
+        swizzle_period_lemma(tma.swizzle_byte_map("128B"), 1 << 19)
+
+
+def _swap_wgmma_layout_types(monkeypatch: pytest.MonkeyPatch) -> None:
+    # one table swaps the 128B and 64B codes; encode and decode (which searches that table) both use it
+    swap = {1: 2, 2: 1}
+    prop = SwizzleMode.__dict__["wgmma_layout_type"]
+    monkeypatch.setattr(SwizzleMode, "wgmma_layout_type", property(lambda self: swap.get(prop.fget(self),
+                                                                                        prop.fget(self))))
+
+
+def test_g5_swapped_layout_type_codes_are_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    _swap_wgmma_layout_types(monkeypatch)
+    d = wgmma.SmemDescriptor(0, 16, 1024, "128B")
+    assert wgmma.SmemDescriptor.decode(d.encode()) == d  # the library agrees with itself
+    cx = prove_descriptor_encoding("sm90")
+    assert not cx and "PTX bit positions" in cx.summary()
+    for method in ("symbolic", "exhaustive"):
+        cx = prove_tma_matches_wgmma("128B", "K", 16, method=method)
+        assert isinstance(cx, TheoremCounterexample) and cx.descriptor.swizzle is SwizzleMode.B64
+    assert prove_descriptor_encoding("sm100")
+
+
+def test_g5_tcgen05_version_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig_dec = umma.UmmaSmemDescriptor.decode.__func__
+    _wrap_encode(monkeypatch, umma.UmmaSmemDescriptor, 1 << 46)
+    monkeypatch.setattr(umma.UmmaSmemDescriptor, "decode", classmethod(lambda cls, v: orig_dec(cls, v | 1 << 46)))
+    assert not prove_descriptor_encoding("sm100")
+    rep = report(archs=("sm100",), modes=("128B",), majors=("K",), element_bits=(16,), exhaustive=False)
+    assert rep.rows[0].status == "error" and "bits 46-48" in rep.rows[0].detail and not rep.ok
+
+
+def test_g5_literal_ptx_values() -> None:
+    # PTX ISA 9.7.15.5.1.2.2 (wgmma) and 9.7.16.4.1 Table 40 (tcgen05), as written in proofs_model
+    assert PTX_WGMMA_LAYOUT_TYPE == {"none": 0, "128B": 1, "64B": 2, "32B": 3}
+    assert PTX_TCGEN05_LAYOUT_TYPE == {"none": 0, "128B_base32B": 1, "128B": 2, "64B": 4, "32B": 6}
+    assert ptx_encode("sm90", 0, 0, 0, 0, 3) == 3 << 62
+    assert ptx_encode("sm100", 0, 0, 0, 0, 6) == 6 << 61 | 1 << 46
+    assert ptx_encode("sm90", 0x3FFF, 0x3FFF, 0x3FFF, 7, 0) == 0x3FFF | 0x3FFF << 16 | 0x3FFF << 32 | 7 << 49
+    # the PTX example descriptor: K-major bf16 128B at 0x400, SBO 1024 B
+    assert ptx_decode("sm90", 0x4000004000010040)["mode"] is SwizzleMode.B128
+    for bad in (1 << 47, 1 << 14, 1 << 30):
+        with pytest.raises(ProofError):
+            ptx_decode("sm90", bad)
+    with pytest.raises(ProofError, match="not defined"):
+        ptx_decode("sm100", 1 << 46 | 3 << 61)
+    for arch in ARCHS:
+        assert prove_descriptor_encoding(arch)
+
+
+def test_g6_packing_mutant_visible_only_at_32_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    orig = tma.box_to_smem
+
+    def broken(mode: object, eb: object, box: tuple, dst: int = 0, **kw: object) -> np.ndarray:
+        r = orig(mode, eb, box, dst, **kw)
+        if len(box) == 3 and box[1] >= 32:  # swaps two rows of big boxes only
+            r = r.copy()
+            r[0, [0, 1]] = r[0, [1, 0]]
+        return r
+
+    monkeypatch.setattr(tma, "box_to_smem", broken)
+    cx = prove_tma_matches_wgmma("128B", "K", 16)
+    assert isinstance(cx, TheoremCounterexample) and "linear forms" in cx.reason and cx.m >= 4
+
+
+def test_g6_linearity_is_checked_on_the_leaves() -> None:
+    m, k = symbols("m k")
+    assert _bitwise_linear(Layout(((8, m), (64, k)), ((64, 512), (1, 512 * m))), (8, 64), "tile") is None
+    assert "power of two" in _bitwise_linear(Layout(((6, m), 8), ((1, 6), 64)), (8, None), "x")
+    assert "not its last" in _bitwise_linear(Layout(((m, 8), 8), ((8, 1), 64)), (8, None), "x")
+    assert "does not divide" in _bitwise_linear(Layout(((16, m), 8), ((1, 16), 64)), (8, None), "x")
+    words = " ".join(w for w, _ in prove_tma_matches_wgmma("64B", "MN", 16).steps)
+    assert "compared (not proved)" in words and "checked on the three layouts" in words
+    assert "compact layout" in words  # the TMA packing is derived from the box
+
+
+def test_g7_off_period_destination_mutant(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a library that anchors the swizzle at the tile (base offset from the start address): at dst 0
+    # every start is on the pattern boundary, at 0x180 it is not
+    orig = wgmma.make_smem_desc
+
+    def broken(*a: object, **kw: object) -> object:
+        d = orig(*a, **kw)
+        bo = (d.start_address >> 7) & 7 if d.swizzle.is_swizzled else 0
+        return dataclasses.replace(d, base_offset=bo)
+
+    monkeypatch.setattr(wgmma, "make_smem_desc", broken)
+    cx = prove_tma_matches_wgmma("128B", "K", 16)
+    assert isinstance(cx, TheoremCounterexample) and cx.dst_address % 1024 and cx.descriptor.base_offset
+
+
+def test_g7_witness_destinations_in_the_proof() -> None:
+    p = prove_tma_matches_wgmma("64B", "K", 16)
+    words = " ".join(w for w, _ in p.steps)
+    assert "0x180" in words and "0x3f" in words  # off the period and at the top of the window
+    assert "residues dst mod 512" in words
+
+
+def test_g8_descriptor_swizzle_source_bit_is_7_for_every_mode() -> None:
+    # SmemDescriptor.swizzled_address reads address bits from bit 7 (it ignores S of Sw<B,M,S>);
+    # that is right exactly when M + S = 7, which holds for all five modes
+    for mode in SwizzleMode:
+        sw = mode.byte_swizzle
+        assert sw.bits == 0 or sw.base + sw.shift == 7, mode

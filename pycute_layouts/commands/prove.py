@@ -1,7 +1,9 @@
 """``pycute-layouts prove``: the TMA-swizzle == wgmma-atom theorems, as a table (or one pairing's proof).
 
 Exit status: 0 when every row is as expected, 1 when an expected proof fails (or an expected
-refutation is proved, or the symbolic and exhaustive answers disagree), 2 on bad input.
+refutation is proved, a pairing's applicability differs from the fixed PTX table, a row could not
+be decided, or the symbolic and exhaustive answers disagree), 2 on bad input. ``--mode`` and the
+other filters select the pairings and the stated mismatches and lemmas relevant to them.
 
 >>> import argparse
 >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
@@ -72,9 +74,11 @@ def register(sub: Any) -> None:
     h = sub.add_parser(
         "prove", help="prove that TMA swizzle modes produce the bytes wgmma/tcgen05 read (table of all pairings)",
         description="Classify every pairing (TMA mode x major x element width x arch) as proved (symbolically for "
-                    "all tile sizes, and exhaustively at concrete sizes), refuted with a counterexample, or not "
-                    "applicable with the reason; then the stated mismatches, planted faults and lemmas. Exit 1 if "
-                    "any row is not as expected.")
+                    "every tile in the 256 KiB window at any 128-byte-aligned destination, and exhaustively at "
+                    "concrete sizes), refuted with a counterexample, or not applicable with the reason; then the "
+                    "stated mismatches, planted faults and lemmas relevant to the selection (descriptor encoding, "
+                    "K-step, base offset). Expectations come from a fixed table written from the PTX ISA. Exit 1 "
+                    "if any row is not as expected.")
     h.add_argument("--json", action="store_true", help="print JSON")
     h.add_argument("--markdown", action="store_true", help="print Markdown tables")
     h.add_argument("--mode", action="append", help="only these TMA modes (repeat or comma-separate; e.g. 128B,64B)")
