@@ -409,17 +409,21 @@ class LinearLayout:
         return f"LinearLayout({self.bases!r}, {list(self._out)!r})"
 
 
+def _f2_insert(basis: dict[int, int], v: int) -> int:
+    """Reduce ``v`` by the echelon ``basis`` (leading bit -> vector); add it if independent. Returns the residue."""
+    while v:
+        h = v.bit_length() - 1
+        if h not in basis:
+            basis[h] = v
+            return v
+        v ^= basis[h]
+    return 0
+
+
 def _f2_rank(cols: list[int]) -> int:
     basis: dict[int, int] = {}
     for c in cols:
-        v = c
-        while v:
-            h = v.bit_length() - 1
-            if h in basis:
-                v ^= basis[h]
-            else:
-                basis[h] = v
-                break
+        _f2_insert(basis, c)
     return len(basis)
 
 
@@ -591,15 +595,7 @@ def _pivots(vals: list[int]) -> list[int] | None:
     # Gaussian elimination: reduce a copy to echelon form; its leading bits are valid pivots.
     basis: dict[int, int] = {}
     for v in vals:
-        w = v
-        while w:
-            h = w.bit_length() - 1
-            if h in basis:
-                w ^= basis[h]
-            else:
-                basis[h] = w
-                break
-        if not w:
+        if not _f2_insert(basis, v):  # dependent on the vectors before it
             return None
     return _assign_pivots(vals, sorted(basis))
 
