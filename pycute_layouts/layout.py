@@ -179,18 +179,30 @@ def format_inttuple(t: Any) -> str:
 # ------------------------------------------------------------------------------------------
 # Layout
 
+_new = object.__new__
 
-def _fast_pair_ok(s: Any, d: Any) -> bool:
-    """True when (s, d) are already congruent nested tuples of plain ints with positive shapes."""
-    if type(s) is int:
-        return type(d) is int and s > 0
-    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d):
-        return False
-    for x, y in zip(s, d):
+
+def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
+    """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
+    plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
+    fs: list = []
+    fd: list = []
+    if _fast_flat_into(s, d, fs, fd):
+        return tuple(fs), tuple(fd)
+    return None
+
+
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
+    i = 0
+    for x in s:
+        y = d[i]
+        i += 1
         if type(x) is int:
             if type(y) is not int or x <= 0:
                 return False
-        elif not _fast_pair_ok(x, y):
+            fs.append(x)
+            fd.append(y)
+        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd):
             return False
     return True
 
@@ -233,18 +245,48 @@ class Layout:
     4:1
     """
 
-    __slots__ = ("_s", "_d", "_size", "_hash", "_fs", "_fd")
+    # _fl (flat shape, flat stride; None until first needed), _fi (every leaf a plain int; set with _fl),
+    # _size and _hash (None until first needed) are derived from the immutable shape and stride
+    __slots__ = ("_s", "_d", "_fl", "_fi", "_size", "_hash")
 
     def __init__(self, shape: Any, stride: Any = None):
+        # fast paths: plain ints, positive shapes, congruent -- nothing to normalise (the flat modes are kept)
+        if type(shape) is tuple:
+            if type(stride) is tuple and len(shape) == len(stride):
+                for x in shape:
+                    if type(x) is not int or x <= 0:
+                        fl = _fast_flat_nested(shape, stride)
+                        break
+                else:
+                    for y in stride:
+                        if type(y) is not int:
+                            fl = None
+                            break
+                    else:
+                        fl = (shape, stride)
+                if fl is not None:
+                    self._s = shape
+                    self._d = stride
+                    self._fl = fl
+                    self._fi = True
+                    self._size = None
+                    self._hash = None
+                    return
+        elif type(shape) is int and shape > 0:
+            d = 1 if stride is None and shape > 1 else stride
+            if type(d) is int:
+                self._s = shape
+                self._d = d
+                self._fl = ((shape,), (d,))
+                self._fi = True
+                self._size = None
+                self._hash = None
+                return
         if isinstance(shape, str) and stride is None:
             from .notation import parse_layout
 
             parsed = parse_layout(shape)
             s, d = parsed._s, parsed._d
-        elif stride is not None and _fast_pair_ok(shape, stride):
-            s, d = shape, stride
-        elif stride is None and type(shape) is int and shape > 1:
-            s, d = shape, 1
         else:
             if isinstance(shape, Layout):
                 raise LayoutTypeError("Layout: pass shape and stride, or use make_layout(layout) to copy")
@@ -261,35 +303,41 @@ class Layout:
                     )
         self._s = s
         self._d = d
+        self._fl = None
         self._size = None
         self._hash = None
-        self._fs = None
-        self._fd = None
 
     @classmethod
     def _make(cls, s: Any, d: Any) -> Layout:
         """Trusted constructor (no validation): for results computed inside the package."""
-        obj = cls.__new__(cls)
+        obj = _new(Layout)
         obj._s = s
         obj._d = d
+        obj._fl = None
         obj._size = None
         obj._hash = None
-        obj._fs = None
-        obj._fd = None
         return obj
 
     def _flat(self) -> tuple[tuple, tuple]:
         """Cached flat shape and stride."""
-        fs = self._fs
-        if fs is None:
-            s, d = self._s, self._d
-            if type(s) is int or not isinstance(s, tuple):
-                fs, fd = (s,), (d,)
-            else:
-                fs, fd = flatten(s), flatten(d)
-            self._fs, self._fd = fs, fd
-            return fs, fd
-        return fs, self._fd
+        fl = self._fl
+        if fl is not None:
+            return fl
+        s, d = self._s, self._d
+        if isinstance(s, tuple):
+            fl = (flatten(s), flatten(d))
+        else:
+            fl = ((s,), (d,))
+        self._fl = fl
+        self._fi = _all_int(fl[0]) and _all_int(fl[1])
+        return fl
+
+    def _iflat(self) -> tuple[tuple, tuple] | None:
+        """Cached flat shape and stride when every leaf is a plain int (the integer fast paths), else None."""
+        fl = self._fl
+        if fl is None:
+            fl = self._flat()
+        return fl if self._fi else None
 
     # -- attributes ----------------------------------------------------------------------
     @property
@@ -316,9 +364,10 @@ class Layout:
         >>> Layout((8, (2, 4))).size()
         64
         """
-        if self._size is None:
-            self._size = _simplify(product(self._s))
-        return self._size
+        size = self._size
+        if size is None:
+            size = self._size = _simplify(product(self._s))
+        return size
 
     def cosize(self) -> Any:
         """``L(size - 1) + 1`` (CuTe's definition): the extent of the codomain for non-negative strides.
@@ -392,7 +441,7 @@ class Layout:
 
     def __getitem__(self, key: Any) -> Any:
         if type(key) is int and isinstance(self._s, tuple) and -len(self._s) <= key < len(self._s):
-            return Layout._make(self._s[key], self._d[key])
+            return _mode_layout(self._s[key], self._d[key], self._fl is not None and self._fi)
         if isinstance(key, (tuple, Underscore)) and _has_underscore(key):
             return slice_and_offset(key, self)
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
@@ -415,8 +464,27 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
-        if len(coord) == 1 and type(coord[0]) is int and not check:
-            return self._index(coord[0])
+        if len(coord) == 1 and not check:
+            c = coord[0]
+            if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
+                fl = self._fl
+                if fl is None:
+                    fl = self._flat()
+                fs, fd = fl
+                n = len(fs) - 1
+                if self._fi and n >= 0:
+                    if n == 1:
+                        s = fs[0]
+                        return c % s * fd[0] + c // s * fd[1]
+                    if n == 0:
+                        return c * fd[0]
+                    r = 0
+                    for i in range(n):
+                        s = fs[i]
+                        r += c % s * fd[i]
+                        c //= s
+                    return r + c * fd[n]
+                return self._index(c)
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
         if not self._flat()[0]:
@@ -437,11 +505,7 @@ class Layout:
 
     def _index(self, c0: int) -> Any:
         """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
-        fs = self._fs
-        if fs is None:
-            fs, fd = self._flat()
-        else:
-            fd = self._fd
+        fs, fd = self._flat()
         c = c0
         n = len(fs) - 1
         if n < 0:
@@ -808,9 +872,16 @@ def _all_int(t: tuple) -> bool:
 
 
 def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
+    return _int_layout(*_coalesce_ints(fs, fd, len(fs), cs, cd))
+
+
+def _coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int) -> tuple[list, list]:
+    """Integer backward coalesce: the int modes ``fs[:n]:fd[:n]`` merged, from the back, into the front
+    mode ``cs:cd`` (size-1 modes dropped). The result's modes as lists in forward order; ``[1], [0]`` when
+    every mode has size 1."""
     ss: list = []
     dd: list = []
-    for i in range(len(fs) - 1, -1, -1):
+    for i in range(n - 1, -1, -1):
         s = fs[i]
         if s == 1:
             continue
@@ -826,13 +897,68 @@ def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
             cs, cd = s, d
     if not ss:
         if cs == 1:
-            return Layout._make(1, 0)
-        return Layout._make(cs, cd)
+            return [1], [0]
+        return [cs], [cd]
     ss.append(cs)
     dd.append(cd)
     ss.reverse()
     dd.reverse()
-    return Layout._make(tuple(ss), tuple(dd))
+    return ss, dd
+
+
+def _filter_ints(fs: tuple, fd: tuple) -> tuple[list, list]:
+    """``_coalesce_ints`` of the non-empty flat int modes ``fs:fd`` with stride-0 modes dropped (filter)."""
+    n = len(fs) - 1
+    cd = fd[n]
+    cs = fs[n] if cd else 1
+    ss: list = []
+    dd: list = []
+    for i in range(n - 1, -1, -1):
+        s = fs[i]
+        if s == 1:
+            continue
+        d = fd[i]
+        if not d:
+            continue
+        if cs == 1 and not ss:
+            cs, cd = s, d
+        elif s * d == cd:
+            cs *= s
+            cd = d
+        else:
+            ss.append(cs)
+            dd.append(cd)
+            cs, cd = s, d
+    if not ss:
+        if cs == 1:
+            return [1], [0]
+        return [cs], [cd]
+    ss.append(cs)
+    dd.append(cd)
+    ss.reverse()
+    dd.reverse()
+    return ss, dd
+
+
+def _int_layout(ss: list, dd: list) -> Layout:
+    """The layout of the flat int modes ``ss:dd`` (one mode: a rank-1 leaf layout), flat data cached."""
+    obj = _new(Layout)
+    if len(ss) == 1:
+        s = ss[0]
+        d = dd[0]
+        obj._s = s
+        obj._d = d
+        obj._fl = ((s,), (d,))
+    else:
+        s = tuple(ss)
+        d = tuple(dd)
+        obj._s = s
+        obj._d = d
+        obj._fl = (s, d)
+    obj._fi = True
+    obj._size = None
+    obj._hash = None
+    return obj
 
 
 def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
@@ -849,11 +975,15 @@ def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
 
 
 def _coalesce_flat(layout: Layout) -> Layout:
+    fl = layout._iflat()
+    if fl is not None:
+        fs, fd = fl
+        n = len(fs) - 1
+        if n >= 0:
+            return _int_layout(*_coalesce_ints(fs, fd, n, fs[n], fd[n]))
     fs, fd = layout._flat()
     if not fs:
         _raise_empty(layout, "coalesce")
-    if _all_int(fs) and _all_int(fd):
-        return _bw_coalesce_int(fs[:-1], fd[:-1], fs[-1], fd[-1])
     return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
 
 
@@ -863,8 +993,9 @@ def _coalesce_x(layout: Layout, undecided: list | None = None) -> Layout:
     if not fs:
         _raise_empty(layout, "composition")
     last = fs[-1]
-    if type(last) is int and _all_int(fs) and _all_int(fd):
-        return _bw_coalesce_int(fs[:-1], fd[:-1], 2 if last == 1 else last, fd[-1])
+    if layout._fi:
+        n = len(fs) - 1
+        return _int_layout(*_coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n]))
     if last == 1 if type(last) is int else _maybe_eq(last, 1, None):  # either way the last mode is kept
         return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1], undecided, keep_front=True)
     return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1], undecided, keep_front=True)
@@ -884,22 +1015,62 @@ def _raise_empty(layout: Any, who: str) -> None:
 
 
 def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
-    r = layout.rank()
-    if len(profile) > r:
-        raise CongruenceError(f"too many modes: profile/tiler of rank {len(profile)} for the rank-{r} layout {layout}")
-    if isinstance(layout._s, tuple):
-        ls, ld = layout._s, layout._d
-        modes = [fn(Layout._make(ls[i], ld[i]), profile[i]) for i in range(len(profile))]
-        if keep_rest:
-            modes += [Layout._make(ls[i], ld[i]) for i in range(len(profile), r)]
+    ls, ld = layout._s, layout._d
+    k = len(profile)
+    if isinstance(ls, tuple):
+        r = len(ls)
+        if k > r:
+            raise CongruenceError(f"too many modes: profile/tiler of rank {k} for the rank-{r} layout {layout}")
+        ss: list = []
+        dd: list = []
+        pint = layout._iflat() is not None
+        for i in range(k):
+            m = fn(_mode_layout(ls[i], ld[i], pint), profile[i])
+            ss.append(m._s)
+            dd.append(m._d)
+        if keep_rest and k < r:
+            ss.extend(ls[k:])
+            dd.extend(ld[k:])
     else:
-        modes = [fn(layout, profile[0])] if profile else []
-    if not modes:
+        if k > 1:
+            raise CongruenceError(f"too many modes: profile/tiler of rank {k} for the rank-1 layout {layout}")
+        if not k:
+            ss = dd = []
+        else:
+            m = fn(layout, profile[0])
+            ss = [m._s]
+            dd = [m._d]
+    if not ss:
         raise CongruenceError(f"empty profile/tiler for the layout {layout}")
-    return Layout._make(tuple(m._s for m in modes), tuple(m._d for m in modes))
+    return _new_layout(tuple(ss), tuple(dd))
 
 
-@_inner_aware
+def _mode_layout(s: Any, d: Any, pint: bool) -> Layout:
+    """A mode of a layout as a layout; ``pint``: the parent's leaves are all plain ints (flat data cached)."""
+    obj = _new(Layout)
+    obj._s = s
+    obj._d = d
+    obj._size = None
+    obj._hash = None
+    if pint:
+        obj._fl = ((s,), (d,)) if type(s) is int else (flatten(s), flatten(d))
+        obj._fi = True
+    else:
+        obj._fl = None
+    return obj
+
+
+def _new_layout(s: Any, d: Any) -> Layout:
+    """``Layout._make`` without the class-method lookup (hot internal paths)."""
+    obj = _new(Layout)
+    obj._s = s
+    obj._d = d
+    obj._fl = None
+    obj._size = None
+    obj._hash = None
+    return obj
+
+
 def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """Merge modes without changing the function on the domain (CuTe's ``coalesce``).
 
@@ -913,7 +1084,11 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> print(coalesce(Layout((1, 1), (3, 5))))
     1:0
     """
-    layout = _as_layout(layout, "coalesce")
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(coalesce, profile)
+        layout = _as_layout(layout, "coalesce")
     if profile is None or not isinstance(profile, tuple):
         return _coalesce_flat(layout)
     return _transform_layout(layout, profile, coalesce)
@@ -923,9 +1098,8 @@ def _filter_flat(layout: Layout, who: str = "filter") -> Layout:
     fs, fd = layout._flat()
     if not fs:
         _raise_empty(layout, who)
-    if _all_int(fs) and _all_int(fd):
-        fs2 = tuple(1 if d == 0 else x for x, d in zip(fs, fd))
-        return _bw_coalesce_int(fs2[:-1], fd[:-1], fs2[-1], fd[-1])
+    if layout._fi:
+        return _int_layout(*_filter_ints(fs, fd))
     return _coalesce_flat(_filter_zeros_layout(layout))
 
 
@@ -1009,6 +1183,15 @@ def composition(a: Any, b: Any) -> Any:
 
 def _compose(a: Layout, b: Any) -> Any:
     if type(b) is Layout or isinstance(b, Layout):
+        bfl = b._iflat()
+        if bfl is not None and bfl[0]:
+            afl = a._iflat()
+            if afl is not None and afl[0]:  # the integer fast path
+                fs, fd = afl
+                n = len(fs) - 1
+                last = fs[n]
+                ls, ld = _coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
+                return _compose_ints(ls, ld, b._s, b._d, bfl[0], bfl[1])
         bfs, bfd = b._flat()
         return _compose_layout(a, b._s, b._d, bfs, bfd)
     if b is _:
@@ -1037,13 +1220,11 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
     ``bfs``/``bfd`` are B's flat shape and stride.
     """
     fs, fd = a._flat()
-    if fs and bfs and _all_int(fs) and _all_int(fd) and _all_int(bfs) and _all_int(bfd):
-        last = fs[-1]
-        flat = _bw_coalesce_int(fs[:-1], fd[:-1], 2 if last == 1 else last, fd[-1])  # coalesce_x(a)
-        try:
-            return _compose_int(flat, rs, bfs, bfd)
-        except _Interaction:
-            _explain_interaction(flat, rs, rd, [])
+    if fs and bfs and a._fi and _all_int(bfs) and _all_int(bfd):
+        n = len(fs) - 1
+        last = fs[n]
+        ls, ld = _coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
+        return _compose_ints(ls, ld, rs, rd, bfs, bfd)
     undecided: list = []  # merges coalesce could not decide (symbolic A only)
     flat = _coalesce_x(a, undecided)
     ls = flat._s
@@ -1088,17 +1269,26 @@ def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> Non
     )
 
 
-def _compose_int(flat: Layout, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
+def _compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``A o B`` for integer layouts: ``ls:ld`` is coalesce_x(A), ``rs:rd`` is B with the flat modes ``bfs:bfd``."""
+    try:
+        return _compose_int(ls, ld, rs, bfs, bfd)
+    except _Interaction:
+        _explain_interaction(_int_layout(ls, ld), rs, rd, [])
+    raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {_int_layout(ls, ld)}")  # pragma: no cover
+
+
+def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
     """``_composition_impl`` for integer layouts, one loop over B's flat modes (the fast path).
 
-    ``flat`` is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride, ``rs`` its shape
+    ``ls:ld`` (lists) is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride, ``rs`` its shape
     (for the nesting of the result). Raises ``_Interaction`` where B's modes interact.
     """
-    ls, ld = flat._s, flat._d
-    if type(ls) is not tuple:  # a linear A: each mode of B scales by its stride
-        out = [(s, d * ld) for s, d in zip(bfs, bfd)]
-        return _nest_like(rs, out)
     n = len(ls)
+    if n == 1:  # a linear A: each mode of B scales by its stride
+        ld0 = ld[0]
+        out = [(s, d * ld0) for s, d in zip(bfs, bfd)]
+        return _nest_like(rs, out)
     last = n - 1
     last_d = ld[last]
     # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so far;
@@ -1115,7 +1305,7 @@ def _compose_int(flat: Layout, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
             cs = ls[i]
             ard = rest_d if rest_d >= 0 else -rest_d
             if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
-                _raise_stride_div(ard, cs, i, flat, rest_s)
+                _raise_stride_div(ard, cs, i, _int_layout(ls, ld), rest_s)
             next_s = -((-cs) // ard)
             next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
             if next_s == 1 or rest_s == 1:
@@ -1123,7 +1313,7 @@ def _compose_int(flat: Layout, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
                 continue
             new_s = next_s if next_s < rest_s else rest_s
             if rest_s % new_s != 0:
-                _raise_shape_div(new_s, rest_s, i, flat)
+                _raise_shape_div(new_s, rest_s, i, _int_layout(ls, ld))
             if acc is not None:
                 j = i if rest_d > 0 else _note_negative(acc, n, i)
                 prev = acc[j]
@@ -1484,6 +1674,10 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     ...
     pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
     """
+    if type(layout) is Layout and type(cotarget) is int and cotarget > 0:
+        fl = layout._iflat()
+        if fl is not None and fl[0]:  # the integer fast path
+            return _complement_ints(fl[0], fl[1], cotarget, layout)
     inner = getattr(layout, "inner", None)
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
@@ -1497,8 +1691,9 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
         cotarget = it.as_inttuple(cotarget, "complement", "cotarget")
         _validate_shape(cotarget, "complement")
     fs0, fd0 = f._flat()
-    if type(cotarget) is int and _all_int(fs0) and _all_int(fd0):
-        return _complement_int(list(fs0), list(fd0), cotarget, layout)
+    if layout._iflat() is not None and (type(cotarget) is int or _all_int(flatten(cotarget))):
+        fs1, fd1 = layout._flat()
+        return _complement_ints(fs1, fd1, cotarget, layout)
     fs = list(fs0)
     fd = list(fd0)
     if len(fs) == 1 and (fd[0] == 0 if type(fd[0]) is int else is_eq(fd[0], 0)):
@@ -1524,28 +1719,51 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     return _coalesce_flat(full)
 
 
-def _complement_int(fs: list, fd: list, cotarget: int, layout: Layout) -> Layout:
-    if len(fs) == 1 and fd[0] == 0:
-        return Layout._make(cotarget, 1) if cotarget != 1 else Layout._make(1, 0)
-    for d in fd:
+def _complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layout:
+    """``complement`` of an integer layout with the (non-empty) flat modes ``fs:fd``; ``cotarget`` is a
+    positive int or a tuple of them (CuTe: the rest is then ``product(ceil_div(cotarget, extent))``)."""
+    if len(fs) == 1:  # one mode s:d (most tilers): the general walk below, unrolled
+        s = fs[0]
+        d = fd[0]
+        if s != 1 and d > 0:
+            ext = d * s
+            rest = -((-cotarget) // ext) if type(cotarget) is int else _ceil_div_product(cotarget, ext)
+            if d == 1:
+                return _int_layout([rest], [ext]) if rest != 1 else _int_layout([1], [0])
+            if rest == 1:
+                return _int_layout([d], [1])
+            return _int_layout([d, rest], [1, ext])
+    ss, dd = _filter_ints(fs, fd)
+    n = len(ss)
+    if n == 1 and dd[0] == 0:  # filter(layout) is 1:0
+        tot = cotarget if type(cotarget) is int else product(cotarget)
+        return _int_layout([tot], [1]) if tot != 1 else _int_layout([1], [0])
+    for d in dd:
         if d < 0:
             raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
-    order = sorted(range(len(fd)), key=fd.__getitem__)
     res_s: list = []
-    res_d: list = [1]
+    res_d: list = []
     ext = 1
-    for i in order:
-        d = fd[i]
+    for i in (sorted(range(n), key=dd.__getitem__) if n > 1 else (0,)):
+        d = dd[i]
         if d % ext:
-            _check_complement_step(d, ext, fs[i], layout)
+            _check_complement_step(d, ext, ss[i], layout)
         res_s.append(d // ext)
-        ext = d * fs[i]
         res_d.append(ext)
-    res_d.pop()
-    rest = -((-cotarget) // ext)
-    res_s.append(rest)
-    res_d.append(ext)
-    return _bw_coalesce_int(tuple(res_s[:-1]), tuple(res_d[:-1]), res_s[-1], res_d[-1])
+        ext = d * ss[i]
+    rest = -((-cotarget) // ext) if type(cotarget) is int else _ceil_div_product(cotarget, ext)
+    return _int_layout(*_coalesce_ints(res_s, res_d, len(res_s), rest, ext))
+
+
+def _ceil_div_product(cotarget: Any, ext: int) -> int:
+    """``product(ceil_div(cotarget, ext))`` for a tuple of positive ints and ``ext >= 1``: ``ceil_div`` walks
+    the leaves left to right (nested ceilings of positive ints compose, so the nesting does not matter)."""
+    rest = 1
+    r = ext
+    for e in flatten(cotarget):
+        rest *= -((-e) // r)
+        r = -((-r) // e)
+    return rest
 
 
 def _argmin(vals: list) -> int:
@@ -1598,6 +1816,14 @@ def _flat_modes(layout: Layout) -> tuple[tuple, tuple]:
     return s, d
 
 
+def _prefix(s: list, i: int) -> int:
+    """``s[0] * ... * s[i-1]``."""
+    p = 1
+    for k in range(i):
+        p *= s[k]
+    return p
+
+
 def _require_int_layout(layout: Layout, who: str) -> None:
     if layout.is_symbolic():
         raise SymbolicUndecidable(f"{who}: needs integer strides to sort them; {layout} is symbolic (subs() first)")
@@ -1613,7 +1839,27 @@ def right_inverse(layout: Layout) -> Layout:
     """
     if layout is _:
         return _
-    layout = _as_layout(layout, "right_inverse")
+    if type(layout) is not Layout:
+        layout = _as_layout(layout, "right_inverse")
+    fl = layout._iflat()
+    if fl is not None and fl[0]:  # the integer fast path
+        fs, fd = fl
+        n = len(fs) - 1
+        s, d = _coalesce_ints(fs, fd, n, fs[n], fd[n])
+        if len(s) == 1:
+            return _int_layout(s, d) if d[0] == 1 else _int_layout([1], [0])
+        cur = 1
+        rs: list = []
+        rd: list = []
+        for i in sorted(range(len(d)), key=d.__getitem__):
+            if d[i] == cur:
+                rs.append(s[i])
+                rd.append(_prefix(s, i))
+                cur = s[i] * d[i]
+        if not rs:
+            return _int_layout([1], [0])
+        n = len(rs) - 1
+        return _int_layout(*_coalesce_ints(rs, rd, n, rs[n], rd[n]))
     fs, fd = layout._flat()
     if not fs:
         _raise_empty(layout, "right_inverse")
@@ -1633,7 +1879,8 @@ def right_inverse(layout: Layout) -> Layout:
             cur = s[i] * d[i]
     if not rs:
         return Layout._make(1, 0)
-    return _bw_coalesce_int(tuple(rs[:-1]), tuple(rd[:-1]), rs[-1], rd[-1])
+    ss, dd = _coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
+    return Layout._make(ss[0], dd[0]) if len(ss) == 1 else Layout._make(tuple(ss), tuple(dd))
 
 
 def left_inverse(layout: Layout) -> Layout:
@@ -1659,7 +1906,35 @@ def left_inverse(layout: Layout) -> Layout:
     """
     if layout is _:
         return _
-    layout = _as_layout(layout, "left_inverse")
+    if type(layout) is not Layout:
+        layout = _as_layout(layout, "left_inverse")
+    fl = layout._iflat()
+    if fl is not None and fl[0]:  # the integer fast path
+        fs, fd = fl
+        n = len(fs) - 1
+        s, d = _coalesce_ints(fs, fd, n, fs[n], fd[n])
+        for x in d:
+            if x < 0:
+                raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
+        order = sorted(range(len(d)), key=d.__getitem__) if len(d) > 1 else (0,)
+        rs: list = []
+        rd: list = [0]
+        sz = 1
+        for i in order:
+            di = d[i]
+            if di == 0:
+                continue
+            if di % sz != 0:
+                raise AdmissibilityError(
+                    f"left_inverse: divisibility condition fails: stride {di} is not a multiple of {sz}, the size "
+                    f"covered by the smaller strides of coalesce({layout})"
+                )
+            rs.append(di // sz)
+            rd.append(_prefix(s, i))
+            sz = di
+        rs.append(s[order[-1]])
+        n = len(rs) - 1
+        return _int_layout(*_coalesce_ints(rs, rd, n, rs[n], rd[n]))
     fs, fd = layout._flat()
     if not fs:
         _raise_empty(layout, "left_inverse")
@@ -1695,7 +1970,6 @@ def left_inverse(layout: Layout) -> Layout:
 # divide
 
 
-@_inner_aware
 def logical_divide(layout: Layout, tiler: Any) -> Layout:
     """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, size)))``.
 
@@ -1706,7 +1980,17 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,2),(8,32))
     """
-    layout = _as_layout(layout, "logical_divide")
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(logical_divide, tiler)
+        layout = _as_layout(layout, "logical_divide")
+    if type(tiler) is Layout:
+        afl = layout._iflat()
+        if afl is not None and afl[0]:
+            tfl = tiler._iflat()
+            if tfl is not None and tfl[0]:
+                return _logical_divide_ints(layout, afl, tiler, tfl)
     if isinstance(tiler, Layout):
         target = _coalesce_flat(layout)._s
         return composition(layout, make_layout(tiler, complement(tiler, target)))
@@ -1721,28 +2005,73 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
 
 
+def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
+    """``logical_divide`` of two integer layouts with modes (flat ``afl``, ``tfl``), without intermediate layouts:
+    ``layout o (tiler, complement(tiler, shape(coalesce(layout))))``."""
+    fs, fd = afl
+    n = len(fs) - 1
+    cs, cd = _coalesce_ints(fs, fd, n, fs[n], fd[n])  # coalesce(layout)
+    comp = _complement_ints(tfl[0], tfl[1], cs[0] if len(cs) == 1 else tuple(cs), tiler)
+    if fs[n] == 1:
+        cs, cd = _coalesce_ints(fs, fd, n, 2, fd[n])  # coalesce_x(layout) differs from coalesce(layout)
+    cfs, cfd = comp._fl
+    return _compose_ints(cs, cd, (tiler._s, comp._s), (tiler._d, comp._d), tfl[0] + cfs, tfl[1] + cfd)
+
+
 def _zip2_by(t: Any, guide: Any) -> Any:
     if isinstance(guide, (tuple, list)):
-        if not isinstance(t, tuple) or len(t) < len(guide):
+        k = len(guide)
+        if not isinstance(t, tuple) or len(t) < k:
             raise CongruenceError(f"zip2_by: {t} has fewer modes than the tiler {guide}")
-        split = [_zip2_by(t[i], guide[i]) for i in range(len(guide))]
-        return (tuple(x[0] for x in split), tuple(x[1] for x in split) + tuple(t[len(guide):]))
+        firsts: list = []
+        seconds: list = []
+        for i in range(k):
+            g = guide[i]
+            x = t[i]
+            if isinstance(g, (tuple, list)):
+                x = _zip2_by(x, g)
+            elif not isinstance(x, tuple) or len(x) != 2:
+                raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {x}")
+            firsts.append(x[0])
+            seconds.append(x[1])
+        return (tuple(firsts), tuple(seconds) + t[k:])
     if not isinstance(t, tuple) or len(t) != 2:
         raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {t}")
     return t
 
 
 def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
-    return Layout._make(_zip2_by(layout._s, tiler), _zip2_by(layout._d, tiler))
+    s, d = layout._s, layout._d
+    if type(tiler) is tuple and type(s) is tuple and len(s) >= len(tiler):  # a flat tiler: one pass
+        k = len(tiler)
+        s0: list = []
+        s1: list = []
+        d0: list = []
+        d1: list = []
+        for i in range(k):
+            x = s[i]
+            if type(x) is not tuple or len(x) != 2 or isinstance(tiler[i], (tuple, list)):
+                break
+            y = d[i]
+            s0.append(x[0])
+            s1.append(x[1])
+            d0.append(y[0])
+            d1.append(y[1])
+        else:
+            return _new_layout((tuple(s0), tuple(s1) + s[k:]), (tuple(d0), tuple(d1) + d[k:]))
+    return Layout._make(_zip2_by(s, tiler), _zip2_by(d, tiler))
 
 
-@_inner_aware
 def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     """``logical_divide`` with the tiles gathered in mode 0 and the rests in mode 1.
 
     >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,8),(2,32))
     """
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(zipped_divide, tiler)
     return _tile_unzip(logical_divide(layout, tiler), tiler)
 
 
