@@ -875,10 +875,10 @@ def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
     return _int_layout(*_coalesce_ints(fs, fd, len(fs), cs, cd))
 
 
-def _coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int) -> tuple[list, list]:
+def _coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int, drop_stride0: bool = False) -> tuple[list, list]:
     """Integer backward coalesce: the int modes ``fs[:n]:fd[:n]`` merged, from the back, into the front
-    mode ``cs:cd`` (size-1 modes dropped). The result's modes as lists in forward order; ``[1], [0]`` when
-    every mode has size 1."""
+    mode ``cs:cd`` (size-1 modes dropped; stride-0 modes too when ``drop_stride0``, as filter does). The
+    result's modes as lists in forward order; ``[1], [0]`` when every mode has size 1."""
     ss: list = []
     dd: list = []
     for i in range(n - 1, -1, -1):
@@ -886,6 +886,8 @@ def _coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int) -> tuple[list, li
         if s == 1:
             continue
         d = fd[i]
+        if drop_stride0 and not d:
+            continue
         if cs == 1 and not ss:
             cs, cd = s, d
         elif s * d == cd:
@@ -909,35 +911,7 @@ def _coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int) -> tuple[list, li
 def _filter_ints(fs: tuple, fd: tuple) -> tuple[list, list]:
     """``_coalesce_ints`` of the non-empty flat int modes ``fs:fd`` with stride-0 modes dropped (filter)."""
     n = len(fs) - 1
-    cd = fd[n]
-    cs = fs[n] if cd else 1
-    ss: list = []
-    dd: list = []
-    for i in range(n - 1, -1, -1):
-        s = fs[i]
-        if s == 1:
-            continue
-        d = fd[i]
-        if not d:
-            continue
-        if cs == 1 and not ss:
-            cs, cd = s, d
-        elif s * d == cd:
-            cs *= s
-            cd = d
-        else:
-            ss.append(cs)
-            dd.append(cd)
-            cs, cd = s, d
-    if not ss:
-        if cs == 1:
-            return [1], [0]
-        return [cs], [cd]
-    ss.append(cs)
-    dd.append(cd)
-    ss.reverse()
-    dd.reverse()
-    return ss, dd
+    return _coalesce_ints(fs, fd, n, fs[n] if fd[n] else 1, fd[n], drop_stride0=True)
 
 
 def _int_layout(ss: list, dd: list) -> Layout:
