@@ -9,13 +9,58 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
-from .composed import (
+from .core.algebra import (
+    IdentityLayout,
+    blocked_product,
+    coalesce,
+    complement,
+    composition,
+    downcast,
+    filter,
+    flat_divide,
+    flat_product,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    make_identity_layout,
+    make_ordered_layout,
+    max_common_layout,
+    max_common_vector,
+    nullspace,
+    raked_product,
+    recast,
+    right_inverse,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    upcast,
+    zipped_divide,
+    zipped_product,
+)
+from .core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
     byte_to_element_swizzle,
     element_to_byte_swizzle,
     make_composed_layout,
 )
+from .core.inttuple import (
+    ceil_div,
+    compatible,
+    congruent,
+    crd2idx,
+    flatten,
+    idx2crd,
+    idx2crd_flat,
+    prefix_product,
+    product,
+    shape_div,
+    weakly_congruent,
+)
+from .core.layout import Layout, Underscore, _, cosize, depth, make_layout, rank, shape, size, slice_and_offset, stride
+from .core.notation import parse
+from .core.swizzle import Swizzle, XorSwizzle
+from .core.symbols import Divisible, assume_divisible, assumptions, symbols
 from .errors import (
     AdmissibilityError,
     CongruenceError,
@@ -32,77 +77,17 @@ from .errors import (
     TensorMapError,
     UnitError,
 )
-from .inttuple import (
-    ceil_div,
-    compatible,
-    congruent,
-    crd2idx,
-    flatten,
-    idx2crd,
-    idx2crd_flat,
-    prefix_product,
-    product,
-    shape_div,
-    weakly_congruent,
-)
-from .layout import (
-    IdentityLayout,
-    Layout,
-    Underscore,
-    _,
-    blocked_product,
-    coalesce,
-    complement,
-    composition,
-    cosize,
-    depth,
-    downcast,
-    filter,
-    flat_divide,
-    flat_product,
-    left_inverse,
-    logical_divide,
-    logical_product,
-    make_identity_layout,
-    make_layout,
-    make_ordered_layout,
-    max_common_layout,
-    max_common_vector,
-    nullspace,
-    raked_product,
-    rank,
-    recast,
-    right_inverse,
-    shape,
-    size,
-    slice_and_offset,
-    stride,
-    tile_to_shape,
-    tiled_divide,
-    tiled_product,
-    upcast,
-    zipped_divide,
-    zipped_product,
-)
-from .notation import parse
-from .swizzle import Swizzle, XorSwizzle
-from .symbolic import (
-    BitVector,
-    Counterexample,
-    Divisible,
-    Proof,
-    address_bits,
-    assume_divisible,
-    assumptions,
-    equivalent,
-    symbols,
-)
 
 __version__ = "0.1.0"
 
 #: Names re-exported lazily (their modules are imported on first use, keeping ``import pycute_layouts``
 #: light): proofs, kernel-constant generation, analysis and pictures.
 _LAZY = {
+    "BitVector": "proofs.bitvec",
+    "Counterexample": "proofs.bitvec",
+    "Proof": "proofs.bitvec",
+    "address_bits": "proofs.bitvec",
+    "equivalent": "proofs.bitvec",
     "prove_tma_matches_wgmma": "proofs",
     "kernel_constants": "codegen",
     "bank_conflicts": "analysis",

@@ -25,6 +25,9 @@ __all__ = [
     "TensorMapError",
     "ShflError",
     "ProofError",
+    "SpecError",
+    "HwCheckError",
+    "MissingDependencyError",
 ]
 
 
@@ -98,3 +101,23 @@ class ShflError(LayoutError):
 
 class ProofError(LayoutError):
     """A proof could not be carried out (not a refutation: a refutation is a Counterexample)."""
+
+
+class SpecError(LayoutValueError):
+    """A codegen spec is malformed; the message starts with the offending field (``spec field 'A.dtype'``).
+
+    >>> issubclass(SpecError, LayoutError)
+    True
+    """
+
+
+class HwCheckError(LayoutError):
+    """A generator or verifier input is unusable (a bad result file, an unknown case kind)."""
+
+
+class MissingDependencyError(LayoutError, ImportError):
+    """An optional dependency (matplotlib for PNG) is not installed; the message says what to install.
+
+    >>> issubclass(MissingDependencyError, LayoutError)
+    True
+    """

@@ -573,7 +573,7 @@ def test_bank_conflicts_bad_inputs() -> None:
 
 def test_planted_faults_are_caught(monkeypatch) -> None:
     """The simulator comparison notices a wrong phase split or a wrong bank count."""
-    import pycute_layouts.analysis_banks as ab
+    import pycute_layouts.analysis.banks as ab
 
     tile = Layout((8, 64), (64, 1))
     coords = ldmatrix_rows(4, 8)

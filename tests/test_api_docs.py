@@ -17,7 +17,7 @@ API_MD = ROOT / "docs" / "api.md"
 #: Public modules in reading order; a module that does not exist (yet) is skipped.
 MODULES = [
     "pycute_layouts",
-    "pycute_layouts.symbolic",
+    "pycute_layouts.core.symbols",
     "pycute_layouts.strategies",
     "pycute_layouts.arch.swizzle_modes",
     "pycute_layouts.arch.wgmma",

@@ -42,7 +42,7 @@ from pycute_layouts import (
     zipped_divide,
 )
 from pycute_layouts.errors import LayoutError, LayoutTypeError, SwizzleError, UnitError
-from pycute_layouts.symbolic import equivalent
+from pycute_layouts.proofs.bitvec import equivalent
 
 BUDGET = settings.default.max_examples
 

@@ -176,7 +176,7 @@ def test_planted_library_fault_is_caught(data: dict, monkeypatch: pytest.MonkeyP
 
 def test_planted_phase_model_fault_is_caught(data: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     """A model serving 16-byte accesses in 2 phases instead of 4 must disagree with the GPU."""
-    from pycute_layouts import analysis_banks
+    from pycute_layouts.analysis import banks as analysis_banks
 
     def two_phases(ab: int):
         per = 32 // min(2, max(1, ab // 4))

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pycute_layouts import hwcheck
 from pycute_layouts.arch import tma
 from pycute_layouts.errors import LayoutError
+from pycute_layouts.hwcheck import cases as hwcheck
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "examples" / "hardware" / "results" / "hwcheck-h100-2026-11-21-r2.json"

@@ -64,7 +64,8 @@ from pycute_layouts import (
     zipped_divide,
     zipped_product,
 )
-from pycute_layouts.layout import format_inttuple
+from pycute_layouts.core import inttuple
+from pycute_layouts.core.layout import format_inttuple
 from pycute_layouts.strategies import (
     admissible_composition_pairs,
     compact_layouts,
@@ -525,7 +526,7 @@ def tile_to_shape_args(draw: Callable) -> tuple[Layout, tuple, tuple]:
     """(compact block, target shape = block shape times small factors, mode order)."""
     blk = draw(compact_layouts(max_rank=2, max_depth=1, max_size=16))
     r = max(2, blk.rank())
-    bshape = list(pl.inttuple.product_each(blk.shape)) + [1] * (r - blk.rank())
+    bshape = list(inttuple.product_each(blk.shape)) + [1] * (r - blk.rank())
     target = tuple(s * draw(st.integers(1, 3)) for s in bshape)
     order = tuple(draw(st.permutations(range(r))))
     return blk, target, order

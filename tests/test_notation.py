@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycute_layouts import ComposedLayout, Layout, Swizzle, parse
+from pycute_layouts.core.notation import parse_inttuple, parse_layout
+from pycute_layouts.core.symbols import symbol
 from pycute_layouts.errors import LayoutError, NotationError, SwizzleError
-from pycute_layouts.notation import parse_inttuple, parse_layout, symbol
 
 REPO = Path(__file__).resolve().parents[1]
 BUDGET = settings.default.max_examples

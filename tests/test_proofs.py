@@ -23,8 +23,24 @@ from hypothesis import strategies as st
 from pycute_layouts import Layout, LayoutError, XorSwizzle
 from pycute_layouts.arch import tma, umma, wgmma
 from pycute_layouts.arch.swizzle_modes import SwizzleMode
+from pycute_layouts.arch.tma import maps as tma_maps
+from pycute_layouts.core.symbols import symbols
 from pycute_layouts.errors import DescriptorError, ProofError
-from pycute_layouts.proofs import (
+from pycute_layouts.proofs.model import (
+    ARCHS,
+    ELEMENT_BITS,
+    MAJORS,
+    PTX_TCGEN05_LAYOUT_TYPE,
+    PTX_WGMMA_LAYOUT_TYPE,
+    TMA_MODES,
+    _derive,
+    pairing,
+    ptx_decode,
+    ptx_encode,
+    tma_addresses,
+    wgmma_addresses,
+)
+from pycute_layouts.proofs.theorem import (
     EXPECTED_NOT_APPLICABLE,
     Faults,
     NotApplicable,
@@ -43,21 +59,6 @@ from pycute_layouts.proofs import (
     report,
     swizzle_period_lemma,
 )
-from pycute_layouts.proofs_model import (
-    ARCHS,
-    ELEMENT_BITS,
-    MAJORS,
-    PTX_TCGEN05_LAYOUT_TYPE,
-    PTX_WGMMA_LAYOUT_TYPE,
-    TMA_MODES,
-    _derive,
-    pairing,
-    ptx_decode,
-    ptx_encode,
-    tma_addresses,
-    wgmma_addresses,
-)
-from pycute_layouts.symbolic import symbols
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALL = [(m, mj, b, a) for m in TMA_MODES for mj in MAJORS for b in ELEMENT_BITS for a in ARCHS]
@@ -537,7 +538,7 @@ def test_g2_library_disagreement_is_a_refutation(monkeypatch: pytest.MonkeyPatch
 
 
 def test_g2_undecidable_is_an_error_row_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pycute_layouts import proofs
+    from pycute_layouts.proofs import theorem as proofs
 
     def undecided(*a: object) -> None:
         raise ProofError("planted: the method cannot decide")
@@ -597,7 +598,7 @@ def test_g4_swizzle_reading_a_high_address_bit_is_refuted(monkeypatch: pytest.Mo
     # a TMA 128B map that also XORs address bit 12 into bit 4: invisible on [0, 4 KiB)
     bad = XorSwizzle([(7, 4), (8, 5), (9, 6), (12, 4)])
     info = tma.swizzle_mode_info("128B")
-    monkeypatch.setitem(tma._MODE_INFO, tma.TmaSwizzle.B128, dataclasses.replace(info, byte_map=bad))
+    monkeypatch.setitem(tma_maps._MODE_INFO, tma.TmaSwizzle.B128, dataclasses.replace(info, byte_map=bad))
     assert not swizzle_period_lemma(bad, 1024)[0]
     cx = prove_tma_matches_wgmma("128B", "K", 16)
     assert isinstance(cx, TheoremCounterexample) and "period lemma" in cx.reason

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycute_layouts import Swizzle, XorSwizzle, parse
+from pycute_layouts.core.swizzle import is_swizzle
 from pycute_layouts.errors import LayoutError, LayoutTypeError, SwizzleError, SymbolicUndecidable
-from pycute_layouts.swizzle import is_swizzle
 
 REPO = Path(__file__).resolve().parents[1]
 BUDGET = settings.default.max_examples

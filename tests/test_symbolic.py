@@ -43,7 +43,6 @@ from pycute_layouts import (
     composition,
     cosize,
     filter,
-    inttuple,
     left_inverse,
     logical_divide,
     logical_product,
@@ -55,22 +54,18 @@ from pycute_layouts import (
     upcast,
     zipped_divide,
 )
-from pycute_layouts.symbolic import (
-    BitVector,
-    Counterexample,
+from pycute_layouts.core import inttuple
+from pycute_layouts.core.symbols import (
     Divisible,
-    Proof,
     active_facts,
-    address_bits,
-    addresses,
     assume_divisible,
     assumptions,
-    equivalent,
     refine_divisibility,
     refine_sign,
     subs_inttuple,
     symbols,
 )
+from pycute_layouts.proofs.bitvec import BitVector, Counterexample, Proof, address_bits, addresses, equivalent
 
 REPO = Path(__file__).resolve().parents[1]
 BUDGET = settings.default.max_examples

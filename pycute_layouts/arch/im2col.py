@@ -64,8 +64,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
-from ..layout import Layout
 
 __all__ = [
     "Im2colAccess",
@@ -785,7 +785,7 @@ class InterleaveInfo:
 
     @property
     def layout(self) -> Layout:
-        """The map as a :class:`pycute_layouts.layout.Layout`: element coordinate -> byte offset."""
+        """The map as a :class:`pycute_layouts.core.layout.Layout`: element coordinate -> byte offset."""
         return Layout(self.shape, self.stride)
 
     def __str__(self) -> str:
@@ -853,7 +853,7 @@ def interleave_info(kind: Any, dims: Sequence[int], elem_bytes: int) -> Interlea
 
 
 def interleave_layout(kind: Any, dims: Sequence[int], elem_bytes: int) -> Layout:
-    """The element -> byte offset :class:`~pycute_layouts.layout.Layout` of an interleaved tensor.
+    """The element -> byte offset :class:`~pycute_layouts.core.layout.Layout` of an interleaved tensor.
 
     Same arguments and rules as :func:`interleave_info` (which also reports the padding). The
     layout's coordinates are ``(c, w, [h, [d]], n)`` with ``c`` ranging over the padded channels.

@@ -60,9 +60,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.algebra import coalesce
+from ..core.layout import Layout
+from ..core.swizzle import XorSwizzle
 from ..errors import ShflError
-from ..layout import Layout, coalesce
-from ..swizzle import XorSwizzle
 
 __all__ = [
     "WARP_SIZE",

@@ -40,8 +40,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any
 
+from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, SwizzleError
-from ..swizzle import Swizzle, XorSwizzle
 
 __all__ = ["SwizzleMode", "base_offset_for_pattern_start", "SMEM_WINDOW_BYTES"]
 

@@ -47,20 +47,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..errors import DescriptorError
 from .swizzle_modes import SwizzleMode
-from .wgmma import (
-    CANONICAL_LAYOUTS as _SM90_TABLE,
-)
-from .wgmma import (
-    _canonical_layout,
-    _check_u64,
-    _make_smem_desc,
-    _Rules,
-    _smem_atom,
-    _SmemDescriptorBase,
-)
+from .wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
+from .wgmma import _canonical_layout, _check_u64, _make_smem_desc, _Rules, _smem_atom, _SmemDescriptorBase
 
 __all__ = [
     "CANONICAL_LAYOUTS",

@@ -55,12 +55,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.inttuple import flatten
+from ..core.layout import Layout
+from ..core.notation import parse
+from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError
-from ..inttuple import flatten
-from ..layout import Layout
-from ..notation import parse
-from ..swizzle import Swizzle, XorSwizzle
 from .swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [

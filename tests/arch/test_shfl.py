@@ -473,8 +473,7 @@ def test_bfly_full_segment_is_always_a_layout(index, mask):
 
 
 def test_idx_broadcast_in_quads_is_s_plus_stride0_layout():
-    from pycute_layouts.layout import Layout
-
+    from pycute_layouts.core.layout import Layout
     for s in range(4):
         ll = lane_layout("IDX", s, 0x1C03)
         assert ll.offset == s
@@ -485,8 +484,7 @@ def test_idx_broadcast_in_quads_is_s_plus_stride0_layout():
 
 
 def test_idx_full_warp_broadcast_and_out_of_range_identity():
-    from pycute_layouts.layout import Layout
-
+    from pycute_layouts.core.layout import Layout
     ll = lane_layout("IDX", 7, 31)
     assert (ll.offset, ll.layout) == (7, Layout(32, 0))
     assert str(ll) == "7 + 32:0"

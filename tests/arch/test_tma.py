@@ -39,8 +39,8 @@ from pycute_layouts.arch.tma import (
     swizzle_byte_map,
     swizzle_mode_info,
 )
+from pycute_layouts.core.swizzle import Swizzle, XorSwizzle
 from pycute_layouts.errors import SwizzleError, TensorMapError
-from pycute_layouts.swizzle import Swizzle, XorSwizzle
 
 # ---------------------------------------------------------------------------------------------
 # PTX ISA 5.5.7, restated literally. Each numbered cell is a 16-byte chunk, each row one 128-byte

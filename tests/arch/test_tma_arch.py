@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pycute_layouts import TensorMapError
-from pycute_layouts.arch.tma import (
+from pycute_layouts.arch.tma.maps import (
     ARCHS,
     IM2COL,
     IM2COL_WIDE,

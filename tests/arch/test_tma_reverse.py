@@ -1,4 +1,4 @@
-"""The reverse direction of TMA (pycute_layouts.arch.tma_plan): smem layout -> tensor map + copies.
+"""The reverse direction of TMA (pycute_layouts.arch.tma): smem layout -> tensor map + copies.
 
 Three kinds of checks:
 - canonical wgmma/tcgen05 tiles with the box, swizzle, copies and tensor-map values a kernel author
@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from pycute_layouts import ComposedLayout, Layout, Swizzle, SwizzledSmemLayout, XorSwizzle, parse, tile_to_shape
 from pycute_layouts.arch import tma, umma, wgmma
-from pycute_layouts.arch.tma import TiledTensorMap, TmaSwizzle, plan_tma_load
-from pycute_layouts.arch.tma_plan import PLAN_RULES, parse_data_type
+from pycute_layouts.arch.tma import PLAN_RULES, TiledTensorMap, TmaSwizzle, parse_data_type, plan_tma_load
 from pycute_layouts.errors import LayoutError, TensorMapError
 
 K_MAJOR_G = Layout((4096, 4096), (4096, 1))  # (M, K), K contiguous

@@ -1,0 +1,688 @@
+"""Shared-memory bank conflicts of one warp-wide access, and a search for swizzles that remove them.
+
+The model (the one NVIDIA documents for shared memory since Kepler, and the one CuTe and Triton
+reason with):
+
+* Shared memory has **32 banks of 4 bytes**: byte address ``a`` lies in the 4-byte *word*
+  ``a // 4``, held by bank ``(a // 4) % 32``.
+* One instruction of a warp is served in **phases**. Accesses of at most 4 bytes per thread
+  take one phase over the 32 threads; 8-byte accesses take two (threads 0-15, 16-31, the
+  "half-warps"); 16-byte accesses take four (threads 0-7, 8-15, 16-23, 24-31, the
+  "quarter-warps"). ``ldmatrix``/``stmatrix`` are 16-byte accesses: each of the 8 row
+  addresses of an 8x8 b16 matrix names 16 contiguous bytes, and one matrix (8 rows x 16 bytes
+  = 128 bytes, the width of the 32 banks) is one phase; ``.x1`` takes the addresses of threads
+  0-7, ``.x2`` of 0-15, ``.x4`` of 0-31.
+* Within a phase, threads that touch **distinct words of the same bank** conflict: the bank
+  serves them one per *wavefront*. Threads that touch the **same word** are served together
+  (broadcast / multicast), so they never conflict.
+* ``wavefronts = sum over phases of (max over banks of distinct words in that bank)``. The
+  ideal is one wavefront per phase that has an active thread; ``conflict_degree`` is the
+  largest number of distinct words any bank must serve in one phase ("8-way").
+
+A thread with an access of ``access_bytes`` bytes at byte address ``a`` touches the
+``ceil(access_bytes / 4)`` words starting at word ``a // 4``; ``a`` must be a multiple of
+``access_bytes`` (the hardware's alignment rule for vector accesses).
+
+The classic result, an unswizzled K-major bf16 tile with 128-byte rows read by ``ldmatrix.x4``
+(every matrix is rows 0-7 of one 16-byte column): all 8 rows of a column sit in the same 4 banks.
+
+>>> from pycute_layouts import Layout, Swizzle, SwizzledSmemLayout
+>>> tile = Layout((8, 64), (64, 1))
+>>> r = bank_conflicts(SwizzledSmemLayout(Swizzle(0, 4, 3), tile, 16), ldmatrix_pattern(4))
+>>> r.wavefronts, r.ideal_wavefronts, r.conflict_degree
+(32, 4, 8)
+>>> bank_conflicts(SwizzledSmemLayout(Swizzle(3, 4, 3), tile, 16), ldmatrix_pattern(4)).wavefronts
+4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.layout import Layout
+from ..core.swizzle import Swizzle, XorSwizzle
+from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+
+__all__ = [
+    "NUM_BANKS",
+    "BANK_WIDTH_BYTES",
+    "AccessPattern",
+    "BankConflicts",
+    "SwizzleCandidate",
+    "bank_conflicts",
+    "ldmatrix_pattern",
+    "stmatrix_pattern",
+    "vector_pattern",
+    "conflict_free_swizzles",
+    "parse_pattern",
+    "phases_for",
+]
+
+#: Number of shared-memory banks.
+NUM_BANKS = 32
+#: Width of one bank (one word), in bytes.
+BANK_WIDTH_BYTES = 4
+_WARP = 32
+_ACCESS_WIDTHS = (1, 2, 4, 8, 16)
+
+
+def _check_access_bytes(access_bytes: Any, who: str) -> int:
+    if isinstance(access_bytes, bool) or not isinstance(access_bytes, (int, np.integer)) \
+            or int(access_bytes) not in _ACCESS_WIDTHS:
+        raise LayoutValueError(f"{who}: access_bytes must be one of {_ACCESS_WIDTHS} (bytes read or written per "
+                               f"thread: 1/2/4-byte scalar, 8- or 16-byte vector), got {access_bytes!r}")
+    return int(access_bytes)
+
+
+def phases_for(access_bytes: int) -> tuple[tuple[int, ...], ...]:
+    """The threads served together in each phase: one pass (<= 4 B), half-warps (8 B), quarter-warps (16 B).
+
+    >>> [len(p) for p in phases_for(4)], [p[0] for p in phases_for(16)]
+    ([32], [0, 8, 16, 24])
+    """
+    ab = _check_access_bytes(access_bytes, "phases_for")
+    n = max(1, ab // BANK_WIDTH_BYTES)
+    per = _WARP // n
+    return tuple(tuple(range(k * per, (k + 1) * per)) for k in range(n))
+
+
+# --------------------------------------------------------------------------------------------------
+# Access patterns
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccessPattern:
+    """What each of the 32 threads of a warp accesses: a coordinate of the tile (None: no address).
+
+    ``coords[t]`` is thread ``t``'s coordinate in the shared-memory layout's domain (an int index
+    or a tuple); the thread reads or writes ``access_bytes`` contiguous bytes from that element's
+    byte address.
+
+    >>> p = ldmatrix_pattern(1)
+    >>> p.name, p.access_bytes, p.coords[:3], p.active_threads()[-1]
+    ('ldmatrix.x1', 16, ((0, 0), (1, 0), (2, 0)), 7)
+    """
+
+    name: str
+    access_bytes: int
+    coords: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        _check_access_bytes(self.access_bytes, f"AccessPattern {self.name!r}")
+        if isinstance(self.coords, (str, bytes)) or not isinstance(self.coords, Sequence):
+            raise LayoutTypeError(f"AccessPattern {self.name!r}: coords must be a sequence of 32 coordinates, got "
+                                  f"{self.coords!r}")
+        if len(self.coords) != _WARP:
+            raise LayoutValueError(f"AccessPattern {self.name!r}: a warp has 32 threads, got {len(self.coords)} "
+                                   "coordinates (use None for a thread that supplies no address)")
+        who = f"AccessPattern {self.name!r}"
+        object.__setattr__(self, "coords", tuple(None if c is None else _norm_coord(c, who, t)
+                                                 for t, c in enumerate(self.coords)))
+
+    def active_threads(self) -> tuple[int, ...]:
+        """Threads that supply an address.
+
+        >>> ldmatrix_pattern(2).active_threads() == tuple(range(16))
+        True
+        """
+        return tuple(t for t, c in enumerate(self.coords) if c is not None)
+
+    def matrix_rows(self) -> tuple[tuple[tuple[int, Any], ...], ...]:
+        """For ldmatrix/stmatrix: per 8x8 matrix, the ``(thread, row coordinate)`` of its 8 row addresses.
+
+        >>> ldmatrix_pattern(2).matrix_rows()[1][:2]
+        ((8, (0, 8)), (9, (1, 8)))
+        """
+        if not self.name.startswith(("ldmatrix", "stmatrix")):
+            raise LayoutValueError(f"AccessPattern.matrix_rows: {self.name!r} is not an ldmatrix/stmatrix pattern")
+        act = self.active_threads()
+        return tuple(tuple((t, self.coords[t]) for t in act[i:i + 8]) for i in range(0, len(act), 8))
+
+
+def _matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, matrix_origins: Any) -> AccessPattern:
+    who = f"{op}_pattern"
+    if isinstance(num_matrices, bool) or num_matrices not in (1, 2, 4):
+        raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {num_matrices!r}")
+    if not isinstance(trans, bool):
+        raise LayoutTypeError(f"{who}: trans must be a bool, got {trans!r}")
+    if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
+        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128 (a 16-byte row holds 128 / element_bits "
+                        f"elements), got {element_bits!r}")
+    row_elems = 128 // element_bits
+    if matrix_origins is None:
+        origins = [(0, m * row_elems) for m in range(num_matrices)]
+    else:
+        try:
+            origins = [tuple(int(x) for x in o) for o in matrix_origins]
+        except (TypeError, ValueError):
+            raise LayoutTypeError(f"{who}: matrix_origins must be a list of (row, column) pairs, "
+                                  f"got {matrix_origins!r}") from None
+        if len(origins) != num_matrices or any(len(o) != 2 for o in origins):
+            raise LayoutValueError(f"{who}: matrix_origins needs {num_matrices} (row, column) pairs, one per "
+                                   f"matrix, got {matrix_origins!r}")
+    coords: list[Any] = [None] * _WARP
+    for t in range(8 * num_matrices):
+        r0, c0 = origins[t // 8]
+        coords[t] = (r0 + t % 8, c0)
+    name = f"{op}.x{num_matrices}" + (".trans" if trans else "")
+    return AccessPattern(name, 16, tuple(coords))
+
+
+def ldmatrix_pattern(num_matrices: int, trans: bool = False, *, element_bits: int = 16,
+                     matrix_origins: Sequence[tuple[int, int]] | None = None) -> AccessPattern:
+    """The addresses of ``ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16``.
+
+    Thread ``t < 8 * num_matrices`` supplies the address of row ``t % 8`` of matrix ``t // 8``;
+    each row is 16 contiguous bytes. Coordinates are ``(row, column)`` of a rank-2 element tile
+    with ``element_bits``-bit elements: matrix ``m`` starts at ``matrix_origins[m]`` (default
+    ``(0, m * 128 / element_bits)``: rows 0-7 of the ``m``-th 16-byte column). ``.trans`` only
+    changes which thread receives which element, not the addresses, so it does not change the
+    bank behaviour (it is kept in the name).
+
+    >>> p = ldmatrix_pattern(4)
+    >>> p.coords[0], p.coords[9], p.coords[31]
+    ((0, 0), (1, 8), (7, 24))
+    >>> ldmatrix_pattern(4, matrix_origins=[(0, 0), (8, 0), (0, 8), (8, 8)]).coords[9]
+    (9, 0)
+    >>> ldmatrix_pattern(3)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: ldmatrix_pattern: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got 3
+    """
+    return _matrix_pattern("ldmatrix", num_matrices, trans, element_bits, matrix_origins)
+
+
+def stmatrix_pattern(num_matrices: int, trans: bool = False, *, element_bits: int = 16,
+                     matrix_origins: Sequence[tuple[int, int]] | None = None) -> AccessPattern:
+    """The addresses of ``stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16`` (same as ldmatrix).
+
+    >>> stmatrix_pattern(2, trans=True).name
+    'stmatrix.x2.trans'
+    """
+    return _matrix_pattern("stmatrix", num_matrices, trans, element_bits, matrix_origins)
+
+
+def vector_pattern(thread_coords: Any, access_bytes: int, name: str = "vector") -> AccessPattern:
+    """Each thread ``t`` accesses ``access_bytes`` bytes at coordinate ``thread_coords[t]``.
+
+    ``thread_coords``: a sequence of 32 coordinates (None: inactive thread), a numpy array of
+    shape ``(32,)`` or ``(32, rank)``, or a Layout of size 32 mapping thread -> linear index.
+
+    >>> vector_pattern(Layout(32, 8), 16).coords[:3]
+    (0, 8, 16)
+    >>> vector_pattern(list(range(31)), 4)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: vector_pattern: a warp has 32 threads, got 31 coordinates ...
+    """
+    ab = _check_access_bytes(access_bytes, "vector_pattern")
+    return AccessPattern(name, ab, _thread_coords(thread_coords, "vector_pattern"))
+
+
+def _thread_coords(thread_offsets: Any, who: str) -> tuple[Any, ...]:
+    if isinstance(thread_offsets, (Layout, ComposedLayout)):
+        n = thread_offsets.size()
+        if n != _WARP:
+            raise LayoutValueError(f"{who}: the thread layout {thread_offsets} has {n} threads; a warp has 32")
+        return tuple(int(thread_offsets(t)) for t in range(_WARP))
+    if isinstance(thread_offsets, np.ndarray):
+        if not np.issubdtype(thread_offsets.dtype, np.integer):
+            raise LayoutTypeError(f"{who}: thread coordinates must be integers, got dtype {thread_offsets.dtype}")
+        if thread_offsets.ndim not in (1, 2) or thread_offsets.shape[0] != _WARP:
+            raise LayoutValueError(f"{who}: a warp has 32 threads; expected an array of shape (32,) or (32, rank), "
+                                   f"got {thread_offsets.shape}")
+        if thread_offsets.ndim == 1:
+            return tuple(int(x) for x in thread_offsets)
+        return tuple(tuple(int(x) for x in row) for row in thread_offsets)
+    if isinstance(thread_offsets, (str, bytes)) or not isinstance(thread_offsets, Sequence):
+        raise LayoutTypeError(f"{who}: thread_offsets must be a sequence of 32 coordinates, a numpy array or a "
+                              f"thread layout, got {type(thread_offsets).__name__}")
+    coords = list(thread_offsets)
+    if len(coords) != _WARP:
+        raise LayoutValueError(f"{who}: a warp has 32 threads, got {len(coords)} coordinates (use None for a "
+                               "thread that supplies no address)")
+    out: list[Any] = []
+    for t, c in enumerate(coords):
+        out.append(None if c is None else _norm_coord(c, who, t))
+    return tuple(out)
+
+
+def _norm_coord(c: Any, who: str, t: int) -> Any:
+    if isinstance(c, bool):
+        raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+    if isinstance(c, (int, np.integer)):
+        return int(c)
+    if isinstance(c, (tuple, list)):
+        return tuple(_norm_coord(x, who, t) for x in c)
+    raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+
+
+# --------------------------------------------------------------------------------------------------
+# The layout -> byte address function
+# --------------------------------------------------------------------------------------------------
+
+
+def _byte_address_fn(layout: Any, element_bits: Any, who: str) -> tuple[Callable[[Any], int], Any]:
+    """(coordinate -> byte address, the domain Layout used to check coordinates or None)."""
+    if element_bits is not None and isinstance(layout, (Layout, ComposedLayout)):
+        layout = _as_smem(layout, element_bits, who)
+    elif element_bits is not None and not isinstance(layout, SwizzledSmemLayout):
+        raise UnitError(f"{who}: element_bits applies to a Layout, ComposedLayout or SwizzledSmemLayout; a callable "
+                        "layout must return byte addresses itself")
+    if isinstance(layout, SwizzledSmemLayout):
+        s = layout
+        if element_bits is not None and element_bits != s.element_bits:
+            raise UnitError(f"{who}: the SwizzledSmemLayout holds {s.element_bits}-bit elements but "
+                            f"element_bits={element_bits} was passed")
+
+        def f_smem(c: Any) -> int:
+            return int(s.byte_address(*c) if isinstance(c, tuple) else s.byte_address(c))
+
+        return f_smem, s.layout
+    if isinstance(layout, (Layout, ComposedLayout)):
+        lay = layout
+        if lay.is_symbolic():
+            raise LayoutValueError(f"{who}: the layout {lay} has unbound symbols; bind them first (subs)")
+
+        def f_lay(c: Any) -> int:
+            return int(lay(*c) if isinstance(c, tuple) else lay(c))
+
+        dom = lay if isinstance(lay, Layout) else _domain_layout(lay)
+        return f_lay, dom
+    if callable(layout):
+        fn = layout
+
+        def f_call(c: Any) -> int:
+            return fn(*c) if isinstance(c, tuple) else fn(c)
+
+        return f_call, None
+    raise LayoutTypeError(f"{who}: layout must be a SwizzledSmemLayout, a Layout or ComposedLayout giving byte "
+                          f"addresses, or a callable coordinate -> byte address, got {type(layout).__name__}")
+
+
+def _domain_layout(c: ComposedLayout) -> Layout:
+    inner = c.inner
+    while isinstance(inner, ComposedLayout):
+        inner = inner.inner
+    return inner
+
+
+def _as_smem(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayout:
+    """An element layout (optionally ``Swizzle o offset o Layout`` with a BYTE swizzle) as a SwizzledSmemLayout."""
+    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) or element_bits <= 0:
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
+    bits = int(element_bits)
+    if isinstance(layout, Layout):
+        return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, bits)
+    outer, inner, off = layout.outer, layout.inner, layout.offset
+    if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
+        raise LayoutTypeError(f"{who}: with element_bits, a ComposedLayout must be 'Swizzle o offset o Layout' "
+                              f"(a byte swizzle over an element layout), got {layout}")
+    if not isinstance(off, (int, np.integer)) or off < 0:
+        raise LayoutValueError(f"{who}: the ComposedLayout's offset must be a non-negative int, got {off}")
+    if (int(off) * bits) % 8:
+        raise UnitError(f"{who}: offset {off} elements of {bits} bits does not start on a byte")
+    return SwizzledSmemLayout(outer, inner, bits, "bytes", base_address=int(off) * bits // 8)
+
+
+def _check_coord_in(dom: Layout | None, c: Any, t: int, who: str) -> None:
+    if dom is None:
+        return
+    try:
+        if isinstance(c, tuple):
+            dom(*c, check=True) if len(c) != 1 else dom(c[0], check=True)
+        else:
+            dom(c, check=True)
+    except LayoutError as e:
+        raise type(e)(f"{who}: thread {t}: coordinate {c} is not in the layout's domain: {e}") from None
+
+
+# --------------------------------------------------------------------------------------------------
+# The analysis
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BankConflicts:
+    """The result of :func:`bank_conflicts` (see the module docstring for the model).
+
+    - ``wavefronts``: shared-memory wavefronts (transactions) the instruction needs;
+    - ``ideal_wavefronts``: one per phase with an active thread;
+    - ``conflict_degree``: most distinct words one bank serves in one phase (1: conflict-free);
+    - ``per_bank``: for each of the 32 banks, that maximum over the phases (0: bank unused);
+    - ``phase_bank_words``: per phase, the number of distinct words requested from each bank;
+    - ``thread_addresses`` / ``thread_banks``: each thread's byte address and the banks it touches
+      (None / () for threads without an address);
+    - ``phase_words``: per phase, per bank, the sorted distinct words with the first thread that
+      asked for each (used by :meth:`picture`).
+
+    >>> from pycute_layouts import Layout
+    >>> r = bank_conflicts(Layout(32, 8), list(range(32)), 4)    # stride 8 bytes: 2-way
+    >>> r.wavefronts, r.conflict_degree, r.per_bank[:4], r.thread_banks[:3]
+    (2, 2, (2, 0, 2, 0), ((0,), (2,), (4,)))
+    """
+
+    access_bytes: int
+    pattern: str
+    phases: tuple[tuple[int, ...], ...]
+    thread_coords: tuple[Any, ...]
+    thread_addresses: tuple[int | None, ...]
+    thread_banks: tuple[tuple[int, ...], ...]
+    phase_bank_words: tuple[tuple[int, ...], ...]
+    phase_words: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    wavefronts: int
+    ideal_wavefronts: int
+    conflict_degree: int
+    per_bank: tuple[int, ...]
+
+    @property
+    def is_conflict_free(self) -> bool:
+        """True when every phase takes one wavefront.
+
+        >>> from pycute_layouts import Layout
+        >>> bank_conflicts(Layout(32, 4), list(range(32)), 4).is_conflict_free
+        True
+        """
+        return self.wavefronts == self.ideal_wavefronts
+
+    def picture(self) -> str:
+        """Which thread hits which bank: one line per wavefront, one column per bank.
+
+        A cell holds the (first) thread whose word that bank serves in that wavefront, ``.`` if
+        the bank is idle. A conflict-free phase is one line; an n-way conflict, n lines.
+
+        >>> from pycute_layouts import Layout
+        >>> print(bank_conflicts(Layout(32, 8), list(range(32)), 4).picture().splitlines()[2][:40])
+          0   0 |  0  .  1  .  2  .  3  .  4  .
+        """
+        head = "phase wf | " + " ".join(f"{b:>2}" for b in range(NUM_BANKS))
+        lines = [head, "-" * len(head)]
+        for p, banks in enumerate(self.phase_words):
+            depth = max((len(w) for w in banks), default=0)
+            for k in range(depth):
+                cells = []
+                for b in range(NUM_BANKS):
+                    cells.append(f"{banks[b][k][1]:>2}" if k < len(banks[b]) else " .")
+                lines.append(f"{p:>3} {k:>3} | " + " ".join(cells))
+        return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """A summary line, the per-bank counts and the picture.
+
+        >>> from pycute_layouts import Layout
+        >>> print(bank_conflicts(Layout(32, 4), list(range(32)), 4).to_text().splitlines()[0])
+        vector: 4-byte accesses, 1 phase(s), 1 wavefront(s) (ideal 1): conflict-free
+        """
+        verdict = "conflict-free" if self.is_conflict_free else f"{self.conflict_degree}-way bank conflict"
+        lines = [
+            f"{self.pattern}: {self.access_bytes}-byte accesses, {len(self.phases)} phase(s), {self.wavefronts} "
+            f"wavefront(s) (ideal {self.ideal_wavefronts}): {verdict}",
+            "distinct words per bank (max over phases): " + " ".join(str(x) for x in self.per_bank),
+            self.picture(),
+        ]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of the result.
+
+        >>> from pycute_layouts import Layout
+        >>> bank_conflicts(Layout(32, 4), list(range(32)), 4).to_dict()["wavefronts"]
+        1
+        """
+        return {
+            "pattern": self.pattern,
+            "access_bytes": self.access_bytes,
+            "wavefronts": self.wavefronts,
+            "ideal_wavefronts": self.ideal_wavefronts,
+            "conflict_degree": self.conflict_degree,
+            "conflict_free": self.is_conflict_free,
+            "per_bank": list(self.per_bank),
+            "phases": [list(p) for p in self.phases],
+            "phase_bank_words": [list(p) for p in self.phase_bank_words],
+            "thread_addresses": list(self.thread_addresses),
+            "thread_banks": [list(b) for b in self.thread_banks],
+            "thread_coords": [_jsonable(c) for c in self.thread_coords],
+        }
+
+
+def _jsonable(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return [_jsonable(x) for x in c]
+    return c
+
+
+def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = None, *,
+                   element_bits: int | None = None) -> BankConflicts:
+    """Wavefronts and bank conflicts of one warp access through a shared-memory layout.
+
+    ``layout`` maps a coordinate to a BYTE address, swizzle included: a
+    :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` (its ``byte_address``), a Layout or
+    ComposedLayout whose values are byte addresses, or a callable. With ``element_bits``, a
+    Layout or ``Swizzle o offset o Layout`` is instead an element layout whose swizzle acts on
+    byte addresses (the wgmma/TMA convention of :mod:`pycute_layouts.arch.wgmma`).
+
+    ``thread_offsets``: an :class:`AccessPattern` (e.g. :func:`ldmatrix_pattern`), 32
+    coordinates (None: inactive thread), a ``(32,)``/``(32, rank)`` numpy array, or a thread ->
+    linear-index Layout of size 32. ``access_bytes``: 1, 2, 4, 8 or 16 (taken from the pattern
+    when omitted); every address must be a multiple of it.
+
+    Raises :class:`~pycute_layouts.errors.LayoutValueError` for a warp that is not 32 threads, a
+    bad access width or a misaligned address; CoordinateError for coordinates outside the layout.
+
+    >>> from pycute_layouts import Layout, Swizzle, SwizzledSmemLayout
+    >>> r = bank_conflicts(Layout((8, 64), (64, 1)), ldmatrix_pattern(4), element_bits=16)
+    >>> r.wavefronts, r.conflict_degree, r.thread_banks[1]
+    (32, 8, (0, 1, 2, 3))
+    >>> bank_conflicts(Layout(32, 2), list(range(32)), 4)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: bank_conflicts: thread 1 accesses 4 bytes at byte address 2, ...
+    """
+    who = "bank_conflicts"
+    if isinstance(thread_offsets, AccessPattern):
+        pat = thread_offsets
+        if access_bytes is not None and _check_access_bytes(access_bytes, who) != pat.access_bytes:
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r}, "
+                                   f"which accesses {pat.access_bytes} bytes per thread")
+    else:
+        if access_bytes is None:
+            raise LayoutValueError(f"{who}: access_bytes is required unless thread_offsets is an AccessPattern")
+        pat = AccessPattern("vector", _check_access_bytes(access_bytes, who), _thread_coords(thread_offsets, who))
+    ab = pat.access_bytes
+    fn, dom = _byte_address_fn(layout, element_bits, who)
+    addrs: list[int | None] = []
+    for t, c in enumerate(pat.coords):
+        if c is None:
+            addrs.append(None)
+            continue
+        _check_coord_in(dom, c, t, who)
+        a = fn(c)
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {a!r} for coordinate {c}, not an integer "
+                                  "byte address")
+        a = int(a)
+        if a < 0:
+            raise LayoutValueError(f"{who}: thread {t}: coordinate {c} has the negative byte address {a}")
+        if a % ab:
+            raise LayoutValueError(f"{who}: thread {t} accesses {ab} bytes at byte address {a}, which is not a "
+                                   f"multiple of {ab} (vector accesses must be naturally aligned); coordinate {c}")
+        addrs.append(a)
+    nwords = max(1, ab // BANK_WIDTH_BYTES)
+    thread_banks = tuple(() if a is None else tuple((a // 4 + k) % NUM_BANKS for k in range(nwords)) for a in addrs)
+    phases = tuple(p for p in phases_for(ab) if any(addrs[t] is not None for t in p))
+    counts: list[tuple[int, ...]] = []
+    pwords: list[tuple[tuple[tuple[int, int], ...], ...]] = []
+    for p in phases:
+        words: list[dict[int, int]] = [{} for _ in range(NUM_BANKS)]
+        for t in p:
+            a = addrs[t]
+            if a is None:
+                continue
+            for k in range(nwords):
+                w = a // 4 + k
+                words[w % NUM_BANKS].setdefault(w, t)
+        counts.append(tuple(len(d) for d in words))
+        pwords.append(tuple(tuple(sorted(d.items())) for d in words))
+    wavefronts = sum(max(c) for c in counts)
+    per_bank = tuple(max((c[b] for c in counts), default=0) for b in range(NUM_BANKS))
+    return BankConflicts(
+        access_bytes=ab, pattern=pat.name, phases=phases, thread_coords=pat.coords,
+        thread_addresses=tuple(addrs), thread_banks=thread_banks, phase_bank_words=tuple(counts),
+        phase_words=tuple(pwords), wavefronts=wavefronts, ideal_wavefronts=len(phases),
+        conflict_degree=max(per_bank, default=0), per_bank=per_bank,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Patterns by name (the CLI's vocabulary)
+# --------------------------------------------------------------------------------------------------
+
+
+def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
+    """An AccessPattern from its name: ``ldmatrix.x1|x2|x4[.trans]``, ``stmatrix.x1|x2|x4[.trans]``.
+
+    >>> parse_pattern("ldmatrix.x2.trans").name
+    'ldmatrix.x2.trans'
+    >>> parse_pattern("ldmatrix.x3")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: parse_pattern: unknown pattern 'ldmatrix.x3'; ...
+    """
+    if not isinstance(name, str):
+        raise LayoutTypeError(f"parse_pattern: expected a pattern name, got {name!r}")
+    parts = name.strip().lower().split(".")
+    ok = len(parts) in (2, 3) and parts[0] in ("ldmatrix", "stmatrix") and parts[1] in ("x1", "x2", "x4") \
+        and (len(parts) == 2 or parts[2] == "trans")
+    if not ok:
+        raise LayoutValueError(f"parse_pattern: unknown pattern {name!r}; known: ldmatrix.x1, ldmatrix.x2, "
+                               "ldmatrix.x4, stmatrix.x1, stmatrix.x2, stmatrix.x4 (each optionally .trans)")
+    fn = ldmatrix_pattern if parts[0] == "ldmatrix" else stmatrix_pattern
+    return fn(int(parts[1][1]), len(parts) == 3, element_bits=element_bits)
+
+
+# --------------------------------------------------------------------------------------------------
+# Swizzle search
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SwizzleCandidate:
+    """One byte swizzle tried by :func:`conflict_free_swizzles` and its result.
+
+    ``tma_modes``: the TMA modes (``TmaSwizzle`` short names) whose byte map is this swizzle;
+    ``wgmma_mode``: the MMA swizzle mode name, or None.
+
+    >>> from pycute_layouts import Layout
+    >>> c = conflict_free_swizzles(Layout((8, 64), (64, 1)), ldmatrix_pattern(4), element_bits=16)[0]
+    >>> str(c.swizzle), c.wavefronts, c.tma_modes, c.wgmma_mode
+    ('Sw<3,4,3>', 4, ('128B',), '128B')
+    """
+
+    swizzle: Swizzle | XorSwizzle
+    wavefronts: int
+    ideal_wavefronts: int
+    conflict_degree: int
+    tma_modes: tuple[str, ...]
+    wgmma_mode: str | None
+
+    @property
+    def is_conflict_free(self) -> bool:
+        """True when the access takes one wavefront per phase through this swizzle.
+
+        >>> SwizzleCandidate(Swizzle(1, 4, 3), 8, 4, 2, ("32B",), "32B").is_conflict_free
+        False
+        """
+        return self.wavefronts == self.ideal_wavefronts
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict.
+
+        >>> SwizzleCandidate(Swizzle(1, 4, 3), 8, 4, 2, ("32B",), "32B").to_dict()["swizzle"]
+        'Sw<1,4,3>'
+        """
+        return {"swizzle": str(self.swizzle), "wavefronts": self.wavefronts, "ideal_wavefronts": self.ideal_wavefronts,
+                "conflict_degree": self.conflict_degree, "conflict_free": self.is_conflict_free,
+                "tma_modes": list(self.tma_modes), "wgmma_mode": self.wgmma_mode}
+
+
+def _tma_maps() -> list[tuple[str, Swizzle | XorSwizzle]]:
+    from ..arch.tma.maps import TmaSwizzle, swizzle_byte_map
+
+    return [(m.short_name, swizzle_byte_map(m)) for m in TmaSwizzle]
+
+
+def _wgmma_name(sw: Swizzle | XorSwizzle) -> str | None:
+    from ..arch.swizzle_modes import SwizzleMode
+
+    try:
+        return SwizzleMode.from_swizzle(sw).short_name
+    except LayoutError:
+        return None
+
+
+def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int | None = None,
+                           element_bits: int = 16, *, include_conflicting: bool = False,
+                           max_bits: int = 3) -> list[SwizzleCandidate]:
+    """The byte swizzles that make ``pattern`` conflict-free on ``tile_layout``, ranked.
+
+    ``tile_layout`` is the tile's element layout (no swizzle; ``element_bits``-bit elements).
+    Tried: every ``Swizzle<B,M,S>`` with ``1 <= B <= max_bits``, ``M`` from ``log2(max(access,
+    element bytes))`` (a swizzle must keep each access's bytes together) to 7 (the 128-byte bank
+    row), ``B <= S`` and ``M + S + B <= 13`` (the yyy bits below 8 KiB), plus the TMA modes'
+    byte maps (``swizzle_byte_map``; 128B_ATOM_32B_FLIP_8B is a two-pattern XOR map) and the
+    identity. ``max_bits`` up to 5 widens the search (a column of a 32x32 fp32 tile needs
+    ``Sw<5,2,5>``). Ranked by wavefronts, then fewer XOR-ed bits, then TMA-expressible first. With
+    ``include_conflicting`` every candidate is listed, otherwise only the conflict-free ones.
+
+    >>> from pycute_layouts import Layout
+    >>> ok = conflict_free_swizzles(Layout((8, 32), (32, 1)), ldmatrix_pattern(4), element_bits=16)
+    >>> [str(c.swizzle) for c in ok if c.tma_modes]
+    ['Sw<2,4,3>', 'Sw<3,4,3>']
+    """
+    who = "conflict_free_swizzles"
+    if not isinstance(tile_layout, Layout):
+        raise LayoutTypeError(f"{who}: tile_layout must be the tile's element Layout (no swizzle), got "
+                              f"{type(tile_layout).__name__}")
+    if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
+        raise LayoutValueError(f"{who}: max_bits must be 1..5, got {max_bits!r}")
+    if isinstance(pattern, AccessPattern):
+        pat = pattern
+        if access_bytes is not None and _check_access_bytes(access_bytes, who) != pat.access_bytes:
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r} "
+                                   f"({pat.access_bytes} bytes)")
+    else:
+        if access_bytes is None:
+            raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
+        pat = vector_pattern(pattern, access_bytes)
+    if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
+        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
+    lo = max(pat.access_bytes, element_bits // 8).bit_length() - 1
+    tried: dict[Any, Swizzle | XorSwizzle] = {}
+    tried[Swizzle(0, 4, 3).to_xor()] = Swizzle(0, 4, 3)
+    for b in range(1, max_bits + 1):
+        for m in range(lo, 8):
+            for s in range(b, 14 - m - b):
+                sw = Swizzle(b, m, s)
+                tried.setdefault(sw.to_xor(), sw)
+    tma_by_map: dict[Any, list[str]] = {}
+    for name, mp in _tma_maps():
+        key = mp.to_xor() if isinstance(mp, Swizzle) else mp
+        tma_by_map.setdefault(key, []).append(name)
+        tried.setdefault(key, mp)
+    out = []
+    for key, sw in tried.items():
+        try:
+            r = bank_conflicts(SwizzledSmemLayout(sw, tile_layout, element_bits), pat)
+        except LayoutError:
+            continue  # the swizzle splits an access (misaligned) or moves bits below an element
+        out.append(SwizzleCandidate(sw, r.wavefronts, r.ideal_wavefronts, r.conflict_degree,
+                                    tuple(tma_by_map.get(key, ())), _wgmma_name(sw)))
+    out.sort(key=lambda c: (c.wavefronts, len(c.swizzle.to_xor().pairs if isinstance(c.swizzle, Swizzle)
+                                              else c.swizzle.pairs), not c.tma_modes, str(c.swizzle)))
+    return out if include_conflicting else [c for c in out if c.is_conflict_free]

@@ -1,0 +1,44 @@
+"""Helpers shared by the subcommand modules of ``pycute-layouts``.
+
+>>> defines(["m=2", "k=0x10"])
+{'m': 2, 'k': 16}
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ...errors import LayoutError
+
+__all__ = ["defines", "int0"]
+
+
+def defines(items: Sequence[str] | None) -> dict:
+    """Parse ``-D NAME=VALUE`` options into a dict of integers.
+
+    >>> defines(None)
+    {}
+    """
+    out: dict = {}
+    for item in items or ():
+        if "=" not in item:
+            raise LayoutError(f"-D expects NAME=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        try:
+            out[k.strip()] = int(v, 0)
+        except ValueError:
+            raise LayoutError(f"-D {k}: value must be an integer, got {v!r}") from None
+    return out
+
+
+def int0(text: str) -> int:
+    """argparse type: an integer in decimal or 0x hex.
+
+    >>> int0("0x20")
+    32
+    """
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer (decimal or 0x hex), got {text!r}") from None

@@ -1,0 +1,193 @@
+"""``pycute-layouts analyze banks|linear|explain|search``: bank conflicts, F2 form, explanations, swizzle search.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ...errors import LayoutError, LayoutValueError
+from ._common import defines
+
+__all__ = ["register"]
+
+
+def _parse(text: str, args: argparse.Namespace) -> Any:
+    from ...core.notation import parse
+
+    return parse(text, **defines(args.define))
+
+
+def _origins(text: str | None) -> list[tuple[int, int]] | None:
+    if text is None:
+        return None
+    out = []
+    for part in text.split(";"):
+        try:
+            r, c = (int(x, 0) for x in part.split(","))
+        except ValueError:
+            raise LayoutValueError(f"--matrix-origins expects 'row,col;row,col;...', got {text!r}") from None
+        out.append((r, c))
+    return out
+
+
+def _pattern(args: argparse.Namespace) -> Any:
+    """The AccessPattern of --pattern or --threads (exactly one)."""
+    from ... import analysis as an
+
+    if (args.pattern is None) == (args.threads is None):
+        raise LayoutValueError("give exactly one of --pattern (ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, optionally "
+                               ".trans) and --threads (a thread -> index layout of size 32)")
+    if args.pattern is not None:
+        bits = args.element_bits if args.element_bits is not None else 8
+        pat = an.parse_pattern(args.pattern, element_bits=bits)
+        if args.matrix_origins is not None:
+            name = pat.name.split(".")
+            fn = an.ldmatrix_pattern if name[0] == "ldmatrix" else an.stmatrix_pattern
+            pat = fn(int(name[1][1]), pat.name.endswith(".trans"), element_bits=bits,
+                     matrix_origins=_origins(args.matrix_origins))
+        if args.access is not None and args.access != pat.access_bytes:
+            raise LayoutValueError(f"--access {args.access} contradicts --pattern {pat.name} ({pat.access_bytes}-byte "
+                                   "rows)")
+        return pat
+    if args.access is None:
+        raise LayoutValueError("--threads needs --access (bytes per thread: 1, 2, 4, 8 or 16)")
+    return an.vector_pattern(_parse(args.threads, args), args.access, name=f"threads {args.threads}")
+
+
+def _cmd_banks(args: argparse.Namespace) -> int:
+    from ... import analysis as an
+
+    layout = _parse(args.layout, args)
+    r = an.bank_conflicts(layout, _pattern(args), element_bits=args.element_bits)
+    if args.json:
+        print(json.dumps({"layout": str(layout), "element_bits": args.element_bits, **r.to_dict()}))
+        return 0
+    print(f"layout: {layout}" + (f" ({args.element_bits}-bit elements, byte swizzle)" if args.element_bits else
+                                 " (values are byte addresses)"))
+    print(r.to_text())
+    return 0
+
+
+def _cmd_linear(args: argparse.Namespace) -> int:
+    from ... import analysis as an
+    from ...analysis.banks import _as_smem
+
+    layout = _parse(args.layout, args)
+    if args.element_bits is not None:
+        from ...core.composed import ComposedLayout
+        from ...core.layout import Layout
+        if isinstance(layout, (Layout, ComposedLayout)):
+            layout = _as_smem(layout, args.element_bits, "analyze linear")
+    ll = an.to_linear_layout(layout)
+    try:
+        back = str(an.from_linear_layout(ll))
+    except LayoutError as e:
+        back = f"(none: {str(e).splitlines()[0]})"
+    if args.json:
+        print(json.dumps({"layout": str(layout), **ll.to_dict(), "injective": ll.is_injective(),
+                          "surjective": ll.is_surjective(), "cute": back}))
+        return 0
+    print(f"layout: {layout}")
+    print(ll.to_text())
+    print(f"injective: {ll.is_injective()}, surjective: {ll.is_surjective()}, rank {ll.rank()}")
+    print(f"back to CuTe: {back}")
+    return 0
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from ... import analysis as an
+
+    e = an.explain(_parse(args.layout, args), element_bits=args.element_bits)
+    print(json.dumps(e.to_dict()) if args.json else e.to_text())
+    return 0
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
+    from ... import analysis as an
+    from ...core.layout import Layout
+    from ...errors import LayoutTypeError
+
+    tile = _parse(args.layout, args)
+    if not isinstance(tile, Layout):
+        raise LayoutTypeError(f"analyze search: TILE must be a plain element layout (no swizzle), got {tile}")
+    if args.element_bits is None:
+        args.element_bits = 16
+    pat = _pattern(args)
+    cands = an.conflict_free_swizzles(tile, pat, element_bits=args.element_bits, include_conflicting=args.all)
+    if args.json:
+        print(json.dumps({"tile": str(tile), "pattern": pat.name, "element_bits": args.element_bits,
+                          "candidates": [c.to_dict() for c in cands]}))
+        return 0
+    print(f"tile {tile} ({args.element_bits}-bit elements), pattern {pat.name}: "
+          f"{sum(c.is_conflict_free for c in cands)} conflict-free swizzle(s)")
+    for c in cands:
+        tag = "conflict-free" if c.is_conflict_free else f"{c.conflict_degree}-way"
+        modes = (" TMA " + "/".join(c.tma_modes)) if c.tma_modes else ""
+        wg = f" wgmma {c.wgmma_mode}" if c.wgmma_mode else ""
+        print(f"  {str(c.swizzle):<28} {c.wavefronts:>3} wavefronts ({tag}){modes}{wg}")
+    return 0
+
+
+def _common(p: argparse.ArgumentParser, json_help: str = "print JSON") -> None:
+    p.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol (repeatable)")
+    p.add_argument("--json", action="store_true", help=json_help)
+
+
+def _access_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pattern", help="ldmatrix.x1|x2|x4 or stmatrix.x1|x2|x4, optionally .trans")
+    p.add_argument("--threads", metavar="LAYOUT", help="thread -> linear index layout of size 32 (e.g. '32:4')")
+    p.add_argument("--access", type=int, help="bytes per thread: 1, 2, 4, 8 or 16 (ldmatrix: 16)")
+    p.add_argument("--matrix-origins", metavar="R,C;R,C..", help="(row, column) of each 8x8 matrix (default: rows "
+                   "0-7 of consecutive 16-byte columns)")
+
+
+def register(sub: Any) -> None:
+    """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object."""
+    a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",
+                       description="Analyses of shared-memory layouts (see docs/analysis.md).")
+    asub = a.add_subparsers(dest="analysis", metavar="ANALYSIS")
+
+    def _help(_args: argparse.Namespace) -> int:
+        a.print_help()
+        return 2
+
+    a.set_defaults(func=_help)
+
+    b = asub.add_parser("banks", help="wavefronts and bank conflicts of one warp access",
+                        description="Wavefronts of one warp access through LAYOUT. Without --element-bits, LAYOUT's "
+                                    "values are byte addresses; with it, LAYOUT is an element layout whose swizzle "
+                                    "acts on byte addresses (the wgmma/TMA convention).")
+    b.add_argument("layout", help='e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    _access_args(b)
+    b.add_argument("--element-bits", type=int, help="element width in bits (LAYOUT is then in elements)")
+    _common(b)
+    b.set_defaults(func=_cmd_banks)
+
+    li = asub.add_parser("linear", help="the F2-linear (Triton LinearLayout) form of a power-of-two layout",
+                         description="Bases of LAYOUT as an F2-linear map (one basis per input bit), and back.")
+    li.add_argument("layout")
+    li.add_argument("--element-bits", type=int, help="map to byte addresses of elements this wide")
+    _common(li)
+    li.set_defaults(func=_cmd_linear)
+
+    e = asub.add_parser("explain", help="a readable description of a layout",
+                        description="Shape tree, strides, contiguity, vector width, swizzle, canonical wgmma layout.")
+    e.add_argument("layout")
+    e.add_argument("--element-bits", type=int, help="element width in bits (enables bytes and the wgmma check)")
+    _common(e)
+    e.set_defaults(func=_cmd_explain)
+
+    s = asub.add_parser("search", help="swizzles that make an access conflict-free",
+                        description="Try Swizzle<B,M,S> (B<=3) and the TMA modes on TILE (an element layout) and "
+                                    "list the conflict-free ones, fewest wavefronts first.")
+    s.add_argument("layout", metavar="TILE")
+    _access_args(s)
+    s.add_argument("--element-bits", type=int, help="element width in bits (default 16)")
+    s.add_argument("--all", action="store_true", help="also list the swizzles that conflict")
+    _common(s)
+    s.set_defaults(func=_cmd_search)

@@ -1,0 +1,131 @@
+"""``pycute-layouts desc``: the wgmma/tcgen05 shared-memory descriptor of an operand tile or layout.
+
+Every number comes from :mod:`pycute_layouts.arch` through :func:`pycute_layouts.codegen.describe_operand`
+/ :func:`~pycute_layouts.codegen.describe_layout`; this module only parses options and prints.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+>>> from pycute_layouts.cli import main
+>>> main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64"])
+operand      : 64x64 (MN x K) bf16, K-major, 128B swizzle, sm90 (wgmma.mma_async)
+smem layout  : Sw<3,4,3> o 0 o ((8,8),(64,1)):((64,512),(1,0))  (tile_to_shape(smem_atom, (64,64)), mn_first)
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ...errors import LayoutError
+from ._common import defines, int0
+
+__all__ = ["register", "format_desc"]
+
+
+def format_desc(oc: Any) -> str:
+    """The text report of an :class:`~pycute_layouts.codegen.OperandConstants`.
+
+    >>> from pycute_layouts.codegen import describe_operand
+    >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[5])
+    LBO          : 1024 B, encoded 64 (16-byte units)
+    """
+    d = oc.descriptor
+    unit = "wgmma.mma_async" if oc.arch == "sm90" else "tcgen05.mma"
+    dt = oc.dtype.name if oc.dtype else f"{oc.element_bits}-bit"
+    lt_bits = "bits 62-63" if oc.arch == "sm90" else "bits 61-63"
+    how = (f"tile_to_shape(smem_atom, ({oc.tile_mn},{oc.tile_k})), {oc.order}" if oc.order
+           else "as given")
+    lines = [
+        f"operand      : {oc.tile_mn}x{oc.tile_k} (MN x K) {dt}, {oc.major}-major, {oc.swizzle} swizzle, "
+        f"{oc.arch} ({unit})",
+        f"smem layout  : {oc.tile_layout}  ({how})",
+    ]
+    if oc.cute_type:
+        lines.append(f"CuTe type    : {oc.cute_type}")
+    lines.append(f"instruction  : {oc.mma_mn}x{oc.mma_k} (MN x K) per instruction = 32 bytes of K; "
+                 f"{oc.k_steps} K step(s) in the tile")
+    canon = oc.canonical if oc.canonical else f"(none) {oc.canonical_note}"
+    syms = ", ".join(f"{k}={v}" for k, v in oc.canonical_symbols.items())
+    lines.append(f"canonical    : {canon}" + (f"  [{syms}; LBO/SBO in elements]" if syms else ""))
+    if oc.canonical and oc.canonical_note:
+        lines.append(f"               {oc.canonical_note}")
+    lines += [
+        f"LBO          : {d.lbo_bytes} B, encoded {d.lbo_16B} (16-byte units)",
+        f"SBO          : {d.sbo_bytes} B, encoded {d.sbo_16B} (16-byte units)",
+        f"layout type  : {d.layout_type} ({d.swizzle} swizzle; {lt_bits})",
+        f"base offset  : {d.base_offset} (swizzle anchored at {oc.swizzle_anchor} addresses)",
+        f"start address: {d.start_address:#x} (encoded {d.start_16B:#x})",
+        f"descriptor   : {oc.desc:#018x}",
+        f"template     : {oc.desc_template:#018x}  (start address 0: OR in (addr & 0x3FFFF) >> 4)",
+        "K steps      : (start address offset of each instruction's K slice; kernels add advance_16B to the "
+        "descriptor)",
+        "   k  offset_B  advance_16B  descriptor",
+    ]
+    for k, (off, adv, v) in enumerate(zip(oc.k_step_offsets_bytes, oc.k_step_advance_16B, oc.descs[0], strict=True)):
+        lines.append(f"  {k:>2}  {off:>8}  {adv:>11}  {v:#018x}")
+    if len(oc.mn_block_offsets_bytes) > 1:
+        lines.append(f"MN blocks    : {oc.mma_mn}-row blocks start at byte offsets "
+                     f"{', '.join(str(x) for x in oc.mn_block_offsets_bytes)}")
+    if oc.tma_box_dim is not None:
+        lines.append(f"TMA          : {oc.tma_swizzle_name} ({int(oc.tma_swizzle)}), {oc.tma_data_type}, boxDim "
+                     f"{{{oc.tma_box_dim[0]}, {oc.tma_box_dim[1]}}} ({oc.tma_box_bytes} B), {oc.tma_copies} "
+                     f"cop{'y' if oc.tma_copies == 1 else 'ies'} per tile at byte offsets "
+                     f"{', '.join(str(x) for x in oc.tma_copy_offsets_bytes)}")
+    return "\n".join(lines)
+
+
+def _cmd_desc(args: argparse.Namespace) -> int:
+    from ... import codegen
+
+    if args.layout is not None:
+        if args.tile is not None or args.swizzle is not None or args.order != "auto" or args.mma_mn is not None:
+            raise LayoutError("desc: --layout gives the whole operand; do not combine it with --tile, --swizzle, "
+                              "--order or --mma-mn")
+        from ...core.notation import parse
+
+        lay = parse(args.layout, **defines(args.define))
+        oc = codegen.describe_layout(lay, args.arch, args.major, args.dtype, args.start,
+                                     swizzle_anchor=args.anchor)
+    else:
+        missing = [f"--{n}" for n in ("swizzle", "tile") if getattr(args, n) is None]
+        if missing:
+            raise LayoutError(f"desc: {' and '.join(missing)} required (or give the operand as --layout)")
+        if args.define:
+            raise LayoutError("desc: -D binds symbols of --layout only")
+        oc = codegen.describe_operand(args.arch, args.major, args.swizzle, args.dtype, args.tile, args.start,
+                                      order=args.order, mma_mn=args.mma_mn, swizzle_anchor=args.anchor)
+    if args.json:
+        print(json.dumps(oc.to_dict(), sort_keys=True))
+    else:
+        print(format_desc(oc))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``desc`` subcommand to an argparse subparsers object."""
+    h = sub.add_parser(
+        "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",
+        description="Shared-memory matrix descriptor of one operand: build the tile from the swizzle atom "
+                    "(--tile, --swizzle) or give its layout in CuTe notation (--layout, swizzle on byte addresses, "
+                    "shape (MN,K) in elements). Prints LBO/SBO in bytes and encoded, layout type, base offset, the "
+                    "64-bit descriptor, the start-address advance of every K step (32 bytes of K per instruction), "
+                    "the PTX canonical layout it matched and the TMA box that fills the tile.")
+    h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o 0 o (64,64):(64,1)"')
+    h.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol of --layout")
+    h.add_argument("--major", required=True, help="K or MN: the operand's contiguous dimension")
+    h.add_argument("--dtype", required=True, help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8 (aliases: fp8, ...)")
+    h.add_argument("--swizzle", help="none, 32B, 64B, 128B, 128B_base32B (sm100)")
+    h.add_argument("--tile", help="the operand's smem tile MNxK in elements, e.g. 128x64")
+    h.add_argument("--arch", default="sm90", help="sm90 (wgmma, default) or sm100 (tcgen05)")
+    h.add_argument("--start", type=int0, default=0, help="byte address of the tile in shared memory (default 0)")
+    h.add_argument("--order", default="auto", choices=("auto", "mn_first", "k_first"),
+                   help="which mode tile_to_shape repeats the atom along first (auto: K-major mn_first, "
+                        "MN-major k_first, as CUTLASS)")
+    h.add_argument("--mma-mn", type=int0, default=None, help="MN extent one instruction reads (default: the tile's)")
+    h.add_argument("--anchor", default="absolute", choices=("absolute", "tile"),
+                   help="the swizzle acts on absolute addresses (TMA, default) or on offsets from --start")
+    h.add_argument("--json", action="store_true", help="print JSON")
+    h.set_defaults(func=_cmd_desc)

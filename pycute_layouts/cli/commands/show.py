@@ -1,0 +1,107 @@
+"""``pycute-layouts show LAYOUT``: a layout's function as a table, or as an SVG/PNG/TikZ picture.
+
+Without picture options it prints CuTe's ``print_layout`` table (``--json``: the values). With
+``--svg FILE``, ``--png FILE`` or ``--tikz FILE`` it writes the pictures (any combination) and
+prints one ``wrote FILE`` line each (``--json``: a JSON object listing them). The options
+``--cell``, ``--label``, ``--color``, ``--element-bits``, ``--swizzle-unit``, ``--title`` and
+``--standalone`` are those of :func:`pycute_layouts.render.to_svg` / ``to_tikz``.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+>>> a = p.parse_args(["show", "(8,64):(64,1)", "--svg", "x.svg", "--cell", "chunk16", "-e", "16"])
+>>> a.svg, a.cell, a.element_bits, a.label
+('x.svg', 'chunk16', 16, 'value')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from ...errors import LayoutValueError
+from ._common import defines
+
+__all__ = ["register"]
+
+
+def _none(text: str) -> str | None:
+    return None if text == "none" else text
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from ...core.notation import parse
+    from ...render.picture import layout_table, picture, to_png, to_svg, to_tikz
+
+    obj = parse(args.layout, **defines(args.define))
+    opts = {"cell": args.cell, "label": _none(args.label), "color": _none(args.color), "element_bits": args.element_bits,
+            "swizzle_unit": args.swizzle_unit, "title": args.title}
+    outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
+    if not outputs:
+        if args.json:
+            data = {"layout": str(obj), "size": int(obj.size()), "values": [int(x) for x in obj.to_numpy()]}
+            print(json.dumps(data))
+            return 0
+        print(layout_table(obj))
+        return 0
+    pic = picture(obj, who="show", **opts)  # validate everything before writing anything
+    written = []
+    for fmt, path in outputs:
+        if fmt == "svg":
+            _write(path, to_svg(obj, **opts))
+        elif fmt == "tikz":
+            _write(path, to_tikz(obj, standalone=args.standalone, **opts))
+        else:
+            try:
+                to_png(obj, path, **opts)
+            except OSError as e:
+                raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+        written.append({"format": fmt, "path": os.fspath(path)})
+    if args.json:
+        print(json.dumps({"layout": str(obj), "rows": pic.nrows, "columns": pic.ncols, "cell": args.cell,
+                          "label": pic.label_kind, "color": pic.color_kind, "written": written}))
+    else:
+        for w in written:
+            print(f"wrote {w['path']} ({w['format']}, {pic.nrows}x{pic.ncols} cells)")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``show`` subcommand to an argparse subparsers object."""
+    s = sub.add_parser(
+        "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
+        description="Print a layout as a table (CuTe's print_layout), or write pictures of it: one cell per element "
+                    "or per 16-byte chunk, colored by swizzle phase, labelled with values, addresses, bank groups "
+                    "or coordinates. A ComposedLayout drawn with --element-bits has its swizzle on byte addresses "
+                    "(the wgmma/TMA convention) unless --swizzle-unit elements.",
+    )
+    s.add_argument("layout", help='CuTe notation, e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    s.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol (repeatable)")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    g = s.add_argument_group("pictures")
+    g.add_argument("--svg", metavar="FILE", help="write an SVG picture (no dependency)")
+    g.add_argument("--png", metavar="FILE", help="write a PNG picture (needs matplotlib: pip install 'pycute-layouts[png]')")
+    g.add_argument("--tikz", metavar="FILE", help="write a LaTeX/TikZ picture")
+    g.add_argument("--standalone", action="store_true", help="with --tikz: a complete, compilable LaTeX document")
+    g.add_argument("--cell", choices=("element", "chunk16"), default="element",
+                   help="one cell per element (default) or per 16-byte chunk (needs --element-bits)")
+    g.add_argument("--label", choices=("value", "coord", "address", "bank_group", "none"), default="value",
+                   help="cell text (default: value; address and bank_group need --element-bits)")
+    g.add_argument("--color", choices=("auto", "phase", "value", "bank_group", "none"), default="auto",
+                   help="cell fill (default auto: swizzle phase if the layout is swizzled, else value mod 8)")
+    g.add_argument("-e", "--element-bits", type=int, metavar="BITS",
+                   help="element width in bits (16 for f16/bf16, 8 for e4m3, 32 for tf32): enables byte addresses")
+    g.add_argument("--swizzle-unit", choices=("bytes", "elements"), default="bytes",
+                   help="with --element-bits: the swizzle of a ComposedLayout acts on byte addresses (default) or on "
+                        "element offsets (CuTe's convention)")
+    g.add_argument("--title", help="picture title (default: the layout)")
+    s.set_defaults(func=_cmd_show)

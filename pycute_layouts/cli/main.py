@@ -1,0 +1,89 @@
+"""The ``pycute-layouts`` command line.
+
+Each subcommand lives in its own module ``pycute_layouts/commands/<name>.py`` with a
+``register(subparsers)`` function; this module only assembles them. Exit code 2 with a one-line
+error on bad input, never a traceback.
+
+>>> main(["show", "(2,2):(1,2)"])
+(2,2):(1,2)
+       0   1
+    +---+---+
+ 0  | 0 | 2 |
+    +---+---+
+ 1  | 1 | 3 |
+    +---+---+
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from ..errors import LayoutError
+
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+#: Subcommands in the order ``--help`` lists them; each names a module in ``pycute_layouts.cli.commands``.
+COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with CLI-wide conventions: a usage error is ONE line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser with every subcommand (their parsers share the one-line usage errors).
+
+    >>> build_parser().prog
+    'pycute-layouts'
+    """
+    p = _Parser(prog="pycute-layouts", description="CuTe layout algebra, wgmma/TMA facts and proofs")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        modname = f"{__package__}.commands.{name}"
+        try:
+            mod = importlib.import_module(modname)
+        except ModuleNotFoundError as e:
+            if e.name == modname:
+                continue
+            raise
+        mod.register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (2 for bad input, with a one-line message).
+
+    >>> main(["show", "(2,"])
+    2
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except LayoutError as e:
+        msg = str(e).splitlines()[0]
+        print(f"pycute-layouts {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `pycute-layouts ... | head`: the reader left; not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

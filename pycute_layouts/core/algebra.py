@@ -1,0 +1,1544 @@
+"""The layout algebra: CuTe's operations on layouts.
+
+Each operation is CuTe's (``include/cute/layout.hpp``), which is the reference here, not pycute:
+
+* ``coalesce`` merges modes without changing the function; ``filter`` also drops stride-0 modes.
+* ``composition(A, B)`` is the layout ``R`` with ``R(c) == A(B(c))``; admissible when B's strides
+  and sizes walk through A's modes with the divisibility conditions of
+  :mod:`pycute_layouts.core.admissibility`, which also explains every refusal.
+* ``complement(A, M)`` is the layout that fills the gaps of an injective ``A`` up to ``M``.
+* ``right_inverse``/``left_inverse``, ``logical_divide`` and friends (``zipped``, ``tiled``,
+  ``flat``), ``logical_product`` and friends (``blocked``, ``raked``), ``tile_to_shape``,
+  ``upcast``/``downcast``/``recast``, ``max_common_layout``/``max_common_vector``, ``nullspace``.
+
+Integer layouts take fast paths that never touch sympy; symbolic ones decide CuTe's conditions
+from the symbols' assumptions or raise SymbolicUndecidable naming the condition.
+
+>>> from pycute_layouts import Layout
+>>> print(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
+((2,2),3):((24,2),8)
+>>> print(complement(Layout(4, 2), 16))
+(2,2):(1,8)
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from . import inttuple as it
+from .admissibility import (
+    ModesInteract,
+    b_text,
+    check_interaction,
+    check_stride_divisibility,
+    either_is_one,
+    raise_shape_div,
+    raise_stride_div,
+    raise_undecided,
+    three_valued,
+)
+from .inttuple import (
+    all_int,
+    ceil_div,
+    divides,
+    flatten,
+    format_inttuple,
+    is_eq,
+    is_lt,
+    product,
+    signum,
+    simplify,
+    smin,
+    validate_shape,
+    validate_shape_leaf,
+)
+from .layout import (
+    Layout,
+    _,
+    as_layout,
+    check_coord,
+    int_layout,
+    make_layout,
+    mode_layout,
+    new_layout,
+    raise_empty,
+    require_modes,
+    slice_and_offset,
+    unwrap_single,
+)
+
+__all__ = [
+    "coalesce",
+    "filter",
+    "composition",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "tile_to_shape",
+    "upcast",
+    "downcast",
+    "recast",
+    "max_common_vector",
+    "max_common_layout",
+    "make_ordered_layout",
+    "make_identity_layout",
+    "IdentityLayout",
+    "nullspace",
+]
+
+
+
+# ------------------------------------------------------------------------------------------
+# dispatch for ComposedLayout (its operations act on the inner layout, as in CuTe)
+
+
+def inner_aware(fn):
+    """Let ``fn(layout, ...)`` accept a ComposedLayout by applying ``fn`` to its inner layout."""
+
+    @functools.wraps(fn)
+    def wrapper(layout, *args, **kwargs):
+        if type(layout) is Layout:
+            return fn(layout, *args, **kwargs)
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(fn, *args, **kwargs)
+        return fn(layout, *args, **kwargs)
+
+    return wrapper
+
+
+# ------------------------------------------------------------------------------------------
+# coalesce / filter
+
+
+def _bw_coalesce(
+    fs: tuple, fd: tuple, new_s: Any, new_d: Any, undecided: list | None = None, keep_front: bool = False
+) -> Layout:
+    """Walk the flat modes backwards, merging (s, d) into the front when s*d == front stride.
+
+    Symbolic: a merge (or the removal of a size-1 mode) whose condition cannot be decided is
+    not made -- the result is still the same function, only possibly not maximally merged --
+    and the condition is appended to ``undecided`` so that a caller whose verdict depends on
+    maximality (composition's admissibility) can say so instead of guessing.
+    """
+    if all_int(fs) and all_int(fd) and type(new_s) is int and type(new_d) is int:
+        return _bw_coalesce_int(fs, fd, new_s, new_d)
+    ss = [new_s]
+    dd = [new_d]
+    fresh = not keep_front  # the front is still the initial new_shape (replaced if it is 1)
+    for i in range(len(fs) - 1, -1, -1):
+        s = fs[i]
+        d = fd[i]
+        if s == 1 if type(s) is int else _maybe_eq(s, 1, undecided):
+            continue
+        if fresh and len(ss) == 1 and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1, undecided)):
+            ss[0], dd[0] = s, d
+            continue
+        prod = s * d
+        f = dd[0]
+        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
+            ss[0] = s * ss[0]
+            dd[0] = d
+        else:
+            ss.insert(0, s)
+            dd.insert(0, d)
+            fresh = False
+    if len(ss) == 1:
+        if not keep_front and (ss[0] == 1 if type(ss[0]) is int else _maybe_eq(ss[0], 1, undecided)):
+            return Layout.from_normalized(1, 0)
+        return Layout.from_normalized(simplify(ss[0]), simplify(dd[0]))
+    return Layout.from_normalized(tuple(simplify(x) for x in ss), tuple(simplify(x) for x in dd))
+
+
+def _bw_coalesce_int(fs: tuple, fd: tuple, cs: int, cd: int) -> Layout:
+    return int_layout(*coalesce_ints(fs, fd, len(fs), cs, cd))
+
+
+def coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int, drop_stride0: bool = False) -> tuple[list, list]:
+    """Integer backward coalesce: the int modes ``fs[:n]:fd[:n]`` merged, from the back, into the front
+    mode ``cs:cd`` (size-1 modes dropped; stride-0 modes too when ``drop_stride0``, as filter does). The
+    result's modes as lists in forward order; ``[1], [0]`` when every mode has size 1."""
+    ss: list = []
+    dd: list = []
+    for i in range(n - 1, -1, -1):
+        s = fs[i]
+        if s == 1:
+            continue
+        d = fd[i]
+        if drop_stride0 and not d:
+            continue
+        if cs == 1 and not ss:
+            cs, cd = s, d
+        elif s * d == cd:
+            cs *= s
+            cd = d
+        else:
+            ss.append(cs)
+            dd.append(cd)
+            cs, cd = s, d
+    if not ss:
+        if cs == 1:
+            return [1], [0]
+        return [cs], [cd]
+    ss.append(cs)
+    dd.append(cd)
+    ss.reverse()
+    dd.reverse()
+    return ss, dd
+
+
+def _filter_ints(fs: tuple, fd: tuple) -> tuple[list, list]:
+    """``coalesce_ints`` of the non-empty flat int modes ``fs:fd`` with stride-0 modes dropped (filter)."""
+    n = len(fs) - 1
+    return coalesce_ints(fs, fd, n, fs[n] if fd[n] else 1, fd[n], drop_stride0=True)
+
+
+def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
+    """Symbolic equality for coalesce merges, where 'not equal' keeps the function (no merge).
+
+    An undecidable equality is not guessed silently: its condition is recorded in ``undecided``.
+    """
+    try:
+        return is_eq(a, b)
+    except SymbolicUndecidable:
+        if undecided is not None:
+            undecided.append(f"{simplify(a)} == {b}")
+        return False
+
+
+def _coalesce_flat(layout: Layout) -> Layout:
+    fl = layout.int_flat_modes()
+    if fl is not None:
+        fs, fd = fl
+        n = len(fs) - 1
+        if n >= 0:
+            return int_layout(*coalesce_ints(fs, fd, n, fs[n], fd[n]))
+    fs, fd = layout.flat_modes()
+    if not fs:
+        raise_empty(layout, "coalesce")
+    return _bw_coalesce(fs[:-1], fd[:-1], fs[-1], fd[-1])
+
+
+def _coalesce_x(layout: Layout, undecided: list | None = None) -> Layout:
+    """coalesce that also preserves the function outside the domain (keeps the last stride)."""
+    fs, fd = layout.flat_modes()
+    if not fs:
+        raise_empty(layout, "composition")
+    last = fs[-1]
+    if layout.int_flat_modes() is not None:
+        n = len(fs) - 1
+        return int_layout(*coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n]))
+    if last == 1 if type(last) is int else _maybe_eq(last, 1, None):  # either way the last mode is kept
+        return _bw_coalesce(fs[:-1], fd[:-1], 2, fd[-1], undecided, keep_front=True)
+    return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1], undecided, keep_front=True)
+
+
+def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
+    ls, ld = layout.shape, layout.stride
+    k = len(profile)
+    if isinstance(ls, tuple):
+        r = len(ls)
+        if k > r:
+            raise CongruenceError(f"too many modes: profile/tiler of rank {k} for the rank-{r} layout {layout}")
+        ss: list = []
+        dd: list = []
+        pint = layout.int_flat_modes() is not None
+        for i in range(k):
+            m = fn(mode_layout(ls[i], ld[i], pint), profile[i])
+            ss.append(m.shape)
+            dd.append(m.stride)
+        if keep_rest and k < r:
+            ss.extend(ls[k:])
+            dd.extend(ld[k:])
+    else:
+        if k > 1:
+            raise CongruenceError(f"too many modes: profile/tiler of rank {k} for the rank-1 layout {layout}")
+        if not k:
+            ss = dd = []
+        else:
+            m = fn(layout, profile[0])
+            ss = [m.shape]
+            dd = [m.stride]
+    if not ss:
+        raise CongruenceError(f"empty profile/tiler for the layout {layout}")
+    return new_layout(tuple(ss), tuple(dd))
+
+
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """Merge modes without changing the function on the domain (CuTe's ``coalesce``).
+
+    With a tuple ``profile``, coalesce each of the first ``len(profile)`` modes separately and
+    keep the rest (``coalesce(L, (1, 1))`` keeps a rank-2 layout rank-2).
+
+    >>> print(coalesce(Layout((2, (1, 6)), (1, (6, 2)))))
+    12:1
+    >>> print(coalesce(Layout(((2, 4), (3, 5)), ((1, 2), (8, 24))), (1, 1)))
+    (8,15):(1,8)
+    >>> print(coalesce(Layout((1, 1), (3, 5))))
+    1:0
+    """
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(coalesce, profile)
+        layout = as_layout(layout, "coalesce")
+    if profile is None or not isinstance(profile, tuple):
+        return _coalesce_flat(layout)
+    return _transform_layout(layout, profile, coalesce)
+
+
+def _filter_flat(layout: Layout, who: str = "filter") -> Layout:
+    fs, fd = layout.flat_modes()
+    if not fs:
+        raise_empty(layout, who)
+    if layout.int_flat_modes() is not None:
+        return int_layout(*_filter_ints(fs, fd))
+    return _coalesce_flat(_filter_zeros_layout(layout))
+
+
+def _filter_zeros_layout(layout: Layout) -> Layout:
+    return Layout.from_normalized(it.filter_zeros(layout.stride, layout.shape), layout.stride)
+
+
+@inner_aware
+def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
+    """Remove stride-0 and size-1 modes, then coalesce (CuTe's ``filter``).
+
+    >>> print(filter(Layout((4, 2, 3), (1, 0, 4))))
+    12:1
+    >>> print(filter(Layout((4, 2), (0, 0))))
+    1:0
+    """
+    layout = as_layout(layout, "filter")
+    if profile is None or not isinstance(profile, tuple):
+        return _filter_flat(layout)
+    return _transform_layout(layout, profile, filter)
+
+
+# ------------------------------------------------------------------------------------------
+# composition
+
+
+def composition(a: Any, b: Any) -> Any:
+    """The layout ``R`` with ``R(c) == a(b(c))`` for every coordinate ``c`` of ``b``.
+
+    ``b`` may be a Layout, an int ``n`` (the layout ``n:1``), ``_`` (returns ``a``), or a tuple
+    of tilers applied mode by mode (modes of ``a`` beyond the tuple are dropped, as in CuTe).
+
+    Admissibility, checked exactly (AdmissibilityError names the rule, the mode and the values):
+
+    1. Each mode of ``b`` alone (CuTe): walking its stride through the modes ``s_j:d_j`` of
+       ``coalesce(a)``, the remaining stride and each shape must divide one another (or all of
+       the mode's points fall inside that mode of ``a``); then each shape taken must divide the
+       remaining size of the mode. The mode of ``b`` thereby puts the offsets ``k*t``,
+       ``k < count``, into some modes ``j`` of ``a`` (one *piece* per mode of the result).
+    2. The modes of ``b`` must not interact (not checked by CuTe, which silently returns a wrong
+       layout): the result is built mode by mode, ``(a o b_0, a o b_1, ...)``, which equals
+       ``a o b`` iff ``a(b_0(c_0) + b_1(c_1) + ...) == a(b_0(c_0)) + a(b_1(c_1)) + ...``. For every
+       mode ``j`` of ``coalesce(a)`` but the last, the largest offsets ``(count-1)*t`` of all
+       pieces in mode ``j`` must add up to less than ``s_j``; otherwise some ``b(c)`` carries
+       into mode ``j+1``, which changes the value because coalesced modes have
+       ``s_j*d_j != d_{j+1}``. This is exact: it rejects precisely the ``b`` whose by-mode result
+       differs from ``a o b`` somewhere (e.g. ``(4,3):(1,10) o (3,2):(1,3)``, where
+       ``b(5) = 5`` but the by-mode result is 5 and ``a(5) = 11``). Pieces of negative stride
+       (offsets below ``a``'s domain, read as CuTe does: ``a(-x) == -a(x)``) count separately;
+       pieces of both signs in two or more modes of ``a`` are rejected (their sum borrows).
+
+    Symbolic shapes and strides: each condition is decided from the symbols' assumptions and
+    stated facts, or SymbolicUndecidable names it; an AdmissibilityError that relies on a merge
+    ``coalesce`` could not decide becomes SymbolicUndecidable naming that condition.
+
+    >>> print(composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))))
+    ((2,2),3):((24,2),8)
+    >>> print(composition(Layout((4, 8), (8, 1)), (2, 4)))
+    (2,4):(8,1)
+    >>> composition(Layout((4, 6), (1, 5)), Layout(6, 1))
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: composition: shape divisibility fails: shape 4 of mode 0 ...
+    >>> print(composition(Layout((4, 3), (1, 10)), Layout((2, 2), (1, 2))))
+    (2,2):(1,2)
+    >>> composition(Layout((4, 3), (1, 10)), Layout((3, 2), (1, 3)))
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
+    """
+    if type(a) is Layout:
+        return _compose(a, b)
+    comp = getattr(a, "_compose_with", None)
+    if comp is not None and not isinstance(a, Layout):
+        return comp(b)
+    if isinstance(a, IdentityLayout):
+        raise LayoutTypeError("composition: an IdentityLayout cannot be the outer layout; evaluate it instead")
+    a = as_layout(a, "composition")
+    return _compose(a, b)
+
+
+def _compose(a: Layout, b: Any) -> Any:
+    if type(b) is Layout or isinstance(b, Layout):
+        bfl = b.int_flat_modes()
+        if bfl is not None and bfl[0]:
+            afl = a.int_flat_modes()
+            if afl is not None and afl[0]:  # the integer fast path
+                fs, fd = afl
+                n = len(fs) - 1
+                last = fs[n]
+                ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
+                return _compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
+        bfs, bfd = b.flat_modes()
+        return _compose_layout(a, b.shape, b.stride, bfs, bfd)
+    if b is _:
+        return a
+    if isinstance(b, tuple):
+        return _transform_layout(a, b, _compose_mode, keep_rest=False)
+    if isinstance(b, list):
+        return _compose(a, tuple(b))
+    if it.is_int(b):
+        b = it.as_inttuple(b, "composition", "tiler")
+        validate_shape_leaf(b, "composition")
+        return _compose_layout(a, b, 1, (b,), (1,))
+    swz = getattr(b, "_as_rhs_of_layout", None)
+    if swz is not None:
+        return swz(a)
+    raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
+
+
+def _compose_mode(a: Layout, b: Any) -> Any:
+    return _compose(a, b)
+
+
+def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``a o (rs:rd)``: by-mode composition with coalesce(a), checking that B's modes do not interact.
+
+    ``bfs``/``bfd`` are B's flat shape and stride.
+    """
+    fs, fd = a.flat_modes()
+    if fs and bfs and a.int_flat_modes() is not None and all_int(bfs) and all_int(bfd):
+        n = len(fs) - 1
+        last = fs[n]
+        ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
+        return _compose_ints(ls, ld, rs, rd, bfs, bfd)
+    undecided: list = []  # merges coalesce could not decide (symbolic A only)
+    flat = _coalesce_x(a, undecided)
+    ls = flat.shape
+    try:
+        if type(rs) is not tuple or type(ls) is not tuple:
+            # one mode of B, or a linear A (one mode): nothing can interact
+            return _composition_impl(ls, flat.stride, rs, rd, flat, None, None, None)
+        n = len(ls)
+        # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so
+        # far; acc[n + j]: the same for negative strides; acc[2n] is set when a negative one is seen
+        acc = [0] * (2 * n + 1)
+        res = _composition_impl(ls, flat.stride, rs, rd, flat, acc, None, None)
+        if acc[-1]:
+            pos = [j for j in range(n) if acc[j]]
+            neg = [j for j in range(n) if acc[n + j]]
+            if pos and len(set(pos) | set(neg)) > 1:
+                raise ModesInteract
+        return res
+    except ModesInteract:
+        _explain_interaction(flat, rs, rd, undecided)
+    except AdmissibilityError as e:
+        raise_undecided(e, undecided)
+        raise
+    raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {flat}")  # pragma: no cover
+
+
+def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> None:
+    """Raise the rule's exact error: redo the walk recording every piece (rare, so not fast)."""
+    pieces: list = []
+    res = _composition_impl(flat.shape, flat.stride, rs, rd, flat, None, pieces, [0])
+    try:
+        check_interaction(pieces, flat, rs, rd, res)
+    except AdmissibilityError as e:
+        raise_undecided(e, undecided)
+        raise
+    raise AdmissibilityError(  # pragma: no cover - check_interaction finds what the walk found
+        f"composition: modes of B = {b_text(rs, rd)} interact in coalesce(A) = {flat}"
+    )
+
+
+def _compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``A o B`` for integer layouts: ``ls:ld`` is coalesce_x(A), ``rs:rd`` is B with the flat modes ``bfs:bfd``."""
+    try:
+        return _compose_int(ls, ld, rs, bfs, bfd)
+    except ModesInteract:
+        _explain_interaction(int_layout(ls, ld), rs, rd, [])
+    raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {int_layout(ls, ld)}")  # pragma: no cover
+
+
+def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
+    """``_composition_impl`` for integer layouts, one loop over B's flat modes (the fast path).
+
+    ``ls:ld`` (lists) is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride, ``rs`` its shape
+    (for the nesting of the result). Raises ``ModesInteract`` where B's modes interact.
+    """
+    n = len(ls)
+    if n == 1:  # a linear A: each mode of B scales by its stride
+        ld0 = ld[0]
+        out = [(s, d * ld0) for s, d in zip(bfs, bfd)]
+        return _nest_like(rs, out)
+    last = n - 1
+    last_d = ld[last]
+    # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so far;
+    # acc[n + j]: the same for negative strides; acc[2n] is set when a negative one is seen
+    acc = [0] * (2 * n + 1) if len(bfs) > 1 else None
+    out = []
+    for rest_s, rest_d in zip(bfs, bfd):
+        if rest_d == 0:
+            out.append((rest_s, 0))
+            continue
+        res_s: list = []
+        res_d: list = []
+        for i in range(last):
+            cs = ls[i]
+            ard = rest_d if rest_d >= 0 else -rest_d
+            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
+                raise_stride_div(ard, cs, i, int_layout(ls, ld), rest_s)
+            next_s = -((-cs) // ard)
+            next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
+            if next_s == 1 or rest_s == 1:
+                rest_d = next_d
+                continue
+            new_s = next_s if next_s < rest_s else rest_s
+            if rest_s % new_s != 0:
+                raise_shape_div(new_s, rest_s, i, int_layout(ls, ld))
+            if acc is not None:
+                j = i if rest_d > 0 else _note_negative(acc, n, i)
+                prev = acc[j]
+                top = prev + (new_s - 1) * ard
+                if prev and top >= cs:
+                    raise ModesInteract
+                acc[j] = top
+            res_s.append(new_s)
+            res_d.append(rest_d * ld[i])
+            rest_s = rest_s // new_s
+            rest_d = next_d
+        if not res_s:
+            out.append((rest_s, rest_d * last_d))
+        elif rest_s == 1:
+            out.append((res_s[0], res_d[0]) if len(res_s) == 1 else (tuple(res_s), tuple(res_d)))
+            continue
+        else:
+            res_s.append(rest_s)
+            res_d.append(rest_d * last_d)
+            out.append((tuple(res_s), tuple(res_d)))
+        if acc is not None and rest_s != 1:  # A's last mode extends: any sum fits, only signs matter
+            if rest_d > 0:
+                acc[last] = 1
+            else:
+                acc[2 * n - 1] = acc[2 * n] = 1
+    if acc is not None and acc[-1]:
+        pos = [j for j in range(n) if acc[j]]
+        if pos and len(set(pos) | {j for j in range(n) if acc[n + j]}) > 1:
+            raise ModesInteract
+    return _nest_like(rs, out)
+
+
+def _nest_like(rs: Any, out: list) -> Layout:
+    """The layout whose modes are ``out`` (one (shape, stride) per leaf of ``rs``), nested like ``rs``."""
+    if type(rs) is not tuple:
+        return Layout.from_normalized(out[0][0], out[0][1])
+    if all_int(rs):
+        return Layout.from_normalized(tuple([o[0] for o in out]), tuple([o[1] for o in out]))
+    s, d = _nest(rs, iter(out))
+    return Layout.from_normalized(s, d)
+
+
+def _nest(t: Any, leaves: Any) -> tuple:
+    if type(t) is tuple:
+        ss = []
+        dd = []
+        for x in t:
+            if type(x) is tuple:
+                s, d = _nest(x, leaves)
+            else:
+                s, d = next(leaves)
+            ss.append(s)
+            dd.append(d)
+        return tuple(ss), tuple(dd)
+    return next(leaves)
+
+
+def _composition_impl(
+    ls: Any, ld: Any, rs: Any, rd: Any, flat_a: Layout, acc: list | None, pieces: list | None, counter: list | None
+) -> Layout:
+    """By-mode composition of coalesce(A) = ``ls:ld`` with the (sub)layout ``rs:rd`` of B.
+
+    Each part of a leaf of B that lands in mode ``i`` of A puts the offsets ``k*step``,
+    ``k < count``, there. With ``acc`` (see ``_compose_layout``) their largest offsets are summed
+    per mode of A, and ``ModesInteract`` is raised as soon as two leaves' sum reaches the mode's
+    shape. With ``pieces`` every part is recorded as ``(i, count, step, positive, leaf, piece)``
+    (``counter[0]`` numbers B's leaves) for ``check_interaction``.
+    """
+    if isinstance(rs, tuple):
+        if not rs:
+            raise_empty(Layout.from_normalized(rs, rd), "composition")
+        parts = [_composition_impl(ls, ld, s, d, flat_a, acc, pieces, counter) for s, d in zip(rs, rd)]
+        return Layout.from_normalized(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+    leaf = 0
+    if pieces is not None:
+        leaf = counter[0]
+        counter[0] = leaf + 1
+    if rd == 0 if type(rd) is int else is_eq(rd, 0):
+        return Layout.from_normalized(rs, 0)
+    if not isinstance(ls, tuple):
+        return Layout.from_normalized(rs, simplify(rd * ld))
+    res_s: list = []
+    res_d: list = []
+    rest_s, rest_d = rs, rd
+    n = len(ls)
+    for i in range(n - 1):
+        cs, cd = ls[i], ld[i]
+        sign = signum(rest_d)
+        ard = rest_d if sign >= 0 else -rest_d
+        if check_stride_divisibility(cs, ard, rest_s, i, flat_a):
+            # neither divides the other, but every point of B lies inside this mode: take all of B here
+            if not is_eq(rest_s, 1):
+                _record_piece(acc, pieces, n, i, rest_s, ard, sign, cs, leaf, len(res_s))
+                res_s.append(rest_s)
+                res_d.append(simplify(rest_d * cd))
+                rest_s = 1
+            rest_d = sign  # ceil(ard / cs) = 1 for ard < cs, as CuTe continues the walk
+            continue
+        next_s = ceil_div(cs, ard)
+        next_d = ceil_div(ard, cs) * sign
+        if either_is_one(next_s, rest_s):
+            rest_d = next_d
+            continue
+        new_s = smin(next_s, rest_s)
+        if not divides(new_s, rest_s):
+            raise_shape_div(new_s, rest_s, i, flat_a)
+        _record_piece(acc, pieces, n, i, new_s, ard, sign, cs, leaf, len(res_s))
+        res_s.append(new_s)
+        res_d.append(simplify(rest_d * cd))
+        rest_s = simplify(rest_s / new_s) if type(rest_s) is not int or type(new_s) is not int else rest_s // new_s
+        rest_d = next_d
+    last_d = ld[n - 1]
+    rest_is_one = rest_s == 1 if type(rest_s) is int else is_eq(rest_s, 1)
+    if not rest_is_one and (acc is not None or pieces is not None):
+        # A's last mode extends, so any sum fits there; only the signs matter (the mixed-sign rule)
+        sign = signum(rest_d)
+        if sign:
+            step = rest_d if sign > 0 else -rest_d
+            _record_piece(acc, pieces, n, n - 1, rest_s, step, sign, None, leaf, len(res_s))
+    if not res_s:
+        return Layout.from_normalized(simplify(rest_s), simplify(rest_d * last_d))
+    if rest_is_one:
+        if len(res_s) == 1:
+            return Layout.from_normalized(res_s[0], res_d[0])
+        return Layout.from_normalized(tuple(res_s), tuple(res_d))
+    res_s.append(simplify(rest_s))
+    res_d.append(simplify(rest_d * last_d))
+    return Layout.from_normalized(tuple(res_s), tuple(res_d))
+
+
+def _note_negative(acc: list, n: int, i: int) -> int:
+    acc[2 * n] = 1
+    return n + i
+
+
+def _record_piece(
+    acc: list | None, pieces: list | None, n: int, i: int, count: Any, step: Any, sign: int, cs: Any, leaf: int, k: int
+) -> None:
+    """Account for the offsets ``k*step`` (``k < count``) that a leaf of B puts into mode ``i`` of A.
+
+    ``cs`` is the mode's shape (None for A's last mode, which extends and so takes any sum).
+    """
+    if acc is not None:
+        j = i if sign > 0 else _note_negative(acc, n, i)
+        prev = acc[j]
+        top = simplify(prev + (count - 1) * step)
+        if cs is not None and not (type(prev) is int and prev == 0):
+            fits = top < cs if type(top) is int and type(cs) is int else three_valued(is_lt, top, cs)
+            if fits is not True:
+                raise ModesInteract  # inadmissible or undecidable: check_interaction says which
+        acc[j] = top
+    elif pieces is not None:
+        pieces.append((i, count, step, sign > 0, leaf, k))
+
+
+# ------------------------------------------------------------------------------------------
+# complement
+
+
+def complement(layout: Layout, cotarget: Any = None) -> Layout:
+    """The layout that enumerates, in order, the offsets in ``[0, cotarget)`` that ``layout`` misses.
+
+    ``(layout, complement(layout, M))`` is then a bijection onto ``[0, M)`` (rounded up to a
+    whole number of repetitions). Admissibility: after filtering, the strides sorted ascending
+    must each be a multiple of the previous stride times its shape; otherwise no complement
+    exists (the layout overlaps itself or leaves gaps that no layout can fill) and
+    AdmissibilityError says which stride breaks it. ``cotarget`` defaults to ``cosize(layout)``
+    and may be a shape (tuple), as CuTe's ``logical_divide`` passes.
+
+    >>> print(complement(Layout((2, 2), (1, 6)), 24))
+    (3,2):(2,12)
+    >>> print(complement(Layout(4, 1), 4))
+    1:0
+    >>> complement(Layout((2, 2), (2, 3)), 12)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
+    """
+    if type(layout) is Layout and type(cotarget) is int and cotarget > 0:
+        fl = layout.int_flat_modes()
+        if fl is not None and fl[0]:  # the integer fast path
+            return _complement_ints(fl[0], fl[1], cotarget, layout)
+    inner = getattr(layout, "inner", None)
+    if inner is not None and not isinstance(layout, Layout):
+        layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
+    layout = as_layout(layout, "complement")
+    f = _filter_flat(layout, "complement")
+    if cotarget is None:
+        cotarget = f.cosize()
+    elif type(cotarget) is int and cotarget > 0:
+        pass
+    else:
+        cotarget = it.as_inttuple(cotarget, "complement", "cotarget")
+        validate_shape(cotarget, "complement")
+    fs0, fd0 = f.flat_modes()
+    if layout.int_flat_modes() is not None and (type(cotarget) is int or all_int(flatten(cotarget))):
+        fs1, fd1 = layout.flat_modes()
+        return _complement_ints(fs1, fd1, cotarget, layout)
+    fs = list(fs0)
+    fd = list(fd0)
+    if len(fs) == 1 and (fd[0] == 0 if type(fd[0]) is int else is_eq(fd[0], 0)):
+        return Layout.from_normalized(simplify(product(cotarget)), 1) if not is_eq(product(cotarget), 1) else Layout.from_normalized(1, 0)
+    for d in fd:
+        if signum(d) < 0:
+            raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
+    res_s: list = []
+    res_d: list = [1]
+    while len(fs) > 1:
+        idx = _argmin(fd)
+        min_d = fd[idx]
+        _check_complement_step(min_d, res_d[-1], fs[idx], layout)
+        res_s.append(simplify(min_d / res_d[-1]) if type(min_d) is not int else min_d // res_d[-1])
+        res_d.append(simplify(min_d * fs[idx]))
+        del fs[idx]
+        del fd[idx]
+    _check_complement_step(fd[0], res_d[-1], fs[0], layout)
+    res_s.append(fd[0] // res_d[-1] if type(fd[0]) is int and type(res_d[-1]) is int else simplify(fd[0] / res_d[-1]))
+    new_d = simplify(fd[0] * fs[0])
+    rest_s = simplify(product(ceil_div(cotarget, new_d)))
+    full = Layout.from_normalized((tuple(res_s), rest_s), (tuple(res_d), new_d))
+    return _coalesce_flat(full)
+
+
+def _complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layout:
+    """``complement`` of an integer layout with the (non-empty) flat modes ``fs:fd``; ``cotarget`` is a
+    positive int or a tuple of them (CuTe: the rest is then ``product(ceil_div(cotarget, extent))``)."""
+    if len(fs) == 1:  # one mode s:d (most tilers): the general walk below, unrolled
+        s = fs[0]
+        d = fd[0]
+        if s != 1 and d > 0:
+            ext = d * s
+            rest = -((-cotarget) // ext) if type(cotarget) is int else _ceil_div_product(cotarget, ext)
+            if d == 1:
+                return int_layout([rest], [ext]) if rest != 1 else int_layout([1], [0])
+            if rest == 1:
+                return int_layout([d], [1])
+            return int_layout([d, rest], [1, ext])
+    ss, dd = _filter_ints(fs, fd)
+    n = len(ss)
+    if n == 1 and dd[0] == 0:  # filter(layout) is 1:0
+        tot = cotarget if type(cotarget) is int else product(cotarget)
+        return int_layout([tot], [1]) if tot != 1 else int_layout([1], [0])
+    for d in dd:
+        if d < 0:
+            raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
+    res_s: list = []
+    res_d: list = []
+    ext = 1
+    for i in (sorted(range(n), key=dd.__getitem__) if n > 1 else (0,)):
+        d = dd[i]
+        if d % ext:
+            _check_complement_step(d, ext, ss[i], layout)
+        res_s.append(d // ext)
+        res_d.append(ext)
+        ext = d * ss[i]
+    rest = -((-cotarget) // ext) if type(cotarget) is int else _ceil_div_product(cotarget, ext)
+    return int_layout(*coalesce_ints(res_s, res_d, len(res_s), rest, ext))
+
+
+def _ceil_div_product(cotarget: Any, ext: int) -> int:
+    """``product(ceil_div(cotarget, ext))`` for a tuple of positive ints and ``ext >= 1``: ``ceil_div`` walks
+    the leaves left to right (nested ceilings of positive ints compose, so the nesting does not matter)."""
+    rest = 1
+    r = ext
+    for e in flatten(cotarget):
+        rest *= -((-e) // r)
+        r = -((-r) // e)
+    return rest
+
+
+def _argmin(vals: list) -> int:
+    best = 0
+    for i in range(1, len(vals)):
+        v, b = vals[i], vals[best]
+        if v < b if (type(v) is int and type(b) is int) else is_lt(v, b):
+            best = i
+    return best
+
+
+def _check_complement_step(d: Any, prev_extent: Any, s: Any, layout: Layout) -> None:
+    if type(d) is int and type(prev_extent) is int:
+        if d % prev_extent == 0:
+            return
+        smaller = d < prev_extent
+    else:
+        if divides(prev_extent, d):
+            return
+        smaller = is_lt(d, prev_extent)
+    if smaller:
+        raise AdmissibilityError(
+            f"complement: sorted stride {d} (shape {s}) is smaller than {prev_extent} = "
+            f"{_extent_text(prev_extent)} spanned by the modes before it: the layout {layout} is not "
+            "injective-and-complementable"
+        )
+    raise AdmissibilityError(
+        f"complement: sorted stride {d} (shape {s}) is not a multiple of {prev_extent}, the extent of the modes "
+        f"before it, so the gaps of {layout} cannot be filled by a layout (no complement exists)"
+    )
+
+
+def _extent_text(x: Any) -> str:
+    if type(x) is int and x > 1:
+        # show a factorisation hint like 2*2 for readability
+        for p in range(2, x):
+            if x % p == 0:
+                return f"{p}*{x // p}"
+    return str(x)
+
+
+# ------------------------------------------------------------------------------------------
+# inverses
+
+
+def _flat_modes(layout: Layout) -> tuple[tuple, tuple]:
+    c = _coalesce_flat(layout)
+    s = c.shape if isinstance(c.shape, tuple) else (c.shape,)
+    d = c.stride if isinstance(c.stride, tuple) else (c.stride,)
+    return s, d
+
+
+def _prefix(s: list, i: int) -> int:
+    """``s[0] * ... * s[i-1]``."""
+    p = 1
+    for k in range(i):
+        p *= s[k]
+    return p
+
+
+def _require_int_layout(layout: Layout, who: str) -> None:
+    if layout.is_symbolic():
+        raise SymbolicUndecidable(f"{who}: needs integer strides to sort them; {layout} is symbolic (subs() first)")
+
+
+def right_inverse(layout: Layout) -> Layout:
+    """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
+
+    >>> print(right_inverse(Layout((4, 2), (2, 1))))
+    (2,4):(4,1)
+    >>> print(right_inverse(Layout(4, 2)))
+    1:0
+    """
+    if layout is _:
+        return _
+    if type(layout) is not Layout:
+        layout = as_layout(layout, "right_inverse")
+    fl = layout.int_flat_modes()
+    if fl is not None and fl[0]:  # the integer fast path
+        fs, fd = fl
+        n = len(fs) - 1
+        s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
+        if len(s) == 1:
+            return int_layout(s, d) if d[0] == 1 else int_layout([1], [0])
+        cur = 1
+        rs: list = []
+        rd: list = []
+        for i in sorted(range(len(d)), key=d.__getitem__):
+            if d[i] == cur:
+                rs.append(s[i])
+                rd.append(_prefix(s, i))
+                cur = s[i] * d[i]
+        if not rs:
+            return int_layout([1], [0])
+        n = len(rs) - 1
+        return int_layout(*coalesce_ints(rs, rd, n, rs[n], rd[n]))
+    fs, fd = layout.flat_modes()
+    if not fs:
+        raise_empty(layout, "right_inverse")
+    if not (all_int(fs) and all_int(fd)):
+        _require_int_layout(layout, "right_inverse")
+    s, d = _flat_modes(layout)
+    pre = [1]
+    for x in s:
+        pre.append(pre[-1] * x)
+    order = sorted(range(len(d)), key=d.__getitem__)
+    rs, rd = [], []
+    cur = 1
+    for i in order:
+        if d[i] == cur:
+            rs.append(s[i])
+            rd.append(pre[i])
+            cur = s[i] * d[i]
+    if not rs:
+        return Layout.from_normalized(1, 0)
+    ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
+    return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def left_inverse(layout: Layout) -> Layout:
+    """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
+
+    CuTe's algorithm (a fold over the strides of ``coalesce(layout)`` sorted ascending, each a
+    multiple of the previous one, else AdmissibilityError). Exactly what holds:
+
+    * ``layout`` injective: ``R(layout(i)) == i`` for every ``i < size(layout)``.
+    * ``filter(layout)`` injective (stride-0 broadcast modes allowed, the other modes do not
+      overlap): ``layout(R(layout(i))) == layout(i)`` -- R picks one preimage of each offset.
+    * ``filter(layout)`` not injective (modes that overlap): a layout is still returned, as in
+      CuTe, but neither property is promised. ``(2,3):(14,7)`` has the offsets 0,14,7,21,14,28;
+      its result ``(7,2,2):(0,2,1)`` maps 28 to index 2, and ``layout(2) == 7 != 28``.
+
+    >>> print(left_inverse(Layout((4, 2), (2, 1))))
+    (2,4):(4,1)
+    >>> print(left_inverse(Layout(4, 2)))
+    (2,4):(0,1)
+    >>> L = Layout((2, 3), (14, 7)); R = left_inverse(L)
+    >>> str(R), L(5), R(L(5)), L(R(L(5)))
+    ('(7,2,2):(0,2,1)', 28, 2, 7)
+    """
+    if layout is _:
+        return _
+    if type(layout) is not Layout:
+        layout = as_layout(layout, "left_inverse")
+    fl = layout.int_flat_modes()
+    if fl is not None and fl[0]:  # the integer fast path
+        fs, fd = fl
+        n = len(fs) - 1
+        s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
+        for x in d:
+            if x < 0:
+                raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
+        order = sorted(range(len(d)), key=d.__getitem__) if len(d) > 1 else (0,)
+        rs: list = []
+        rd: list = [0]
+        sz = 1
+        for i in order:
+            di = d[i]
+            if di == 0:
+                continue
+            if di % sz != 0:
+                raise AdmissibilityError(
+                    f"left_inverse: divisibility condition fails: stride {di} is not a multiple of {sz}, the size "
+                    f"covered by the smaller strides of coalesce({layout})"
+                )
+            rs.append(di // sz)
+            rd.append(_prefix(s, i))
+            sz = di
+        rs.append(s[order[-1]])
+        n = len(rs) - 1
+        return int_layout(*coalesce_ints(rs, rd, n, rs[n], rd[n]))
+    fs, fd = layout.flat_modes()
+    if not fs:
+        raise_empty(layout, "left_inverse")
+    if not (all_int(fs) and all_int(fd)):
+        _require_int_layout(layout, "left_inverse")
+    s, d = _flat_modes(layout)
+    for x in d:
+        if x < 0:
+            raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
+    pre = [1]
+    for x in s:
+        pre.append(pre[-1] * x)
+    order = sorted(range(len(d)), key=lambda i: d[i])
+    rs: list = []
+    rd: list = [0]
+    sz = 1
+    for i in order:
+        if d[i] == 0:
+            continue
+        if d[i] % sz != 0:
+            raise AdmissibilityError(
+                f"left_inverse: divisibility condition fails: stride {d[i]} is not a multiple of {sz}, the size "
+                f"covered by the smaller strides of coalesce({layout})"
+            )
+        rs.append(d[i] // sz)
+        rd.append(pre[i])
+        sz = sz * (d[i] // sz)
+    rs.append(s[order[-1]])
+    return _coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
+
+
+# ------------------------------------------------------------------------------------------
+# divide
+
+
+def logical_divide(layout: Layout, tiler: Any) -> Layout:
+    """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, size)))``.
+
+    A tuple tiler divides mode by mode (modes beyond it are kept); ``_`` keeps a mode.
+
+    >>> print(logical_divide(Layout(16, 1), Layout(4, 2)))
+    (4,(2,2)):(2,(1,8))
+    >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),(4,2)):((1,2),(8,32))
+    """
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(logical_divide, tiler)
+        layout = as_layout(layout, "logical_divide")
+    if type(tiler) is Layout:
+        afl = layout.int_flat_modes()
+        if afl is not None and afl[0]:
+            tfl = tiler.int_flat_modes()
+            if tfl is not None and tfl[0]:
+                return _logical_divide_ints(layout, afl, tiler, tfl)
+    if isinstance(tiler, Layout):
+        target = _coalesce_flat(layout).shape
+        return composition(layout, make_layout(tiler, complement(tiler, target)))
+    if tiler is _:
+        return layout
+    if isinstance(tiler, (tuple, list)):
+        return _transform_layout(layout, tuple(tiler), logical_divide)
+    if type(tiler) is int and tiler > 0:
+        return logical_divide(layout, Layout.from_normalized(tiler, 1 if tiler != 1 else 0))
+    if it.is_int(tiler):
+        return logical_divide(layout, Layout(tiler))
+    raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+
+
+def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
+    """``logical_divide`` of two integer layouts with modes (flat ``afl``, ``tfl``), without intermediate layouts:
+    ``layout o (tiler, complement(tiler, shape(coalesce(layout))))``."""
+    fs, fd = afl
+    n = len(fs) - 1
+    cs, cd = coalesce_ints(fs, fd, n, fs[n], fd[n])  # coalesce(layout)
+    comp = _complement_ints(tfl[0], tfl[1], cs[0] if len(cs) == 1 else tuple(cs), tiler)
+    if fs[n] == 1:
+        cs, cd = coalesce_ints(fs, fd, n, 2, fd[n])  # coalesce_x(layout) differs from coalesce(layout)
+    cfs, cfd = comp.flat_modes()
+    return _compose_ints(cs, cd, (tiler.shape, comp.shape), (tiler.stride, comp.stride), tfl[0] + cfs, tfl[1] + cfd)
+
+
+def _zip2_by(t: Any, guide: Any) -> Any:
+    if isinstance(guide, (tuple, list)):
+        k = len(guide)
+        if not isinstance(t, tuple) or len(t) < k:
+            raise CongruenceError(f"zip2_by: {t} has fewer modes than the tiler {guide}")
+        firsts: list = []
+        seconds: list = []
+        for i in range(k):
+            g = guide[i]
+            x = t[i]
+            if isinstance(g, (tuple, list)):
+                x = _zip2_by(x, g)
+            elif not isinstance(x, tuple) or len(x) != 2:
+                raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {x}")
+            firsts.append(x[0])
+            seconds.append(x[1])
+        return (tuple(firsts), tuple(seconds) + t[k:])
+    if not isinstance(t, tuple) or len(t) != 2:
+        raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {t}")
+    return t
+
+
+def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
+    s, d = layout.shape, layout.stride
+    if type(tiler) is tuple and type(s) is tuple and len(s) >= len(tiler):  # a flat tiler: one pass
+        k = len(tiler)
+        s0: list = []
+        s1: list = []
+        d0: list = []
+        d1: list = []
+        for i in range(k):
+            x = s[i]
+            if type(x) is not tuple or len(x) != 2 or isinstance(tiler[i], (tuple, list)):
+                break
+            y = d[i]
+            s0.append(x[0])
+            s1.append(x[1])
+            d0.append(y[0])
+            d1.append(y[1])
+        else:
+            return new_layout((tuple(s0), tuple(s1) + s[k:]), (tuple(d0), tuple(d1) + d[k:]))
+    return Layout.from_normalized(_zip2_by(s, tiler), _zip2_by(d, tiler))
+
+
+def zipped_divide(layout: Layout, tiler: Any) -> Layout:
+    """``logical_divide`` with the tiles gathered in mode 0 and the rests in mode 1.
+
+    >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),(4,2)):((1,8),(2,32))
+    """
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_apply_to_inner", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook(zipped_divide, tiler)
+    return _tile_unzip(logical_divide(layout, tiler), tiler)
+
+
+def _unpack(layout: Layout, modes: tuple) -> Layout:
+    coord = tuple(_ if m <= 1 else tuple(_ for _i in range(m)) for m in modes)
+    return slice_and_offset(coord, layout)[0]
+
+
+@inner_aware
+def tiled_divide(layout: Layout, tiler: Any) -> Layout:
+    """``zipped_divide`` with the rest mode unpacked: ``((tile), rest0, rest1, ...)``.
+
+    >>> print(tiled_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    ((2,4),4,2):((1,8),2,32)
+    """
+    z = zipped_divide(layout, tiler)
+    return _unpack(z, (0, _rank_of(z.shape[1])))
+
+
+@inner_aware
+def flat_divide(layout: Layout, tiler: Any) -> Layout:
+    """``zipped_divide`` with both modes unpacked: ``(tile0, tile1, ..., rest0, rest1, ...)``.
+
+    >>> print(flat_divide(Layout((8, 8), (1, 8)), (2, 4)))
+    (2,4,4,2):(1,8,2,32)
+    """
+    z = zipped_divide(layout, tiler)
+    return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
+
+
+def _rank_of(t: Any) -> int:
+    return len(t) if isinstance(t, tuple) else 0
+
+
+# ------------------------------------------------------------------------------------------
+# product
+
+
+@inner_aware
+def logical_product(block: Layout, tiler: Any) -> Layout:
+    """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
+
+    A tuple tiler works mode by mode; an int ``n`` means the layout ``n:1`` (pycute gets this
+    case wrong; see docs/differences.md).
+
+    >>> print(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1)))
+    ((2,2),(2,3)):((4,1),(2,8))
+    >>> print(logical_product(Layout(4, 1), 3))
+    (4,3):(1,4)
+    """
+    block = as_layout(block, "logical_product")
+    if isinstance(tiler, Layout):
+        comp = complement(block, block.size() * tiler.cosize())
+        return make_layout(block, composition(comp, tiler))
+    if tiler is _:
+        return block
+    if isinstance(tiler, (tuple, list)):
+        return _transform_layout(block, tuple(tiler), logical_product)
+    if it.is_int(tiler):
+        return logical_product(block, Layout(tiler))
+    raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+
+
+@inner_aware
+def zipped_product(block: Layout, tiler: Any) -> Layout:
+    """``logical_product`` with block modes in mode 0 and products in mode 1.
+
+    >>> print(zipped_product(Layout((2, 2)), (3, 4)))
+    ((2,2),(3,(2,2))):((1,2),(2,(1,4)))
+    """
+    return _tile_unzip(logical_product(block, tiler), tiler)
+
+
+@inner_aware
+def tiled_product(block: Layout, tiler: Any) -> Layout:
+    """``zipped_product`` with the product mode unpacked.
+
+    >>> print(tiled_product(Layout((2, 2)), (3, 4)))
+    ((2,2),3,(2,2)):((1,2),2,(1,4))
+    """
+    z = zipped_product(block, tiler)
+    return _unpack(z, (0, _rank_of(z.shape[1])))
+
+
+@inner_aware
+def flat_product(block: Layout, tiler: Any) -> Layout:
+    """``zipped_product`` with both modes unpacked.
+
+    >>> print(flat_product(Layout((2, 2)), (3, 4)))
+    (2,2,3,(2,2)):(1,2,2,(1,4))
+    """
+    z = zipped_product(block, tiler)
+    return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
+
+
+def _append_to_rank(layout: Layout, r: int) -> Layout:
+    cur = layout.rank()
+    if cur == r:
+        return layout
+    if cur > r:
+        raise CongruenceError(f"append: layout {layout} already has rank {cur} > {r}")
+    s = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
+    d = layout.stride if isinstance(layout.stride, tuple) else (layout.stride,)
+    return Layout.from_normalized(s + (1,) * (r - cur), d + (0,) * (r - cur))
+
+
+def _zip_layouts(a: Layout, b: Layout) -> Layout:
+    def z(x, y):
+        if isinstance(x, tuple):
+            if not isinstance(y, tuple) or len(x) != len(y):
+                raise CongruenceError(f"zip: mismatched ranks {x} vs {y}")
+            return tuple((xi, yi) for xi, yi in zip(x, y))
+        return ((x, y),)
+
+    return Layout.from_normalized(z(a.shape, b.shape), z(a.stride, b.stride))
+
+
+@inner_aware
+def blocked_product(block: Layout, tiler: Layout) -> Layout:
+    """Each element of ``tiler`` becomes a copy of ``block`` (blocks stay contiguous per mode).
+
+    The result has rank ``max(rank(block), rank(tiler))``; mode ``i`` is ``(block_i, tiler_i)``.
+
+    >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
+    ((2,2),(2,3)):((2,4),(1,8))
+    """
+    block = as_layout(block, "blocked_product")
+    tiler = as_layout(tiler, "blocked_product")
+    r = max(block.rank(), tiler.rank())
+    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    return _zip_layouts(res[0], res[1])
+
+
+@inner_aware
+def raked_product(block: Layout, tiler: Layout) -> Layout:
+    """Like ``blocked_product`` but the copies of ``block`` are interleaved: mode ``i`` is ``(tiler_i, block_i)``.
+
+    >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
+    ((2,2),(3,2)):((4,2),(8,1))
+    """
+    block = as_layout(block, "raked_product")
+    tiler = as_layout(tiler, "raked_product")
+    r = max(block.rank(), tiler.rank())
+    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    return _zip_layouts(res[1], res[0])
+
+
+def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
+    """A compact layout whose modes get strides in the order given by ``order`` (smallest first).
+
+    ``order`` is weakly congruent with the shape; the default is column-major.
+
+    >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
+    (2,2,2,2):(1,4,8,2)
+    >>> print(make_ordered_layout((4, 3), (1, 0)))
+    (4,3):(3,1)
+    """
+    s = it.as_inttuple(shape_, "make_ordered_layout", "shape")
+    validate_shape(s, "make_ordered_layout")
+    if order is None:
+        return Layout(s)
+    o = it.as_inttuple(order, "make_ordered_layout", "order")
+    if not it.weakly_congruent(o, s):
+        raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
+                              f"{format_inttuple(s)}")
+    flat_o = flatten(o)
+    if len(set(flat_o)) != len(flat_o):
+        raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
+    # Shape grouped like the order: product of the sub-shape at each leaf of order.
+    ref_s = flatten(_product_like(s, o))
+
+    def go(sh, od):
+        if isinstance(od, tuple):
+            return tuple(go(x, y) for x, y in zip(sh, od))
+        start = 1
+        for rs_, ro in zip(ref_s, flat_o):
+            if ro < od:
+                start = start * rs_
+        return it.compact_col_major(sh, start)
+
+    return Layout.from_normalized(s, go(s, o))
+
+
+def _product_like(s: Any, guide: Any) -> Any:
+    if isinstance(guide, tuple):
+        return tuple(_product_like(x, g) for x, g in zip(s, guide))
+    return product(s)
+
+
+def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
+    """Repeat ``block`` until it has shape ``trg_shape`` (``blocked_product`` by the missing factors).
+
+    ``order`` sets which mode is tiled first (default column-major: mode 0 first). Each mode
+    of the target must be a multiple of the block's size in that mode.
+
+    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32)))
+    ((8,2),(8,4)):((8,64),(1,128))
+    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32), (1, 0)))
+    ((8,2),(8,4)):((8,256),(1,64))
+    """
+    hook = getattr(block, "_apply_to_inner", None)
+    if hook is not None and not isinstance(block, Layout):
+        return hook(tile_to_shape, trg_shape, order)
+    block = as_layout(block, "tile_to_shape")
+    t = it.as_inttuple(trg_shape, "tile_to_shape", "target shape")
+    validate_shape(t, "tile_to_shape")
+    r = it.rank(t)
+    if block.rank() > r:
+        raise CongruenceError(f"tile_to_shape: block {block} has rank {block.rank()} > rank {r} of the target {t}")
+    padded = _append_to_rank(block, r)
+    bshape = it.product_each(padded.shape)
+    tshape = it.product_each(t)
+    for i, (ts, bs) in enumerate(zip(tshape, bshape)):
+        if not divides(bs, ts):
+            raise AdmissibilityError(
+                f"tile_to_shape: block shape does not divide the target shape: mode {i} of the target has size {ts}, "
+                f"not a multiple of the block's {bs}"
+            )
+    prod = tuple(simplify(ts / bs) if type(ts) is not int or type(bs) is not int else ts // bs
+                 for ts, bs in zip(tshape, bshape))
+    return blocked_product(padded, make_ordered_layout(prod, order))
+
+
+# ------------------------------------------------------------------------------------------
+# up/down/recast
+
+
+def _check_pos_int(n: Any, who: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) <= 0:
+        raise LayoutValueError(f"{who}: the factor must be a positive integer, got {n!r}")
+    return int(n)
+
+
+def upcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times larger: stride-1 modes shrink by ``n``, other strides divide by ``n``.
+
+    Each non-zero stride must divide ``n`` or be a multiple of it (CuTe's divisibility
+    condition).
+
+    >>> print(upcast(Layout((8, 64), (64, 1)), 8))
+    (8,8):(8,1)
+    """
+    comp = getattr(layout, "_upcast", None)
+    if comp is not None and not isinstance(layout, Layout):
+        return comp(n)
+    layout = as_layout(layout, "upcast")
+    n = _check_pos_int(n, "upcast")
+    require_modes(layout, "upcast")
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+        if d == 0 if type(d) is int else is_eq(d, 0):
+            return s, d
+        if type(d) is int:
+            ad = abs(d)
+            if ad % n != 0 and n % ad != 0:
+                raise AdmissibilityError(f"upcast<{n}>: stride {d} and {n} do not divide one another (mode of shape {s})")
+            return ceil_div(s, ceil_div(n, ad)), signum(d) * ceil_div(ad, n)
+        if divides(n, d):
+            return s, simplify(d / n)
+        raise SymbolicUndecidable(f"upcast<{n}>: cannot decide that {n} divides the symbolic stride {d}")
+
+    s, d = go(layout.shape, layout.stride)
+    return Layout.from_normalized(s, d)
+
+
+def downcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times smaller: stride-1 modes grow by ``n``, other strides multiply by ``n``.
+
+    Requires a stride-1 mode (adjacent elements), as CuTe does.
+
+    >>> print(downcast(Layout((8, 8), (8, 1)), 8))
+    (8,64):(64,1)
+    """
+    comp = getattr(layout, "_downcast", None)
+    if comp is not None and not isinstance(layout, Layout):
+        return comp(n)
+    layout = as_layout(layout, "downcast")
+    n = _check_pos_int(n, "downcast")
+    if 1 not in flatten(layout.stride) and -1 not in flatten(layout.stride):
+        raise AdmissibilityError(f"downcast<{n}>: layout {layout} has no stride-1 mode (CuTe requires adjacent elements)")
+
+    def go(s, d):
+        if isinstance(s, tuple):
+            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+        if d == 1 or d == -1:
+            return s * n, d
+        return s, d * n
+
+    s, d = go(layout.shape, layout.stride)
+    return Layout.from_normalized(s, d)
+
+
+def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:
+    """Reinterpret a layout of ``old_bits``-wide elements as ``new_bits``-wide ones (CuTe's ``recast_layout``).
+
+    >>> print(recast(Layout((8, 64), (64, 1)), 16, 128))
+    (8,8):(8,1)
+    >>> print(recast(Layout((8, 8), (8, 1)), 128, 16))
+    (8,64):(64,1)
+    """
+    from math import gcd
+
+    ob = _check_pos_int(old_bits, "recast")
+    nb = _check_pos_int(new_bits, "recast")
+    g = gcd(ob, nb)
+    num, den = nb // g, ob // g
+    if num == 1 and den == 1:
+        return layout
+    if num == 1:
+        return downcast(layout, den)
+    if den == 1:
+        return upcast(layout, num)
+    return downcast(upcast(layout, num), den)
+
+
+# ------------------------------------------------------------------------------------------
+# misc
+
+
+def max_common_layout(a: Layout, b: Layout) -> Layout:
+    """The layout of the largest run of contiguous elements on which ``a`` and ``b`` agree.
+
+    >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
+    32:1
+    """
+    a = as_layout(a, "max_common_layout")
+    b = as_layout(b, "max_common_layout")
+    inv_b = right_inverse(b)
+    common = coalesce(composition(a, inv_b))
+    s0 = common.shape[0] if isinstance(common.shape, tuple) else common.shape
+    d0 = common.stride[0] if isinstance(common.stride, tuple) else common.stride
+    if d0 == 1:
+        return composition(inv_b, Layout.from_normalized(s0, d0))
+    return Layout.from_normalized(1, 0)
+
+
+def max_common_vector(a: Layout, b: Layout) -> int:
+    """Number of contiguous elements that ``a`` and ``b`` map identically (vector width).
+
+    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (1, 8)))
+    64
+    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
+    1
+    """
+    a = as_layout(a, "max_common_vector")
+    b = as_layout(b, "max_common_vector")
+    common = coalesce(composition(a, right_inverse(b)))
+    s0 = common.shape[0] if isinstance(common.shape, tuple) else common.shape
+    d0 = common.stride[0] if isinstance(common.stride, tuple) else common.stride
+    return s0 if d0 == 1 else 1
+
+
+def nullspace(layout: Layout) -> Layout:
+    """The sub-layout of the stride-0 modes (indices that ``layout`` maps to 0).
+
+    >>> print(nullspace(Layout((4, 2, 3), (1, 0, 0))))
+    (2,3):(4,8)
+    """
+    layout = as_layout(layout, "nullspace")
+    fs, fd = flatten(layout.shape), flatten(layout.stride)
+    pre = flatten(it.compact_col_major(fs))
+    idx = [i for i, d in enumerate(fd) if d == 0]
+    if not idx:
+        return Layout.from_normalized(1, 0)
+    s = tuple(fs[i] for i in idx)
+    d = tuple(pre[i] for i in idx)
+    return Layout.from_normalized(unwrap_single(s), unwrap_single(d))
+
+
+class IdentityLayout:
+    """CuTe's ``make_identity_layout(shape)``: maps each index to its own hierarchical coordinate.
+
+    CuTe builds it with basis-vector strides (``(4,8):(_1@0,_1@1)``); here it is a small object
+    with the same printing, call and ``to_numpy`` (an array of coordinates).
+
+    >>> I = make_identity_layout((4, 8))
+    >>> str(I), I(9), I(1, 2)
+    ('(4,8):(1@0,1@1)', (1, 2), (1, 2))
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, shape_: Any):
+        s = it.as_inttuple(shape_, "make_identity_layout", "shape")
+        validate_shape(s, "make_identity_layout")
+        self._s = s
+
+    @property
+    def shape(self) -> Any:
+        """The shape."""
+        return self._s
+
+    def size(self) -> Any:
+        """Number of coordinates."""
+        return product(self._s)
+
+    def rank(self) -> int:
+        """Number of modes."""
+        return it.rank(self._s)
+
+    def __call__(self, *coord: Any) -> Any:
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(c, tuple):
+            check_coord(c, self._s)
+            return c
+        return it.idx2crd(c, self._s)
+
+    def to_numpy(self) -> np.ndarray:
+        """Coordinates of every index as an array of shape (size, number of leaves)."""
+        fs = flatten(self._s)
+        idx = np.arange(self.size(), dtype=np.int64)
+        cols = []
+        for s in fs:
+            cols.append(idx % s)
+            idx = idx // s
+        return np.stack(cols, axis=1)
+
+    def _stride_text(self) -> str:
+        def go(s, path):
+            if isinstance(s, tuple):
+                return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
+            return "1" + "".join(f"@{p}" for p in reversed(path))
+
+        if not isinstance(self._s, tuple):
+            return "1"
+        return go(self._s, ())
+
+    def __str__(self) -> str:
+        return f"{format_inttuple(self._s)}:{self._stride_text()}"
+
+    def __repr__(self) -> str:
+        return f"make_identity_layout({self._s!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdentityLayout) and other.shape == self._s
+
+    def __hash__(self) -> int:
+        return hash(("IdentityLayout", self._s))
+
+
+def make_identity_layout(shape_: Any) -> IdentityLayout:
+    """The layout that maps every index to its coordinate in ``shape`` (see :class:`IdentityLayout`).
+
+    >>> make_identity_layout((2, 3))(5)
+    (1, 2)
+    """
+    return IdentityLayout(shape_)

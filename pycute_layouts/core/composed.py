@@ -1,0 +1,527 @@
+"""Composed layouts ``outer o offset o inner`` and shared-memory layouts with explicit units.
+
+:class:`ComposedLayout` is CuTe's ``ComposedLayout<A, O, B>``: the function
+``c -> outer(offset + inner(c))``. The inner layout defines the domain (shape, size, slicing,
+tiling all act on it); the outer function is typically a :class:`~pycute_layouts.core.swizzle.Swizzle`.
+Note that NVIDIA's pycute names the two layouts the other way round; here ``outer`` is applied
+last, exactly as CuTe prints it: ``Sw<3,4,3> o 0 o (8,64):(64,1)``.
+
+The same swizzle means different things on element offsets and on byte addresses:
+``Sw<3,4,3>`` on bytes is ``Sw<3,3,3>`` on 16-bit element offsets. :class:`SwizzledSmemLayout`
+records which unit the swizzle acts on and the element width, so it can always answer "which
+byte address does element (i, j) occupy".
+
+>>> from pycute_layouts import Layout, Swizzle
+>>> C = ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+>>> print(C)
+Sw<3,4,3> o 0 o (8,64):(64,1)
+>>> C(1, 0), C(1, 16)
+(64, 80)
+>>> S = SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), element_bits=16)
+>>> S.byte_address(1, 0), S.byte_address(1, 8)
+(144, 128)
+>>> print(S.element_swizzle())
+Sw<3,3,3>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import LayoutTypeError, SwizzleError, UnitError
+from . import inttuple as it
+from .algebra import composition, downcast, recast, upcast
+from .inttuple import format_inttuple
+from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
+from .swizzle import Swizzle, XorSwizzle
+
+__all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
+           "element_to_byte_swizzle"]
+
+
+def _is_fn(x: Any) -> bool:
+    return isinstance(x, (Swizzle, XorSwizzle, Layout, ComposedLayout))
+
+
+def _fmt_offset(o: Any) -> str:
+
+    return format_inttuple(o)
+
+
+class ComposedLayout:
+    """``outer o offset o inner``: the function ``c -> outer(offset + inner(c))`` (CuTe's ComposedLayout).
+
+    ``outer`` is a Swizzle, XorSwizzle or Layout; ``inner`` a Layout (or ComposedLayout);
+    ``offset`` an integer. Domain operations (shape, size, slicing, divide, product,
+    ``tile_to_shape``, ``coalesce``) act on ``inner``, as in CuTe.
+
+    >>> from pycute_layouts import Layout, Swizzle, _
+    >>> C = ComposedLayout(Swizzle(1, 4, 3), 0, Layout((8, 16), (16, 1)))
+    >>> C.size(), C.shape
+    (128, (8, 16))
+    >>> print(C(_, 3))
+    Sw<1,4,3> o 3 o 8:16
+    """
+
+    __slots__ = ("_outer", "_offset", "_inner", "_hash")
+
+    def __init__(self, outer: Any, offset: Any = 0, inner: Any = None):
+        if inner is None:
+            raise LayoutTypeError("ComposedLayout: an inner layout is required: ComposedLayout(outer, offset, inner)")
+        if not _is_fn(outer):
+            raise LayoutTypeError(f"ComposedLayout: outer must be a Swizzle, XorSwizzle or Layout, got {outer!r}")
+        if not isinstance(inner, (Layout, ComposedLayout)):
+            raise LayoutTypeError(f"ComposedLayout: inner must be a Layout, got {inner!r}")
+        off = it.as_inttuple(offset, "ComposedLayout", "offset")
+        if isinstance(off, tuple):
+            raise LayoutTypeError(f"ComposedLayout: offset must be an integer, got {offset!r}")
+        self._outer = outer
+        self._offset = off
+        self._inner = inner
+        self._hash = None
+
+    @property
+    def outer(self) -> Any:
+        """The function applied last (CuTe's ``layout_a()``).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> make_composed_layout(Swizzle(1, 4, 3), 0, Layout(8)).outer
+        Swizzle(1, 4, 3)
+        """
+        return self._outer
+
+    @property
+    def offset(self) -> Any:
+        """The offset added between inner and outer.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> make_composed_layout(Swizzle(1, 4, 3), 32, Layout(8)).offset
+        32
+        """
+        return self._offset
+
+    @property
+    def inner(self) -> Any:
+        """The layout applied first; it defines the domain (CuTe's ``layout_b()``).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(make_composed_layout(Swizzle(1, 4, 3), 0, Layout(8)).inner)
+        8:1
+        """
+        return self._inner
+
+    layout_a = outer
+    layout_b = inner
+
+    @property
+    def shape(self) -> Any:
+        """Shape of the inner layout."""
+        return self._inner.shape
+
+    def size(self) -> Any:
+        """Size of the inner layout."""
+        return self._inner.size()
+
+    def cosize(self) -> Any:
+        """CuTe's definition: the cosize of the inner layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).cosize()
+        512
+        """
+        return self._inner.cosize()
+
+    def rank(self) -> int:
+        """Rank of the inner layout."""
+        return self._inner.rank()
+
+    def depth(self) -> int:
+        """Depth of the inner layout."""
+        return self._inner.depth()
+
+    def is_symbolic(self) -> bool:
+        """True when the inner layout or the offset is symbolic."""
+        return self._inner.is_symbolic() or it.is_symbolic(self._offset)
+
+    # -- evaluation ----------------------------------------------------------------------
+    def __call__(self, *coord: Any, check: bool = False) -> Any:
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if has_underscore(c):
+            return self.slice_and_offset(c, check=check)[0]
+        return self._outer(self._offset + self._inner(c, check=check))
+
+    def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[ComposedLayout, int]:
+        """Slice the inner layout; the offset moves into the composed layout (CuTe returns offset 0).
+
+        ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
+
+        >>> from pycute_layouts import Layout, Swizzle, _
+        >>> sub, off = ComposedLayout(Swizzle(1, 4, 3), 0, Layout((8, 16), (16, 1))).slice_and_offset(2, _)
+        >>> str(sub), off
+        ('Sw<1,4,3> o 32 o 16:1', 0)
+        """
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(self._inner, Layout):
+            sub, off = slice_and_offset(c, self._inner, check=check)
+        else:
+            sub, off = self._inner.slice_and_offset(c, check=check)
+        return ComposedLayout(self._outer, self._offset + off, sub), 0
+
+    def to_numpy(self) -> np.ndarray:
+        """outer(offset + inner(i)) for every index, vectorised.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(1, 0, 1), 0, Layout(4)).to_numpy()
+        array([0, 1, 3, 2])
+        """
+        vals = self._inner.to_numpy() + self._offset
+        return self._apply_outer(vals)
+
+    def _apply_outer(self, vals: np.ndarray) -> np.ndarray:
+        if isinstance(self._outer, (Layout, ComposedLayout)):
+            return self._outer(vals)
+        return self._outer(vals)
+
+    def __getitem__(self, i: int) -> ComposedLayout:
+        return ComposedLayout(self._outer, self._offset, self._inner[i])
+
+    def __len__(self) -> int:
+        return self.rank()
+
+    # -- algebra hooks used by the module-level functions ----------------------------------
+    def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> ComposedLayout:
+        return ComposedLayout(self._outer, self._offset, fn(self._inner, *args, **kwargs))
+
+    def _compose_with(self, tiler: Any) -> ComposedLayout:
+        return ComposedLayout(self._outer, self._offset, composition(self._inner, tiler))
+
+    def compose(self, tiler: Any) -> ComposedLayout:
+        """``composition(self, tiler)``: the tiler acts on the inner layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).compose((8, 16)))
+        Sw<3,4,3> o 0 o (8,16):(64,1)
+        """
+        return self._compose_with(tiler)
+
+    def _upcast(self, n: int) -> ComposedLayout:
+
+        return ComposedLayout(_upcast_fn(self._outer, n), _upcast_offset(self._offset, n), upcast(self._inner, n))
+
+    def _downcast(self, n: int) -> ComposedLayout:
+
+        return ComposedLayout(_downcast_fn(self._outer, n), self._offset * n, downcast(self._inner, n))
+
+    def subs(self, *args: Any, **kwargs: Any) -> ComposedLayout:
+        """Bind symbols in the inner layout and the offset.
+
+        >>> from pycute_layouts import parse
+        >>> print(parse("Sw<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T))", T=8).subs(m=2, SBO=128))
+        Sw<1,4,3> o 0 o ((8,2),(8,2)):((16,128),(1,8))
+        """
+        from .symbols import subs_inttuple
+
+        mapping = subs_mapping(args, kwargs)
+        inner = self._inner.subs(mapping)
+        return ComposedLayout(self._outer, subs_inttuple(self._offset, mapping), inner)
+
+    # -- protocol ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ComposedLayout):
+            return (self._outer, self._offset, self._inner) == (other._outer, other._offset, other._inner)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(("ComposedLayout", self._outer, self._offset, self._inner))
+        return self._hash
+
+    def __str__(self) -> str:
+        return f"{self._outer} o {_fmt_offset(self._offset)} o {self._inner}"
+
+    def __repr__(self) -> str:
+        return f"parse('{self}')"
+
+
+def _log2_exact(n: int, who: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0 or n & (n - 1):
+        raise UnitError(f"{who}: {n} must be a positive power of two")
+    return n.bit_length() - 1
+
+
+def _upcast_fn(fn: Any, n: int) -> Any:
+
+    if isinstance(fn, Swizzle):
+        k = _log2_exact(n, f"upcast<{n}> of {fn}")
+        if fn.base < k and not fn.is_identity():
+            raise SwizzleError(
+                f"upcast<{n}>: {fn} XORs bits below bit {k}, inside the new {n}-wide unit; it has no equivalent on "
+                f"the coarser units (CuTe would silently drop those bits)"
+            )
+        return Swizzle(fn.bits, max(fn.base - k, 0), fn.shift) if not fn.is_identity() else fn
+    if isinstance(fn, XorSwizzle):
+        k = _log2_exact(n, f"upcast<{n}> of {fn}")
+        pairs = fn.pairs
+        if any(s < k or t < k for s, t in pairs):
+            raise SwizzleError(f"upcast<{n}>: {fn} touches bits below bit {k}; it cannot act on {n}-wide units")
+        return XorSwizzle([(s - k, t - k) for s, t in pairs])
+    return upcast(fn, n)
+
+
+def _downcast_fn(fn: Any, n: int) -> Any:
+
+    if isinstance(fn, Swizzle):
+        k = _log2_exact(n, f"downcast<{n}> of {fn}")
+        return Swizzle(fn.bits, fn.base + k, fn.shift) if not fn.is_identity() else fn
+    if isinstance(fn, XorSwizzle):
+        k = _log2_exact(n, f"downcast<{n}> of {fn}")
+        return XorSwizzle([(s + k, t + k) for s, t in fn.pairs])
+    return downcast(fn, n)
+
+
+def _upcast_offset(o: Any, n: int) -> Any:
+    if type(o) is int:
+        if o % n:
+            raise UnitError(f"upcast<{n}>: offset {o} is not a multiple of {n}")
+        return o // n
+    return o / n
+
+
+def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
+    """Build ``outer o offset o inner`` (CuTe's ``composition(A, offset, B)``).
+
+    >>> from pycute_layouts import Layout, Swizzle
+    >>> print(make_composed_layout(Swizzle(2, 4, 3), 0, Layout((8, 32), (32, 1))))
+    Sw<2,4,3> o 0 o (8,32):(32,1)
+    """
+    return ComposedLayout(outer, offset, inner)
+
+
+# ------------------------------------------------------------------------------------------
+# units
+
+
+def byte_to_element_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
+    """The swizzle on element offsets equal to ``sw`` on byte addresses: ``Sw<B, M - log2(bytes), S>``.
+
+    Exists only when the element is a whole, power-of-two number of bytes and the swizzle keeps
+    whole elements together (M >= log2(bytes)); otherwise UnitError.
+
+    >>> print(byte_to_element_swizzle(Swizzle(3, 4, 3), 16))
+    Sw<3,3,3>
+    >>> print(byte_to_element_swizzle(Swizzle(3, 4, 3), 32))
+    Sw<3,2,3>
+    >>> byte_to_element_swizzle(Swizzle(3, 4, 3), 256)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.UnitError: byte_to_element_swizzle: Sw<3,4,3> moves 16-byte chunks but an element is 32 bytes: ...
+    """
+    if not isinstance(sw, Swizzle):
+        raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {sw!r}")
+    eb = _element_bytes(element_bits, "byte_to_element_swizzle")
+    k = _log2_exact(eb, f"byte_to_element_swizzle: element size {eb} bytes")
+    if sw.is_identity():
+        return sw
+    if sw.base < k:
+        raise UnitError(
+            f"byte_to_element_swizzle: {sw} moves {1 << sw.base}-byte chunks but an element is {eb} bytes: "
+            "no element-offset swizzle is equivalent"
+        )
+    return Swizzle(sw.bits, sw.base - k, sw.shift)
+
+
+def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
+    """The byte-address swizzle equal to ``sw`` on element offsets: ``Sw<B, M + log2(bytes), S>``.
+
+    >>> print(element_to_byte_swizzle(Swizzle(3, 3, 3), 16))
+    Sw<3,4,3>
+    """
+    if not isinstance(sw, Swizzle):
+        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle, got {sw!r}")
+    eb = _element_bytes(element_bits, "element_to_byte_swizzle")
+    k = _log2_exact(eb, f"element_to_byte_swizzle: element size {eb} bytes")
+    if sw.is_identity():
+        return sw
+    return Swizzle(sw.bits, sw.base + k, sw.shift)
+
+
+def _element_bytes(element_bits: Any, who: str) -> int:
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
+        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r}")
+    if element_bits % 8:
+        raise UnitError(f"{who}: {element_bits}-bit elements are not a whole number of bytes")
+    return element_bits // 8
+
+
+class SwizzledSmemLayout:
+    """A shared-memory tile: element layout + swizzle + the unit the swizzle acts on + element width.
+
+    ``layout`` maps coordinates to *element* offsets. ``swizzle_unit`` is ``"bytes"`` (the
+    hardware's view: TMA and wgmma swizzle byte addresses) or ``"elements"`` (CuTe's usual
+    ``ComposedLayout`` on element offsets). ``base_address`` is the tile's byte address (the
+    byte swizzle acts on absolute addresses). Sub-byte elements (4, 6 bits) are allowed; their
+    addresses are available in bits, and in bytes where they start on a byte.
+
+    >>> from pycute_layouts import Layout, Swizzle
+    >>> S = SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), element_bits=16)
+    >>> S.byte_address(1, 0)
+    144
+    >>> S.as_unit("elements").byte_address(1, 0)
+    144
+    >>> print(S.upcast_to_bits(128).layout)
+    (8,8):(8,1)
+    """
+
+    __slots__ = ("swizzle", "layout", "element_bits", "swizzle_unit", "base_address")
+
+    def __init__(self, swizzle: Any, layout: Layout, element_bits: int, swizzle_unit: str = "bytes",
+                 base_address: int = 0):
+        if not isinstance(swizzle, (Swizzle, XorSwizzle)):
+            raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
+        if not isinstance(layout, Layout):
+            raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {layout!r}")
+        if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
+            raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got {element_bits!r}")
+        if swizzle_unit not in ("bytes", "elements"):
+            raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
+        if swizzle_unit == "elements" and element_bits % 8:
+            raise UnitError(f"SwizzledSmemLayout: an element-offset swizzle needs whole-byte elements, "
+                            f"got {element_bits}-bit elements")
+        if isinstance(base_address, bool) or not isinstance(base_address, int) or base_address < 0:
+            raise UnitError(f"SwizzledSmemLayout: base_address must be a non-negative int, got {base_address!r}")
+        object.__setattr__(self, "swizzle", swizzle)
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "element_bits", element_bits)
+        object.__setattr__(self, "swizzle_unit", swizzle_unit)
+        object.__setattr__(self, "base_address", base_address)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("SwizzledSmemLayout is immutable")
+
+    def bit_address(self, *coord: Any) -> Any:
+        """Bit address of the element at ``coord`` (numpy arrays work elementwise).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> SwizzledSmemLayout(Swizzle(0, 4, 3), Layout(32), element_bits=4).bit_address(3)
+        12
+        """
+        off = self.layout(*coord)
+        if self.swizzle_unit == "elements":
+            eb = self.element_bits // 8
+            return (self.base_address + self.swizzle(self.base_address // eb + off) * eb - self.base_address) * 8 \
+                if self.base_address % eb == 0 else self._unaligned()
+        bits = self.base_address * 8 + off * self.element_bits
+        if isinstance(bits, np.ndarray):
+            byte, rem = np.divmod(bits, 8)
+            return self.swizzle(byte) * 8 + rem
+        byte, rem = divmod(bits, 8)
+        return self.swizzle(byte) * 8 + rem
+
+    def _unaligned(self) -> Any:
+        raise UnitError(f"SwizzledSmemLayout: base address {self.base_address} is not a multiple of the element size")
+
+    def byte_address(self, *coord: Any) -> Any:
+        """Absolute byte address of the element at ``coord``; UnitError if it does not start on a byte.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> SwizzledSmemLayout(Swizzle(1, 4, 3), Layout((8, 16), (16, 1)), element_bits=16).byte_address(4, 0)
+        144
+        """
+        bits = self.bit_address(*coord)
+        if isinstance(bits, np.ndarray):
+            if np.any(bits % 8):
+                raise UnitError("SwizzledSmemLayout.byte_address: some elements do not start on a byte; use bit_address")
+            return bits // 8
+        if bits % 8:
+            raise UnitError(f"SwizzledSmemLayout.byte_address: element {coord} starts at bit {bits}, not on a byte; "
+                            "use bit_address")
+        return bits // 8
+
+    def byte_addresses(self) -> np.ndarray:
+        """Byte address of every element, in the layout's index order (vectorised).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> SwizzledSmemLayout(Swizzle(1, 4, 3), Layout((2, 16), (16, 1)), element_bits=64).byte_addresses()[:4]
+        array([  0, 144,   8, 152])
+        """
+        idx = np.arange(self.layout.size(), dtype=np.int64)
+        return self.byte_address(idx)
+
+    def element_swizzle(self) -> Swizzle:
+        """The swizzle expressed on element offsets (UnitError where none exists).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout(64), element_bits=32).element_swizzle())
+        Sw<3,2,3>
+        """
+        if self.swizzle_unit == "elements":
+            return self.swizzle
+        if not isinstance(self.swizzle, Swizzle):
+            raise UnitError("element_swizzle: only a single Swizzle<B,M,S> converts to element units")
+        return byte_to_element_swizzle(self.swizzle, self.element_bits)
+
+    def byte_swizzle(self) -> Any:
+        """The swizzle expressed on byte addresses.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 3, 3), Layout(64), 16, "elements").byte_swizzle())
+        Sw<3,4,3>
+        """
+        if self.swizzle_unit == "bytes":
+            return self.swizzle
+        return element_to_byte_swizzle(self.swizzle, self.element_bits)
+
+    def as_unit(self, unit: str) -> SwizzledSmemLayout:
+        """The same placement with the swizzle converted to ``unit`` ("bytes" or "elements").
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout(64), 16).as_unit("elements").swizzle)
+        Sw<3,3,3>
+        """
+        if unit == self.swizzle_unit:
+            return self
+        sw = self.element_swizzle() if unit == "elements" else self.byte_swizzle()
+        return SwizzledSmemLayout(sw, self.layout, self.element_bits, unit, self.base_address)
+
+    def as_composed(self) -> ComposedLayout:
+        """CuTe's view: ``Sw<..> o 0 o layout`` on element offsets (needs base address 0 mod the period).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).as_composed())
+        Sw<3,3,3> o 0 o (8,64):(64,1)
+        """
+        sw = self.element_swizzle()
+        eb = self.element_bits // 8
+        return ComposedLayout(sw, self.base_address // eb, self.layout)
+
+    def upcast_to_bits(self, new_bits: int) -> SwizzledSmemLayout:
+        """The same bytes seen as wider elements (e.g. 128-bit units); the byte swizzle is unchanged.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).upcast_to_bits(128).layout)
+        (8,8):(8,1)
+        """
+
+        b = self.as_unit("bytes")
+        return SwizzledSmemLayout(b.swizzle, recast(self.layout, self.element_bits, new_bits), new_bits, "bytes",
+                                  self.base_address)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SwizzledSmemLayout):
+            return NotImplemented
+        return (self.swizzle, self.layout, self.element_bits, self.swizzle_unit, self.base_address) == (
+            other.swizzle, other.layout, other.element_bits, other.swizzle_unit, other.base_address)
+
+    def __hash__(self) -> int:
+        return hash((self.swizzle, self.layout, self.element_bits, self.swizzle_unit, self.base_address))
+
+    def __str__(self) -> str:
+        unit = "B" if self.swizzle_unit == "bytes" else "elem"
+        base = f" @ {self.base_address:#x}" if self.base_address else ""
+        return f"{self.swizzle}[{unit}] o {self.layout} [{self.element_bits}b]{base}"
+
+    def __repr__(self) -> str:
+        return (f"SwizzledSmemLayout({self.swizzle!r}, Layout('{self.layout}'), element_bits={self.element_bits}, "
+                f"swizzle_unit={self.swizzle_unit!r}, base_address={self.base_address})")

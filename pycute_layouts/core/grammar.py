@@ -1,0 +1,406 @@
+"""The grammar of CuTe notation, handed the constructors it builds with (it imports no layout type).
+
+Grammar (whitespace is free)::
+
+    top       := composed | layout | swizzle
+    composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
+    swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
+    layout    := inttuple [':' inttuple]                         shape only -> column-major strides
+    inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
+    expr      := integer/symbol arithmetic with + - * / ** and implicit products: 8T, 2k, 1T
+
+Names that are not bound by keyword arguments become sympy symbols that are positive integers.
+A parenthesised group followed by an operator is an expression, not a tuple: ``(m+1)*8``.
+Errors are :class:`NotationError` with a caret under the offending column.
+
+The parser is handed a :class:`Constructors` (the layout, swizzle and composed-layout types) so
+that the layout type itself can read its string form; :mod:`pycute_layouts.core.notation` binds
+the package's types and is what users call.
+
+>>> parse_inttuple_text("((8,m),(T,2k))", {"T": 8})
+((8, m), (8, 2*k))
+>>> parse_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,4):(4,1)", {})
+((8, 4), (4, 1))
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from ..errors import LayoutError, NotationError
+from .inttuple import as_inttuple, validate_shape_leaf
+from .symbols import lazy_sympy, symbol
+
+__all__ = ["Constructors", "parse_text", "parse_layout_text", "parse_inttuple_text"]
+
+
+class Constructors(NamedTuple):
+    """What the parser builds with: ``layout(shape[, stride])``, ``swizzle(b, m, s)`` and
+    ``composed(outer, offset, inner)``; a parser handed only ``layout`` reads plain layouts."""
+
+    layout: Any
+    swizzle: Any = None
+    composed: Any = None
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@]))"
+)
+
+
+class _Tok:
+    __slots__ = ("kind", "text", "pos")
+
+    def __init__(self, kind: str, text: str, pos: int):
+        self.kind, self.text, self.pos = kind, text, pos
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"{self.kind}:{self.text}@{self.pos}"
+
+
+def _tokenize(text: str) -> list[_Tok]:
+    toks = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
+        kind = m.lastgroup or "op"
+        start = m.start(kind)
+        toks.append(_Tok(kind, m.group(kind), start))
+        pos = m.end()
+    toks.append(_Tok("end", "", n))
+    return toks
+
+
+class _Parser:
+    def __init__(self, ctors: Constructors, text: str, symbols: dict[str, Any]):
+        self.ctors = ctors
+        if not isinstance(text, str):
+            raise NotationError(f"parse: expected a string, got {type(text).__name__}")
+        self.text = text
+        self.toks = _tokenize(text)
+        self.i = 0
+        self.symbols = symbols
+        self._sym_cache: dict[str, Any] = {}
+        self._leaves: list[tuple[Any, int]] | None = None  # (leaf, column) while parsing a layout
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> _Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def error(self, msg: str, tok: _Tok | None = None) -> NotationError:
+        t = tok or self.tok
+        return NotationError(f"parse: {msg}", self.text, t.pos)
+
+    def expect(self, text: str) -> _Tok:
+        t = self.tok
+        if t.text != text or t.kind == "end":
+            found = "end of input" if t.kind == "end" else repr(t.text)
+            raise self.error(f"expected {text!r}, found {found}")
+        self.i += 1
+        return t
+
+    def accept(self, text: str) -> bool:
+        if self.tok.kind == "op" and self.tok.text == text:
+            self.i += 1
+            return True
+        return False
+
+    def is_o(self) -> bool:
+        return self.tok.kind == "name" and self.tok.text == "o"
+
+    # -- top level -----------------------------------------------------------------------
+    def parse_top(self) -> Any:
+        first = self.parse_operand()
+        if self.is_o():
+            self.i += 1
+            offset = self._try_offset()
+            if offset is not None:
+                self.i += 1  # the second 'o'
+                result = self._make_composed(first, offset, self.parse_operand())
+            else:
+                result = self._make_composed(first, 0, self.parse_operand())
+        else:
+            result = first
+        if self.tok.kind != "end":
+            raise self.error(f"unexpected {self.tok.text!r} after a complete expression")
+        return result
+
+    def _try_offset(self) -> Any:
+        """If the tokens are ``[-]expr o``, consume the expression and return it as the offset."""
+        j = self.i
+        while j < len(self.toks) and not (self.toks[j].kind == "name" and self.toks[j].text == "o"):
+            if self.toks[j].kind == "end" or self.toks[j].text in (":", "(", ")", ",", "<", ">"):
+                return None
+            j += 1
+        if j >= len(self.toks) or self.toks[j].kind == "end":
+            return None
+        v = self.parse_expr()
+        if not self.is_o():
+            raise self.error("expected 'o' after the offset of 'A o offset o B'")
+        return v
+
+    def _as_offset(self, x: Any, tok: _Tok) -> Any:
+        if isinstance(x, self.ctors.layout):
+            if isinstance(x.shape, tuple) or x.stride != 1 and not self._was_shape_only:
+                raise NotationError("parse: the middle term of 'A o offset o B' must be an offset (an integer)",
+                                    self.text, tok.pos)
+            return x.shape
+        raise NotationError("parse: the middle term of 'A o offset o B' must be an offset (an integer)",
+                            self.text, tok.pos)
+
+    def _make_composed(self, outer: Any, offset: Any, inner: Any) -> Any:
+        if self.ctors.composed is None:
+            raise self.error("expected a plain layout, found a composed layout ('o')")
+        if not isinstance(inner, (self.ctors.layout, self.ctors.composed)):
+            raise self.error("the right-hand side of 'o' must be a layout")
+        return self.ctors.composed(outer, offset, inner)
+
+    def parse_operand(self) -> Any:
+        t = self.tok
+        if t.kind == "name" and t.text in ("Sw", "Swizzle") and self.peek().text == "<":
+            return self.parse_swizzle()
+        return self.parse_layout()
+
+    def parse_swizzle(self) -> Any:
+        if self.ctors.swizzle is None:
+            raise self.error("expected a plain layout, found a swizzle")
+        self.i += 1
+        self.expect("<")
+        vals = []
+        for k in range(3):
+            neg = self.accept("-")
+            t = self.tok
+            if t.kind != "num":
+                raise self.error("Swizzle<B,M,S> needs three integers")
+            self.i += 1
+            vals.append(-int(t.text) if neg else int(t.text))
+            if k < 2:
+                self.expect(",")
+        end = self.expect(">")
+        try:
+            return self.ctors.swizzle(*vals)
+        except LayoutError as e:
+            raise NotationError(f"parse: {e}", self.text, end.pos) from e
+
+    def parse_layout(self) -> Any:
+        Layout = self.ctors.layout
+        start = self.tok
+        if start.kind == "end":
+            raise self.error("expected a layout, found end of input")
+        shape, shape_leaves = self._parse_inttuple_with_columns()
+        self._check_leaves(shape_leaves, "shape")
+        self._was_shape_only = True
+        if self.accept(":"):
+            self._was_shape_only = False
+            stride_tok = self.tok
+            stride, stride_leaves = self._parse_inttuple_with_columns()
+            self._check_leaves(stride_leaves, "stride")
+            try:
+                return Layout(shape, stride)
+            except LayoutError as e:  # congruence: point at the stride
+                raise NotationError(f"parse: {e}", self.text, stride_tok.pos) from e
+        try:
+            return Layout(shape)
+        except LayoutError as e:
+            raise NotationError(f"parse: {e}", self.text, start.pos) from e
+
+    def _parse_inttuple_with_columns(self) -> tuple[Any, list[tuple[Any, int]]]:
+        """An IntTuple and its leaves in order, each with the column where it starts."""
+        outer, self._leaves = self._leaves, []
+        try:
+            value = self.parse_inttuple()
+            return value, self._leaves
+        finally:
+            self._leaves = outer
+
+    def _check_leaves(self, leaves: list[tuple[Any, int]], what: str) -> None:
+        """Validate each leaf as Layout would, raising at the leaf's own column."""
+        for value, col in leaves:
+            try:
+                leaf = as_inttuple(value, "Layout", what)
+                if what == "shape":
+                    validate_shape_leaf(leaf, "Layout")
+            except LayoutError as e:
+                raise NotationError(f"parse: {e}", self.text, col) from e
+
+    # -- int tuples ----------------------------------------------------------------------
+    def parse_inttuple(self) -> Any:
+        t = self.tok
+        leaves = self._leaves
+        if t.kind == "op" and t.text == "(":
+            self.i += 1
+            first_leaf = len(leaves) if leaves is not None else 0
+            elems = []
+            if not self.accept(")"):
+                while True:
+                    elems.append(self.parse_inttuple())
+                    if self.accept(")"):
+                        break
+                    if not self.accept(","):
+                        found = "end of input" if self.tok.kind == "end" else repr(self.tok.text)
+                        raise self.error(f"expected ',' or ')', found {found}")
+            if self._continues_expr():
+                if len(elems) != 1 or isinstance(elems[0], tuple):
+                    raise self.error("a tuple cannot be used as a factor in an expression", t)
+                value = self.parse_expr_rest(elems[0])
+                if leaves is not None:  # '(m+1)*8' is one leaf, starting at its '('
+                    del leaves[first_leaf:]
+                    leaves.append((value, t.pos))
+                return value
+            return tuple(elems)
+        value = self.parse_expr()
+        if leaves is not None:
+            leaves.append((value, t.pos))
+        return value
+
+    def _continues_expr(self) -> bool:
+        t = self.tok
+        return t.kind == "op" and t.text in ("*", "/", "+", "-", "**", "^")
+
+    # -- expressions ---------------------------------------------------------------------
+    def parse_expr(self) -> Any:
+        return self.parse_expr_rest(None)
+
+    def parse_expr_rest(self, first: Any) -> Any:
+        left = self.parse_term(first)
+        while self.tok.kind == "op" and self.tok.text in ("+", "-"):
+            op = self.tok.text
+            self.i += 1
+            right = self.parse_term(None)
+            left = left + right if op == "+" else left - right
+        return _normalize(left)
+
+    def parse_term(self, first: Any) -> Any:
+        left = self.parse_power(first)
+        while True:
+            t = self.tok
+            if t.kind == "op" and t.text in ("*", "/"):
+                self.i += 1
+                right = self.parse_power(None)
+                if t.text == "*":
+                    left = left * right
+                else:
+                    left = _exact_div(left, right, self, t)
+            elif self._implicit_product():
+                # implicit product written in the PTX tables: 8T, 2k, 1T (digits glued to a name)
+                right = self.parse_power(None)
+                left = left * right
+            else:
+                return left
+
+    def _implicit_product(self) -> bool:
+        t = self.tok
+        prev = self.toks[self.i - 1] if self.i > 0 else None
+        return (
+            t.kind == "name"
+            and t.text != "o"
+            and prev is not None
+            and prev.kind == "num"
+            and t.pos == prev.pos + len(prev.text)
+        )
+
+    def parse_power(self, first: Any) -> Any:
+        base = first if first is not None else self.parse_unary()
+        if self.tok.kind == "op" and self.tok.text in ("**", "^"):
+            self.i += 1
+            exp = self.parse_unary()
+            return base**exp
+        return base
+
+    def parse_unary(self) -> Any:
+        if self.accept("-"):
+            return -self.parse_unary()
+        if self.accept("+"):
+            return self.parse_unary()
+        return self.parse_atom()
+
+    def parse_atom(self) -> Any:
+        t = self.tok
+        if t.kind == "num":
+            self.i += 1
+            return int(t.text)
+        if t.kind == "name":
+            if t.text in ("Sw", "Swizzle", "o"):
+                raise self.error(f"unexpected {t.text!r} inside a shape or stride")
+            self.i += 1
+            return self.lookup(t.text)
+        if t.kind == "op" and t.text == "(":
+            self.i += 1
+            v = self.parse_expr()
+            self.expect(")")
+            return v
+        found = "end of input" if t.kind == "end" else repr(t.text)
+        raise self.error(f"expected a number, a name or '(', found {found}")
+
+    def lookup(self, name: str) -> Any:
+        if name in self.symbols:
+            v = self.symbols[name]
+            return v
+        if name not in self._sym_cache:
+            self._sym_cache[name] = symbol(name)
+        return self._sym_cache[name]
+
+
+def _exact_div(a: Any, b: Any, p: _Parser, tok: _Tok) -> Any:
+    if type(a) is int and type(b) is int:
+        if b == 0 or a % b:
+            raise p.error(f"'/' must divide exactly: {a}/{b}", tok)
+        return a // b
+    return lazy_sympy().sympify(a) / b
+
+
+def _normalize(x: Any) -> Any:
+    if type(x) is int:
+        return x
+    sympy = lazy_sympy()
+    if isinstance(x, sympy.Basic) and x.is_Integer:
+        return int(x)
+    return x
+
+
+def parse_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
+    """Parse ``text`` (a layout, swizzle or composed layout) with the constructors ``ctors``.
+
+    Pre:  ``symbols`` binds names to values; unbound names become positive-integer symbols.
+    Post: the object the constructors built, or NotationError with a caret under the column.
+
+    >>> parse_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,m):(m,1)", {"m": 2})
+    ((8, 2), (2, 1))
+    """
+    return _Parser(ctors, text, dict(symbols)).parse_top()
+
+
+def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
+    """Parse ``text``, which must be a plain layout ``shape[:stride]``, with ``ctors.layout``.
+
+    >>> parse_layout_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,4)", {})
+    ((8, 4), None)
+    """
+    p = _Parser(ctors, text, dict(symbols))
+    r = p.parse_layout()
+    if p.tok.kind != "end":
+        raise p.error(f"unexpected {p.tok.text!r} after a complete layout")
+    return r
+
+
+def parse_inttuple_text(text: str, symbols: dict[str, Any]) -> Any:
+    """Parse a single IntTuple such as ``((8,m),(T,2k))``.
+
+    >>> parse_inttuple_text("(4,(2,3))", {})
+    (4, (2, 3))
+    """
+    p = _Parser(Constructors(layout=type(None)), text, dict(symbols))
+    r = p.parse_inttuple()
+    if p.tok.kind != "end":
+        raise p.error(f"unexpected {p.tok.text!r} after a complete tuple")
+    return r

@@ -1,0 +1,768 @@
+"""The ``Layout`` type: CuTe's ``Shape:Stride`` function from coordinates to offsets.
+
+A :class:`Layout` pairs a hierarchical shape with a congruent stride. It maps a coordinate
+``c`` (an integer index, a flat coordinate or a hierarchical one) to ``sum(c_i * d_i)``::
+
+    (8,4):(4,1)            row-major 8x4:   (i, j) -> 4*i + j
+    ((8,2),(4,4)):((4,32),(1,64))
+
+This module constructs, evaluates (one point, or a whole domain in numpy), slices and prints
+layouts; the operations on them are in :mod:`pycute_layouts.core.algebra`. Layouts are immutable
+and hashable and cache their flattened modes; ``int_flat_modes()`` is the integer fast path the
+algebra takes, ``from_normalized``/``new_layout``/``int_layout`` the trusted constructors it uses
+for results it has computed (no validation).
+
+>>> L = Layout(((8, 2), (4, 4)), ((4, 32), (1, 64)))
+>>> print(L)
+((8,2),(4,4)):((4,32),(1,64))
+>>> L(11, 5), L((3, 1), (1, 1)), L(91)
+(109, 109, 109)
+>>> print(L[1]), L.size(), L.cosize()
+(4,4):(1,64)
+(None, 256, 256)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import (
+    CongruenceError,
+    CoordinateError,
+    LayoutTypeError,
+    LayoutValueError,
+    SymbolicUndecidable,
+)
+from . import inttuple as it
+from .grammar import Constructors, parse_layout_text
+from .inttuple import (
+    all_int,
+    flatten,
+    format_inttuple,
+    product,
+    signum,
+    simplify,
+    validate_shape,
+)
+from .symbols import subs_inttuple
+
+__all__ = [
+    "Layout",
+    "Underscore",
+    "_",
+    "make_layout",
+    "size",
+    "cosize",
+    "rank",
+    "depth",
+    "shape",
+    "stride",
+    "slice_and_offset",
+]
+
+
+# ------------------------------------------------------------------------------------------
+# Underscore
+
+
+class Underscore:
+    """CuTe's ``_``: "keep this mode" in a slice, "leave this mode alone" in a tiler.
+
+    >>> from pycute_layouts import _
+    >>> _
+    _
+    """
+
+    _instance: Underscore | None = None
+
+    def __new__(cls) -> Underscore:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "_"
+
+    def __reduce__(self):
+        return (Underscore, ())
+
+
+_ = Underscore()
+
+
+def has_underscore(c: Any) -> bool:
+    if c is _:
+        return True
+    if isinstance(c, tuple):
+        return any(has_underscore(e) for e in c)
+    return False
+
+
+# ------------------------------------------------------------------------------------------
+# Layout
+
+_new = object.__new__
+
+
+def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
+    """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
+    plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
+    fs: list = []
+    fd: list = []
+    if _fast_flat_into(s, d, fs, fd):
+        return tuple(fs), tuple(fd)
+    return None
+
+
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
+    i = 0
+    for x in s:
+        y = d[i]
+        i += 1
+        if type(x) is int:
+            if type(y) is not int or x <= 0:
+                return False
+            fs.append(x)
+            fd.append(y)
+        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd):
+            return False
+    return True
+
+
+class Layout:
+    """A CuTe layout ``shape:stride`` (immutable, hashable).
+
+    ``Layout(shape)`` uses CuTe's default compact column-major strides. ``Layout("(8,4):(4,1)")``
+    parses CuTe notation. Shapes and strides are nested tuples of ints or sympy expressions.
+
+    Call it with a linear index, a flat coordinate, or a hierarchical coordinate; a coordinate
+    containing ``_`` slices (the sub-layout; ``slice_and_offset`` also gives the offset);
+    ``layout[i]`` is mode ``i``. Numpy index arrays are evaluated vectorised.
+
+    >>> L = Layout((8, 4), (4, 1))
+    >>> L(10), L(2, 1), L((2, 1))
+    (9, 9, 9)
+    >>> print(Layout(((2, 4), 3)))
+    ((2,4),3):((1,2),8)
+    >>> print(L(_, 2))
+    8:4
+    >>> print(L[1])
+    4:1
+    """
+
+    # _fl (flat shape, flat stride; None until first needed), _fi (every leaf a plain int; set with _fl),
+    # _size and _hash (None until first needed) are derived from the immutable shape and stride
+    __slots__ = ("_s", "_d", "_fl", "_fi", "_size", "_hash")
+
+    def __init__(self, shape: Any, stride: Any = None):
+        # fast paths: plain ints, positive shapes, congruent -- nothing to normalise (the flat modes are kept)
+        if type(shape) is tuple:
+            if type(stride) is tuple and len(shape) == len(stride):
+                for x in shape:
+                    if type(x) is not int or x <= 0:
+                        fl = _fast_flat_nested(shape, stride)
+                        break
+                else:
+                    for y in stride:
+                        if type(y) is not int:
+                            fl = None
+                            break
+                    else:
+                        fl = (shape, stride)
+                if fl is not None:
+                    self._s = shape
+                    self._d = stride
+                    self._fl = fl
+                    self._fi = True
+                    self._size = None
+                    self._hash = None
+                    return
+        elif type(shape) is int and shape > 0:
+            d = 1 if stride is None and shape > 1 else stride
+            if type(d) is int:
+                self._s = shape
+                self._d = d
+                self._fl = ((shape,), (d,))
+                self._fi = True
+                self._size = None
+                self._hash = None
+                return
+        if isinstance(shape, str) and stride is None:
+            parsed = parse_layout_text(Constructors(layout=Layout), shape, {})
+            s, d = parsed._s, parsed._d
+        else:
+            if isinstance(shape, Layout):
+                raise LayoutTypeError("Layout: pass shape and stride, or use make_layout(layout) to copy")
+            s = it.as_inttuple(shape, "Layout", "shape")
+            validate_shape(s, "Layout")
+            if stride is None:
+                d = it.compact_col_major(s)
+            else:
+                d = it.as_inttuple(stride, "Layout", "stride")
+                if not it.congruent(s, d):
+                    raise CongruenceError(
+                        f"Layout: shape {format_inttuple(s)} and stride {format_inttuple(d)} are not congruent "
+                        "(they must have the same nesting)"
+                    )
+        self._s = s
+        self._d = d
+        self._fl = None
+        self._size = None
+        self._hash = None
+
+    @classmethod
+    def from_normalized(cls, s: Any, d: Any) -> Layout:
+        """Trusted constructor (no validation): for results computed inside the package."""
+        obj = _new(Layout)
+        obj._s = s
+        obj._d = d
+        obj._fl = None
+        obj._size = None
+        obj._hash = None
+        return obj
+
+    def flat_modes(self) -> tuple[tuple, tuple]:
+        """Cached flat shape and stride."""
+        fl = self._fl
+        if fl is not None:
+            return fl
+        s, d = self._s, self._d
+        if isinstance(s, tuple):
+            fl = (flatten(s), flatten(d))
+        else:
+            fl = ((s,), (d,))
+        self._fl = fl
+        self._fi = all_int(fl[0]) and all_int(fl[1])
+        return fl
+
+    def int_flat_modes(self) -> tuple[tuple, tuple] | None:
+        """Cached flat shape and stride when every leaf is a plain int (the integer fast paths), else None."""
+        fl = self._fl
+        if fl is None:
+            fl = self.flat_modes()
+        return fl if self._fi else None
+
+    # -- attributes ----------------------------------------------------------------------
+    @property
+    def shape(self) -> Any:
+        """The shape, a nested tuple (or a single leaf).
+
+        >>> Layout((8, 4), (4, 1)).shape
+        (8, 4)
+        """
+        return self._s
+
+    @property
+    def stride(self) -> Any:
+        """The stride, congruent with the shape.
+
+        >>> Layout((8, 4), (4, 1)).stride
+        (4, 1)
+        """
+        return self._d
+
+    def size(self) -> Any:
+        """Number of coordinates: the product of the shape.
+
+        >>> Layout((8, (2, 4))).size()
+        64
+        """
+        size = self._size
+        if size is None:
+            size = self._size = simplify(product(self._s))
+        return size
+
+    def cosize(self) -> Any:
+        """``L(size - 1) + 1`` (CuTe's definition): the extent of the codomain for non-negative strides.
+
+        >>> Layout((8, 4), (1, 16)).cosize()
+        56
+        >>> import sympy; m, n = sympy.symbols('m n', positive=True, integer=True)
+        >>> Layout((m, n), (1, m)).cosize()
+        m*n
+        """
+        fs, fd = self.flat_modes()
+        r = 1
+        for s, d in zip(fs, fd):
+            if type(d) is int:
+                r = r + (s - 1) * (d if d >= 0 else -d)
+            else:
+                r = r + (s - 1) * (d if signum(d) >= 0 else -d)
+        return simplify(r)
+
+    def rank(self) -> int:
+        """Number of top-level modes.
+
+        >>> Layout(((8, 2), 4)).rank()
+        2
+        """
+        return len(self._s) if isinstance(self._s, tuple) else 1
+
+    def depth(self) -> int:
+        """Nesting depth of the shape.
+
+        >>> Layout(((8, 2), 4)).depth()
+        2
+        """
+        return it.depth(self._s)
+
+    def is_symbolic(self) -> bool:
+        """True when a shape or stride leaf is a sympy expression with free symbols.
+
+        >>> Layout((8, 4)).is_symbolic()
+        False
+        """
+        return it.is_symbolic(self._s) or it.is_symbolic(self._d)
+
+    # -- protocol ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Layout):
+            return self._s == other._s and self._d == other._d
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self._s, self._d))
+        return h
+
+    def __str__(self) -> str:
+        return f"{format_inttuple(self._s)}:{format_inttuple(self._d)}"
+
+    def __repr__(self) -> str:
+        return f"Layout('{self}')"
+
+    def __reduce__(self):
+        return (Layout.from_normalized, (self._s, self._d))
+
+    def __len__(self) -> int:
+        return self.rank()
+
+    def __iter__(self):
+        for i in range(self.rank()):
+            yield self[i]
+
+    def __getitem__(self, key: Any) -> Any:
+        if type(key) is int and isinstance(self._s, tuple) and -len(self._s) <= key < len(self._s):
+            return mode_layout(self._s[key], self._d[key], self._fl is not None and self._fi)
+        if isinstance(key, (tuple, Underscore)) and has_underscore(key):
+            return slice_and_offset(key, self)
+        if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+            if isinstance(key, tuple):
+                return self._get_path(key)
+            raise LayoutTypeError(f"Layout[{key!r}]: mode index must be an int")
+        i = int(key)
+        r = self.rank()
+        if not -r <= i < r:
+            raise CoordinateError(f"Layout[{i}]: mode index out of range for a rank-{r} layout {self}")
+        if not isinstance(self._s, tuple):
+            return self
+        return Layout.from_normalized(self._s[i], self._d[i])
+
+    def _get_path(self, path: tuple) -> Layout:
+        cur = self
+        for k in path:
+            cur = cur[k]
+        return cur
+
+    # -- evaluation ----------------------------------------------------------------------
+    def __call__(self, *coord: Any, check: bool = False) -> Any:
+        if len(coord) == 1 and not check:
+            c = coord[0]
+            if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
+                fl = self._fl
+                if fl is None:
+                    fl = self.flat_modes()
+                fs, fd = fl
+                n = len(fs) - 1
+                if self._fi and n >= 0:
+                    if n == 1:
+                        s = fs[0]
+                        return c % s * fd[0] + c // s * fd[1]
+                    if n == 0:
+                        return c * fd[0]
+                    r = 0
+                    for i in range(n):
+                        s = fs[i]
+                        r += c % s * fd[i]
+                        c //= s
+                    return r + c * fd[n]
+                return self._index(c)
+        if len(coord) == 0:
+            raise CoordinateError("Layout(): a coordinate or index is required")
+        if not self.flat_modes()[0]:
+            raise_empty(self, "calling")
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(c, list):
+            c = tuple(c)
+        if has_underscore(c):
+            return slice_and_offset(c, self, check=check)[0]
+        if type(c) is int:
+            if check and not 0 <= c < self.size():
+                raise CoordinateError(f"Layout {self}: index {c} is out of range [0, {self.size()})")
+            return self._index(c)
+        if isinstance(c, np.ndarray):
+            return self._eval_numpy(c, check)
+        check_coord(c, self._s)
+        return simplify(it.crd2idx(c, self._s, self._d, check=check))
+
+    def _index(self, c0: int) -> Any:
+        """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
+        fs, fd = self.flat_modes()
+        c = c0
+        n = len(fs) - 1
+        if n < 0:
+            raise_empty(self, "calling")
+        r = 0
+        for i in range(n):
+            si = fs[i]
+            if type(si) is not int:
+                return _crd2idx_int(c0, self._s, self._d)
+            c, m = divmod(c, si)
+            r += m * fd[i]
+        r = r + c * fd[n]
+        return r if type(r) is int else simplify(r)
+
+    def _eval_numpy(self, idx: np.ndarray, check: bool) -> np.ndarray:
+        if not np.issubdtype(idx.dtype, np.integer):
+            raise LayoutTypeError(f"Layout {self}: numpy indices must be integers, got dtype {idx.dtype}")
+        if self.is_symbolic():
+            raise SymbolicUndecidable(f"Layout {self}: cannot evaluate a symbolic layout on numpy arrays; subs() first")
+        idx = idx.astype(np.int64, copy=False)
+        if check and idx.size and (idx.min() < 0 or idx.max() >= self.size()):
+            raise CoordinateError(f"Layout {self}: indices out of range [0, {self.size()})")
+        fs, fd = flatten(self._s), flatten(self._d)
+        out = np.zeros(idx.shape, dtype=np.int64)
+        rest = idx
+        n = len(fs)
+        for i, (s, d) in enumerate(zip(fs, fd)):
+            if i == n - 1:
+                out += rest * d
+            else:
+                q, m = np.divmod(rest, s)
+                out += m * d
+                rest = q
+        return out
+
+    def to_numpy(self) -> np.ndarray:
+        """``L(i)`` for every ``i`` in ``[0, size)``, as an int64 array, without a per-point Python loop.
+
+        >>> Layout((2, 3), (3, 1)).to_numpy()
+        array([0, 3, 1, 4, 2, 5])
+        """
+        if self.is_symbolic():
+            raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
+        require_modes(self, "to_numpy")
+        fs, fd = flatten(self._s), flatten(self._d)
+        out = np.zeros(1, dtype=np.int64)
+        # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
+        for s, d in zip(fs, fd):
+            out = ((np.arange(s, dtype=np.int64) * d)[:, None] + out[None, :]).reshape(-1)
+        return out
+
+    def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[Layout, Any]:
+        """Slice with ``_`` placeholders: the sub-layout of the ``_`` modes and the offset of the rest.
+
+        ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
+
+        >>> sub, off = Layout((8, 4), (4, 1)).slice_and_offset(_, 2)
+        >>> str(sub), off
+        ('8:4', 2)
+        """
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        return slice_and_offset(c, self, check=check)
+
+    def subs(self, *args: Any, **kwargs: Any) -> Layout:
+        """Bind symbols (``subs(m=2)`` or a sympy-style dict) and return the new layout.
+
+        >>> import sympy; m = sympy.Symbol('m', positive=True, integer=True)
+        >>> print(Layout((8, m), (m, 1)).subs(m=4))
+        (8,4):(4,1)
+        """
+        mapping = subs_mapping(args, kwargs)
+        s = subs_inttuple(self._s, mapping)
+        d = subs_inttuple(self._d, mapping)
+        return Layout(s, d)
+
+    def free_symbols(self) -> set:
+        """The sympy symbols appearing in shape or stride.
+
+        >>> Layout((8, 4)).free_symbols()
+        set()
+        """
+        out: set = set()
+        for leaf in flatten(self._s) + flatten(self._d):
+            if type(leaf) is not int:
+                out |= leaf.free_symbols
+        return out
+
+
+def subs_mapping(args: tuple, kwargs: dict) -> dict:
+    mapping: dict = {}
+    for a in args:
+        if not isinstance(a, dict):
+            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {a!r}")
+        mapping.update(a)
+    mapping.update(kwargs)
+    return mapping
+
+
+def _crd2idx_int(c: int, s: Any, d: Any) -> Any:
+    """Fast path: integer index into a (possibly nested) layout, CuTe semantics (last mode extends)."""
+    if type(s) is int:
+        return c * d
+    fs = flatten(s) if isinstance(s, tuple) else (s,)
+    fd = flatten(d) if isinstance(d, tuple) else (d,)
+    r = 0
+    n = len(fs)
+    for i in range(n):
+        si = fs[i]
+        if i == n - 1:
+            r += c * fd[i]
+        elif type(si) is int and type(c) is int:
+            c, m = divmod(c, si)
+            r += m * fd[i]
+        else:
+            m = c % si
+            c = c // si
+            r = r + m * fd[i]
+    return simplify(r) if type(r) is not int else r
+
+
+def check_coord(c: Any, s: Any) -> None:
+    if isinstance(c, tuple):
+        if not isinstance(s, tuple):
+            raise CongruenceError(f"coordinate {format_inttuple(c)} has more modes than shape {format_inttuple(s)}")
+        if len(c) != len(s):
+            raise CongruenceError(
+                f"coordinate {format_inttuple(c)} has {len(c)} modes but the shape {format_inttuple(s)} has {len(s)}"
+            )
+        for x, y in zip(c, s):
+            check_coord(x, y)
+        return
+    if isinstance(c, bool) or not (isinstance(c, (int, np.integer, np.ndarray)) or it.is_int(c)):
+        raise LayoutTypeError(f"coordinate leaves must be integers, got {c!r}")
+
+
+# ------------------------------------------------------------------------------------------
+# construction and access
+
+
+def as_layout(x: Any, who: str) -> Layout:
+    if type(x) is Layout or isinstance(x, Layout):
+        return x
+    if it.is_int(x):
+        return Layout(x)
+    raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}")
+
+
+def make_layout(*args: Any) -> Layout:
+    """Concatenate layouts into the modes of a new layout (CuTe's ``make_layout(L0, L1, ...)``).
+
+    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly.
+
+    >>> print(make_layout(Layout(4, 1), Layout((2, 3), (8, 16))))
+    (4,(2,3)):(1,(8,16))
+    >>> print(make_layout(Layout(4, 1)))
+    (4):(1)
+    >>> print(make_layout((4, 2)))
+    (4,2):(1,4)
+    """
+    if not args:
+        raise LayoutValueError("make_layout: at least one argument is required")
+    if all(type(a) is Layout for a in args) or all(isinstance(a, Layout) for a in args):
+        return Layout.from_normalized(tuple(a._s for a in args), tuple(a._d for a in args))
+    if any(isinstance(a, Layout) for a in args):
+        raise LayoutTypeError("make_layout: pass either layouts only, or (shape[, stride])")
+    if len(args) > 2:
+        raise LayoutTypeError("make_layout: expected (shape) or (shape, stride) when no layouts are given")
+    return Layout(*args)
+
+
+def size(x: Any, mode: int | None = None) -> Any:
+    """Size of a layout (or of one of its modes) or of a shape.
+
+    >>> size(Layout((8, 4))), size((2, (3, 4))), size(Layout((8, 4)), 1)
+    (32, 24, 4)
+    """
+    if mode is not None:
+        return size(x[mode] if isinstance(x, Layout) else x[mode])
+    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
+        return x.size()
+    return product(it.as_inttuple(x, "size"))
+
+
+def cosize(x: Any) -> Any:
+    """Codomain size of a layout, ``L(size-1) + 1``.
+
+    >>> cosize(Layout((8, 4), (4, 1)))
+    32
+    """
+    if not hasattr(x, "cosize"):
+        raise LayoutTypeError(f"cosize: expected a layout, got {x!r}")
+    return x.cosize()
+
+
+def rank(x: Any) -> int:
+    """Rank of a layout or IntTuple.
+
+    >>> rank(Layout(((8, 2), 4))), rank((1, 2, 3))
+    (2, 3)
+    """
+    if isinstance(x, Layout):
+        return x.rank()
+    return it.rank(x)
+
+
+def depth(x: Any) -> int:
+    """Depth of a layout or IntTuple.
+
+    >>> depth(Layout(((8, 2), 4))), depth(3)
+    (2, 0)
+    """
+    if isinstance(x, Layout):
+        return x.depth()
+    return it.depth(x)
+
+
+def shape(x: Any) -> Any:
+    """Shape of a layout.
+
+    >>> shape(Layout((8, 4)))
+    (8, 4)
+    """
+    if hasattr(x, "shape") and not isinstance(x, (tuple, int, np.ndarray)):
+        return x.shape
+    return it.as_inttuple(x, "shape")
+
+
+def stride(x: Layout) -> Any:
+    """Stride of a layout.
+
+    >>> stride(Layout((8, 4)))
+    (1, 8)
+    """
+    if not isinstance(x, Layout):
+        raise LayoutTypeError(f"stride: expected a Layout, got {x!r}")
+    return x.stride
+
+
+def _slice_tuple(c: Any, t: Any) -> tuple:
+    """CuTe's lift_slice: the pieces of ``t`` at the ``_`` positions of ``c``, as a flat-ish tuple."""
+    if isinstance(c, tuple):
+        if not isinstance(t, tuple) or len(c) != len(t):
+            raise CongruenceError(f"slice: coordinate {c!r} is not congruent with {format_inttuple(t)}")
+        out: tuple = ()
+        for ci, ti in zip(c, t):
+            out += _slice_tuple(ci, ti)
+        return out
+    if c is _:
+        return (t,)
+    return ()
+
+
+def unwrap_single(t: Any) -> Any:
+    while isinstance(t, tuple) and len(t) == 1:
+        t = t[0]
+    return t
+
+
+def _zero_underscores(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_zero_underscores(e) for e in c)
+    return 0 if c is _ else c
+
+
+def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[Layout, Any]:
+    """Split a coordinate with ``_`` into the sliced sub-layout and the offset of the fixed part.
+
+    ``check=True`` (also ``layout(_, 4, check=True)``) raises CoordinateError when a fixed
+    coordinate is outside its mode, as ``layout(0, 4, check=True)`` does; by default, as in
+    CuTe, the fixed part is not range-checked (an integer for the last mode extends it).
+
+    >>> L = Layout(((2, 4), (3, 5)), ((1, 2), (8, 24)))
+    >>> sub, off = slice_and_offset(((1, _), _), L)
+    >>> str(sub), off
+    ('(4,(3,5)):(2,(8,24))', 1)
+    >>> slice_and_offset((_, 4), Layout((8, 4), (4, 1)), check=True)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.CoordinateError: slice of (8,4):(4,1): coordinate 4 is out of range [0, 4)
+    """
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+    if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
+        raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
+    s = unwrap_single(_slice_tuple(coord, layout._s))
+    d = unwrap_single(_slice_tuple(coord, layout._d))
+    fixed = _zero_underscores(coord)
+    check_coord(fixed, layout._s)
+    try:
+        off = simplify(it.crd2idx(fixed, layout._s, layout._d, check=check))
+    except CoordinateError as e:
+        raise CoordinateError(str(e).replace("crd2idx:", f"slice of {layout}:", 1)) from e
+    if s == ():
+        return Layout.from_normalized(1, 0), off
+    return Layout.from_normalized(s, d), off
+
+
+def require_modes(layout: Layout, who: str) -> None:
+    """LayoutValueError for the empty layout ``():()`` (and ``((),()):((),())``): it has no modes."""
+    if not layout.flat_modes()[0]:
+        raise_empty(layout, who)
+
+
+def raise_empty(layout: Any, who: str) -> None:
+    raise LayoutValueError(
+        f"{who}: the empty layout {layout} has no modes (size 1, rank 0); CuTe C++ rejects {who} of it at "
+        "compile time. Use 1:0 for the layout of a single point"
+    )
+
+
+def mode_layout(s: Any, d: Any, pint: bool) -> Layout:
+    """A mode of a layout as a layout; ``pint``: the parent's leaves are all plain ints (flat data cached)."""
+    obj = _new(Layout)
+    obj._s = s
+    obj._d = d
+    obj._size = None
+    obj._hash = None
+    if pint:
+        obj._fl = ((s,), (d,)) if type(s) is int else (flatten(s), flatten(d))
+        obj._fi = True
+    else:
+        obj._fl = None
+    return obj
+
+
+def new_layout(s: Any, d: Any) -> Layout:
+    """``Layout.from_normalized`` without the class-method lookup (hot internal paths)."""
+    obj = _new(Layout)
+    obj._s = s
+    obj._d = d
+    obj._fl = None
+    obj._size = None
+    obj._hash = None
+    return obj
+
+
+def int_layout(ss: list, dd: list) -> Layout:
+    """The layout of the flat int modes ``ss:dd`` (one mode: a rank-1 leaf layout), flat data cached."""
+    obj = _new(Layout)
+    if len(ss) == 1:
+        s = ss[0]
+        d = dd[0]
+        obj._s = s
+        obj._d = d
+        obj._fl = ((s,), (d,))
+    else:
+        s = tuple(ss)
+        d = tuple(dd)
+        obj._s = s
+        obj._d = d
+        obj._fl = (s, d)
+    obj._fi = True
+    obj._size = None
+    obj._hash = None
+    return obj
