@@ -9,34 +9,7 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
-from .core.algebra import (
-    IdentityLayout,
-    blocked_product,
-    coalesce,
-    complement,
-    composition,
-    downcast,
-    filter,
-    flat_divide,
-    flat_product,
-    left_inverse,
-    logical_divide,
-    logical_product,
-    make_identity_layout,
-    make_ordered_layout,
-    max_common_layout,
-    max_common_vector,
-    nullspace,
-    raked_product,
-    recast,
-    right_inverse,
-    tile_to_shape,
-    tiled_divide,
-    tiled_product,
-    upcast,
-    zipped_divide,
-    zipped_product,
-)
+from .core.algebra import IdentityLayout, coalesce, complement, composition, filter, left_inverse, right_inverse
 from .core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
@@ -57,10 +30,43 @@ from .core.inttuple import (
     shape_div,
     weakly_congruent,
 )
-from .core.layout import Layout, Underscore, _, cosize, depth, make_layout, rank, shape, size, slice_and_offset, stride
+from .core.layout import (
+    Layout,
+    Underscore,
+    _,
+    cosize,
+    depth,
+    make_identity_layout,
+    make_layout,
+    rank,
+    shape,
+    size,
+    slice_and_offset,
+    stride,
+)
 from .core.notation import parse
 from .core.swizzle import Swizzle, XorSwizzle
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
+from .core.tiling import (
+    blocked_product,
+    downcast,
+    flat_divide,
+    flat_product,
+    logical_divide,
+    logical_product,
+    make_ordered_layout,
+    max_common_layout,
+    max_common_vector,
+    nullspace,
+    raked_product,
+    recast,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    upcast,
+    zipped_divide,
+    zipped_product,
+)
 from .errors import (
     AdmissibilityError,
     CongruenceError,

@@ -62,11 +62,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.algebra import flat_divide, tile_to_shape
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle
+from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
 
 __all__ = [

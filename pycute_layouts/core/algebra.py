@@ -26,9 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
-
-from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, SymbolicUndecidable
 from . import inttuple as it
 from .admissibility import (
     ModesInteract,
@@ -46,7 +44,6 @@ from .inttuple import (
     ceil_div,
     divides,
     flatten,
-    format_inttuple,
     is_eq,
     is_lt,
     product,
@@ -57,18 +54,14 @@ from .inttuple import (
     validate_shape_leaf,
 )
 from .layout import (
+    IdentityLayout,
     Layout,
     _,
     as_layout,
-    check_coord,
     int_layout,
-    make_layout,
     mode_layout,
     new_layout,
     raise_empty,
-    require_modes,
-    slice_and_offset,
-    unwrap_single,
 )
 
 __all__ = [
@@ -78,26 +71,6 @@ __all__ = [
     "complement",
     "right_inverse",
     "left_inverse",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "upcast",
-    "downcast",
-    "recast",
-    "max_common_vector",
-    "max_common_layout",
-    "make_ordered_layout",
-    "make_identity_layout",
-    "IdentityLayout",
-    "nullspace",
 ]
 
 
@@ -220,7 +193,7 @@ def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
         return False
 
 
-def _coalesce_flat(layout: Layout) -> Layout:
+def coalesce_flat(layout: Layout) -> Layout:
     fl = layout.int_flat_modes()
     if fl is not None:
         fs, fd = fl
@@ -247,7 +220,7 @@ def _coalesce_x(layout: Layout, undecided: list | None = None) -> Layout:
     return _bw_coalesce(fs[:-1], fd[:-1], last, fd[-1], undecided, keep_front=True)
 
 
-def _transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
+def transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True) -> Layout:
     ls, ld = layout.shape, layout.stride
     k = len(profile)
     if isinstance(ls, tuple):
@@ -297,8 +270,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             return hook(coalesce, profile)
         layout = as_layout(layout, "coalesce")
     if profile is None or not isinstance(profile, tuple):
-        return _coalesce_flat(layout)
-    return _transform_layout(layout, profile, coalesce)
+        return coalesce_flat(layout)
+    return transform_layout(layout, profile, coalesce)
 
 
 def _filter_flat(layout: Layout, who: str = "filter") -> Layout:
@@ -307,7 +280,7 @@ def _filter_flat(layout: Layout, who: str = "filter") -> Layout:
         raise_empty(layout, who)
     if layout.int_flat_modes() is not None:
         return int_layout(*_filter_ints(fs, fd))
-    return _coalesce_flat(_filter_zeros_layout(layout))
+    return coalesce_flat(_filter_zeros_layout(layout))
 
 
 def _filter_zeros_layout(layout: Layout) -> Layout:
@@ -326,7 +299,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     layout = as_layout(layout, "filter")
     if profile is None or not isinstance(profile, tuple):
         return _filter_flat(layout)
-    return _transform_layout(layout, profile, filter)
+    return transform_layout(layout, profile, filter)
 
 
 # ------------------------------------------------------------------------------------------
@@ -398,13 +371,13 @@ def _compose(a: Layout, b: Any) -> Any:
                 n = len(fs) - 1
                 last = fs[n]
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
-                return _compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
+                return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
         bfs, bfd = b.flat_modes()
         return _compose_layout(a, b.shape, b.stride, bfs, bfd)
     if b is _:
         return a
     if isinstance(b, tuple):
-        return _transform_layout(a, b, _compose_mode, keep_rest=False)
+        return transform_layout(a, b, _compose_mode, keep_rest=False)
     if isinstance(b, list):
         return _compose(a, tuple(b))
     if it.is_int(b):
@@ -431,7 +404,7 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         n = len(fs) - 1
         last = fs[n]
         ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
-        return _compose_ints(ls, ld, rs, rd, bfs, bfd)
+        return compose_ints(ls, ld, rs, rd, bfs, bfd)
     undecided: list = []  # merges coalesce could not decide (symbolic A only)
     flat = _coalesce_x(a, undecided)
     ls = flat.shape
@@ -472,7 +445,7 @@ def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> Non
     )
 
 
-def _compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
+def compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
     """``A o B`` for integer layouts: ``ls:ld`` is coalesce_x(A), ``rs:rd`` is B with the flat modes ``bfs:bfd``."""
     try:
         return _compose_int(ls, ld, rs, bfs, bfd)
@@ -698,7 +671,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if type(layout) is Layout and type(cotarget) is int and cotarget > 0:
         fl = layout.int_flat_modes()
         if fl is not None and fl[0]:  # the integer fast path
-            return _complement_ints(fl[0], fl[1], cotarget, layout)
+            return complement_ints(fl[0], fl[1], cotarget, layout)
     inner = getattr(layout, "inner", None)
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
@@ -714,11 +687,12 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     fs0, fd0 = f.flat_modes()
     if layout.int_flat_modes() is not None and (type(cotarget) is int or all_int(flatten(cotarget))):
         fs1, fd1 = layout.flat_modes()
-        return _complement_ints(fs1, fd1, cotarget, layout)
+        return complement_ints(fs1, fd1, cotarget, layout)
     fs = list(fs0)
     fd = list(fd0)
     if len(fs) == 1 and (fd[0] == 0 if type(fd[0]) is int else is_eq(fd[0], 0)):
-        return Layout.from_normalized(simplify(product(cotarget)), 1) if not is_eq(product(cotarget), 1) else Layout.from_normalized(1, 0)
+        n = simplify(product(cotarget))
+        return Layout.from_normalized(1, 0) if is_eq(n, 1) else Layout.from_normalized(n, 1)
     for d in fd:
         if signum(d) < 0:
             raise AdmissibilityError(f"complement: negative stride {d} in {layout}: complement needs non-negative strides")
@@ -737,10 +711,10 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     new_d = simplify(fd[0] * fs[0])
     rest_s = simplify(product(ceil_div(cotarget, new_d)))
     full = Layout.from_normalized((tuple(res_s), rest_s), (tuple(res_d), new_d))
-    return _coalesce_flat(full)
+    return coalesce_flat(full)
 
 
-def _complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layout:
+def complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layout:
     """``complement`` of an integer layout with the (non-empty) flat modes ``fs:fd``; ``cotarget`` is a
     positive int or a tuple of them (CuTe: the rest is then ``product(ceil_div(cotarget, extent))``)."""
     if len(fs) == 1:  # one mode s:d (most tilers): the general walk below, unrolled
@@ -831,7 +805,7 @@ def _extent_text(x: Any) -> str:
 
 
 def _flat_modes(layout: Layout) -> tuple[tuple, tuple]:
-    c = _coalesce_flat(layout)
+    c = coalesce_flat(layout)
     s = c.shape if isinstance(c.shape, tuple) else (c.shape,)
     d = c.stride if isinstance(c.stride, tuple) else (c.stride,)
     return s, d
@@ -984,561 +958,4 @@ def left_inverse(layout: Layout) -> Layout:
         rd.append(pre[i])
         sz = sz * (d[i] // sz)
     rs.append(s[order[-1]])
-    return _coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
-
-
-# ------------------------------------------------------------------------------------------
-# divide
-
-
-def logical_divide(layout: Layout, tiler: Any) -> Layout:
-    """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, size)))``.
-
-    A tuple tiler divides mode by mode (modes beyond it are kept); ``_`` keeps a mode.
-
-    >>> print(logical_divide(Layout(16, 1), Layout(4, 2)))
-    (4,(2,2)):(2,(1,8))
-    >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
-    ((2,4),(4,2)):((1,2),(8,32))
-    """
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_apply_to_inner", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook(logical_divide, tiler)
-        layout = as_layout(layout, "logical_divide")
-    if type(tiler) is Layout:
-        afl = layout.int_flat_modes()
-        if afl is not None and afl[0]:
-            tfl = tiler.int_flat_modes()
-            if tfl is not None and tfl[0]:
-                return _logical_divide_ints(layout, afl, tiler, tfl)
-    if isinstance(tiler, Layout):
-        target = _coalesce_flat(layout).shape
-        return composition(layout, make_layout(tiler, complement(tiler, target)))
-    if tiler is _:
-        return layout
-    if isinstance(tiler, (tuple, list)):
-        return _transform_layout(layout, tuple(tiler), logical_divide)
-    if type(tiler) is int and tiler > 0:
-        return logical_divide(layout, Layout.from_normalized(tiler, 1 if tiler != 1 else 0))
-    if it.is_int(tiler):
-        return logical_divide(layout, Layout(tiler))
-    raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
-
-
-def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
-    """``logical_divide`` of two integer layouts with modes (flat ``afl``, ``tfl``), without intermediate layouts:
-    ``layout o (tiler, complement(tiler, shape(coalesce(layout))))``."""
-    fs, fd = afl
-    n = len(fs) - 1
-    cs, cd = coalesce_ints(fs, fd, n, fs[n], fd[n])  # coalesce(layout)
-    comp = _complement_ints(tfl[0], tfl[1], cs[0] if len(cs) == 1 else tuple(cs), tiler)
-    if fs[n] == 1:
-        cs, cd = coalesce_ints(fs, fd, n, 2, fd[n])  # coalesce_x(layout) differs from coalesce(layout)
-    cfs, cfd = comp.flat_modes()
-    return _compose_ints(cs, cd, (tiler.shape, comp.shape), (tiler.stride, comp.stride), tfl[0] + cfs, tfl[1] + cfd)
-
-
-def _zip2_by(t: Any, guide: Any) -> Any:
-    if isinstance(guide, (tuple, list)):
-        k = len(guide)
-        if not isinstance(t, tuple) or len(t) < k:
-            raise CongruenceError(f"zip2_by: {t} has fewer modes than the tiler {guide}")
-        firsts: list = []
-        seconds: list = []
-        for i in range(k):
-            g = guide[i]
-            x = t[i]
-            if isinstance(g, (tuple, list)):
-                x = _zip2_by(x, g)
-            elif not isinstance(x, tuple) or len(x) != 2:
-                raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {x}")
-            firsts.append(x[0])
-            seconds.append(x[1])
-        return (tuple(firsts), tuple(seconds) + t[k:])
-    if not isinstance(t, tuple) or len(t) != 2:
-        raise CongruenceError(f"zip2_by: expected a rank-2 (tile, rest) mode, got {t}")
-    return t
-
-
-def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
-    s, d = layout.shape, layout.stride
-    if type(tiler) is tuple and type(s) is tuple and len(s) >= len(tiler):  # a flat tiler: one pass
-        k = len(tiler)
-        s0: list = []
-        s1: list = []
-        d0: list = []
-        d1: list = []
-        for i in range(k):
-            x = s[i]
-            if type(x) is not tuple or len(x) != 2 or isinstance(tiler[i], (tuple, list)):
-                break
-            y = d[i]
-            s0.append(x[0])
-            s1.append(x[1])
-            d0.append(y[0])
-            d1.append(y[1])
-        else:
-            return new_layout((tuple(s0), tuple(s1) + s[k:]), (tuple(d0), tuple(d1) + d[k:]))
-    return Layout.from_normalized(_zip2_by(s, tiler), _zip2_by(d, tiler))
-
-
-def zipped_divide(layout: Layout, tiler: Any) -> Layout:
-    """``logical_divide`` with the tiles gathered in mode 0 and the rests in mode 1.
-
-    >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
-    ((2,4),(4,2)):((1,8),(2,32))
-    """
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_apply_to_inner", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook(zipped_divide, tiler)
-    return _tile_unzip(logical_divide(layout, tiler), tiler)
-
-
-def _unpack(layout: Layout, modes: tuple) -> Layout:
-    coord = tuple(_ if m <= 1 else tuple(_ for _i in range(m)) for m in modes)
-    return slice_and_offset(coord, layout)[0]
-
-
-@inner_aware
-def tiled_divide(layout: Layout, tiler: Any) -> Layout:
-    """``zipped_divide`` with the rest mode unpacked: ``((tile), rest0, rest1, ...)``.
-
-    >>> print(tiled_divide(Layout((8, 8), (1, 8)), (2, 4)))
-    ((2,4),4,2):((1,8),2,32)
-    """
-    z = zipped_divide(layout, tiler)
-    return _unpack(z, (0, _rank_of(z.shape[1])))
-
-
-@inner_aware
-def flat_divide(layout: Layout, tiler: Any) -> Layout:
-    """``zipped_divide`` with both modes unpacked: ``(tile0, tile1, ..., rest0, rest1, ...)``.
-
-    >>> print(flat_divide(Layout((8, 8), (1, 8)), (2, 4)))
-    (2,4,4,2):(1,8,2,32)
-    """
-    z = zipped_divide(layout, tiler)
-    return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
-
-
-def _rank_of(t: Any) -> int:
-    return len(t) if isinstance(t, tuple) else 0
-
-
-# ------------------------------------------------------------------------------------------
-# product
-
-
-@inner_aware
-def logical_product(block: Layout, tiler: Any) -> Layout:
-    """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
-
-    A tuple tiler works mode by mode; an int ``n`` means the layout ``n:1`` (pycute gets this
-    case wrong; see docs/differences.md).
-
-    >>> print(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1)))
-    ((2,2),(2,3)):((4,1),(2,8))
-    >>> print(logical_product(Layout(4, 1), 3))
-    (4,3):(1,4)
-    """
-    block = as_layout(block, "logical_product")
-    if isinstance(tiler, Layout):
-        comp = complement(block, block.size() * tiler.cosize())
-        return make_layout(block, composition(comp, tiler))
-    if tiler is _:
-        return block
-    if isinstance(tiler, (tuple, list)):
-        return _transform_layout(block, tuple(tiler), logical_product)
-    if it.is_int(tiler):
-        return logical_product(block, Layout(tiler))
-    raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
-
-
-@inner_aware
-def zipped_product(block: Layout, tiler: Any) -> Layout:
-    """``logical_product`` with block modes in mode 0 and products in mode 1.
-
-    >>> print(zipped_product(Layout((2, 2)), (3, 4)))
-    ((2,2),(3,(2,2))):((1,2),(2,(1,4)))
-    """
-    return _tile_unzip(logical_product(block, tiler), tiler)
-
-
-@inner_aware
-def tiled_product(block: Layout, tiler: Any) -> Layout:
-    """``zipped_product`` with the product mode unpacked.
-
-    >>> print(tiled_product(Layout((2, 2)), (3, 4)))
-    ((2,2),3,(2,2)):((1,2),2,(1,4))
-    """
-    z = zipped_product(block, tiler)
-    return _unpack(z, (0, _rank_of(z.shape[1])))
-
-
-@inner_aware
-def flat_product(block: Layout, tiler: Any) -> Layout:
-    """``zipped_product`` with both modes unpacked.
-
-    >>> print(flat_product(Layout((2, 2)), (3, 4)))
-    (2,2,3,(2,2)):(1,2,2,(1,4))
-    """
-    z = zipped_product(block, tiler)
-    return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
-
-
-def _append_to_rank(layout: Layout, r: int) -> Layout:
-    cur = layout.rank()
-    if cur == r:
-        return layout
-    if cur > r:
-        raise CongruenceError(f"append: layout {layout} already has rank {cur} > {r}")
-    s = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
-    d = layout.stride if isinstance(layout.stride, tuple) else (layout.stride,)
-    return Layout.from_normalized(s + (1,) * (r - cur), d + (0,) * (r - cur))
-
-
-def _zip_layouts(a: Layout, b: Layout) -> Layout:
-    def z(x, y):
-        if isinstance(x, tuple):
-            if not isinstance(y, tuple) or len(x) != len(y):
-                raise CongruenceError(f"zip: mismatched ranks {x} vs {y}")
-            return tuple((xi, yi) for xi, yi in zip(x, y))
-        return ((x, y),)
-
-    return Layout.from_normalized(z(a.shape, b.shape), z(a.stride, b.stride))
-
-
-@inner_aware
-def blocked_product(block: Layout, tiler: Layout) -> Layout:
-    """Each element of ``tiler`` becomes a copy of ``block`` (blocks stay contiguous per mode).
-
-    The result has rank ``max(rank(block), rank(tiler))``; mode ``i`` is ``(block_i, tiler_i)``.
-
-    >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
-    ((2,2),(2,3)):((2,4),(1,8))
-    """
-    block = as_layout(block, "blocked_product")
-    tiler = as_layout(tiler, "blocked_product")
-    r = max(block.rank(), tiler.rank())
-    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
-    return _zip_layouts(res[0], res[1])
-
-
-@inner_aware
-def raked_product(block: Layout, tiler: Layout) -> Layout:
-    """Like ``blocked_product`` but the copies of ``block`` are interleaved: mode ``i`` is ``(tiler_i, block_i)``.
-
-    >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
-    ((2,2),(3,2)):((4,2),(8,1))
-    """
-    block = as_layout(block, "raked_product")
-    tiler = as_layout(tiler, "raked_product")
-    r = max(block.rank(), tiler.rank())
-    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
-    return _zip_layouts(res[1], res[0])
-
-
-def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
-    """A compact layout whose modes get strides in the order given by ``order`` (smallest first).
-
-    ``order`` is weakly congruent with the shape; the default is column-major.
-
-    >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
-    (2,2,2,2):(1,4,8,2)
-    >>> print(make_ordered_layout((4, 3), (1, 0)))
-    (4,3):(3,1)
-    """
-    s = it.as_inttuple(shape_, "make_ordered_layout", "shape")
-    validate_shape(s, "make_ordered_layout")
-    if order is None:
-        return Layout(s)
-    o = it.as_inttuple(order, "make_ordered_layout", "order")
-    if not it.weakly_congruent(o, s):
-        raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
-                              f"{format_inttuple(s)}")
-    flat_o = flatten(o)
-    if len(set(flat_o)) != len(flat_o):
-        raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
-    # Shape grouped like the order: product of the sub-shape at each leaf of order.
-    ref_s = flatten(_product_like(s, o))
-
-    def go(sh, od):
-        if isinstance(od, tuple):
-            return tuple(go(x, y) for x, y in zip(sh, od))
-        start = 1
-        for rs_, ro in zip(ref_s, flat_o):
-            if ro < od:
-                start = start * rs_
-        return it.compact_col_major(sh, start)
-
-    return Layout.from_normalized(s, go(s, o))
-
-
-def _product_like(s: Any, guide: Any) -> Any:
-    if isinstance(guide, tuple):
-        return tuple(_product_like(x, g) for x, g in zip(s, guide))
-    return product(s)
-
-
-def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
-    """Repeat ``block`` until it has shape ``trg_shape`` (``blocked_product`` by the missing factors).
-
-    ``order`` sets which mode is tiled first (default column-major: mode 0 first). Each mode
-    of the target must be a multiple of the block's size in that mode.
-
-    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32)))
-    ((8,2),(8,4)):((8,64),(1,128))
-    >>> print(tile_to_shape(Layout((8, 8), (8, 1)), (16, 32), (1, 0)))
-    ((8,2),(8,4)):((8,256),(1,64))
-    """
-    hook = getattr(block, "_apply_to_inner", None)
-    if hook is not None and not isinstance(block, Layout):
-        return hook(tile_to_shape, trg_shape, order)
-    block = as_layout(block, "tile_to_shape")
-    t = it.as_inttuple(trg_shape, "tile_to_shape", "target shape")
-    validate_shape(t, "tile_to_shape")
-    r = it.rank(t)
-    if block.rank() > r:
-        raise CongruenceError(f"tile_to_shape: block {block} has rank {block.rank()} > rank {r} of the target {t}")
-    padded = _append_to_rank(block, r)
-    bshape = it.product_each(padded.shape)
-    tshape = it.product_each(t)
-    for i, (ts, bs) in enumerate(zip(tshape, bshape)):
-        if not divides(bs, ts):
-            raise AdmissibilityError(
-                f"tile_to_shape: block shape does not divide the target shape: mode {i} of the target has size {ts}, "
-                f"not a multiple of the block's {bs}"
-            )
-    prod = tuple(simplify(ts / bs) if type(ts) is not int or type(bs) is not int else ts // bs
-                 for ts, bs in zip(tshape, bshape))
-    return blocked_product(padded, make_ordered_layout(prod, order))
-
-
-# ------------------------------------------------------------------------------------------
-# up/down/recast
-
-
-def _check_pos_int(n: Any, who: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) <= 0:
-        raise LayoutValueError(f"{who}: the factor must be a positive integer, got {n!r}")
-    return int(n)
-
-
-def upcast(layout: Layout, n: int) -> Layout:
-    """View ``layout`` in units ``n`` times larger: stride-1 modes shrink by ``n``, other strides divide by ``n``.
-
-    Each non-zero stride must divide ``n`` or be a multiple of it (CuTe's divisibility
-    condition).
-
-    >>> print(upcast(Layout((8, 64), (64, 1)), 8))
-    (8,8):(8,1)
-    """
-    comp = getattr(layout, "_upcast", None)
-    if comp is not None and not isinstance(layout, Layout):
-        return comp(n)
-    layout = as_layout(layout, "upcast")
-    n = _check_pos_int(n, "upcast")
-    require_modes(layout, "upcast")
-
-    def go(s, d):
-        if isinstance(s, tuple):
-            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
-        if d == 0 if type(d) is int else is_eq(d, 0):
-            return s, d
-        if type(d) is int:
-            ad = abs(d)
-            if ad % n != 0 and n % ad != 0:
-                raise AdmissibilityError(f"upcast<{n}>: stride {d} and {n} do not divide one another (mode of shape {s})")
-            return ceil_div(s, ceil_div(n, ad)), signum(d) * ceil_div(ad, n)
-        if divides(n, d):
-            return s, simplify(d / n)
-        raise SymbolicUndecidable(f"upcast<{n}>: cannot decide that {n} divides the symbolic stride {d}")
-
-    s, d = go(layout.shape, layout.stride)
-    return Layout.from_normalized(s, d)
-
-
-def downcast(layout: Layout, n: int) -> Layout:
-    """View ``layout`` in units ``n`` times smaller: stride-1 modes grow by ``n``, other strides multiply by ``n``.
-
-    Requires a stride-1 mode (adjacent elements), as CuTe does.
-
-    >>> print(downcast(Layout((8, 8), (8, 1)), 8))
-    (8,64):(64,1)
-    """
-    comp = getattr(layout, "_downcast", None)
-    if comp is not None and not isinstance(layout, Layout):
-        return comp(n)
-    layout = as_layout(layout, "downcast")
-    n = _check_pos_int(n, "downcast")
-    if 1 not in flatten(layout.stride) and -1 not in flatten(layout.stride):
-        raise AdmissibilityError(f"downcast<{n}>: layout {layout} has no stride-1 mode (CuTe requires adjacent elements)")
-
-    def go(s, d):
-        if isinstance(s, tuple):
-            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
-        if d == 1 or d == -1:
-            return s * n, d
-        return s, d * n
-
-    s, d = go(layout.shape, layout.stride)
-    return Layout.from_normalized(s, d)
-
-
-def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:
-    """Reinterpret a layout of ``old_bits``-wide elements as ``new_bits``-wide ones (CuTe's ``recast_layout``).
-
-    >>> print(recast(Layout((8, 64), (64, 1)), 16, 128))
-    (8,8):(8,1)
-    >>> print(recast(Layout((8, 8), (8, 1)), 128, 16))
-    (8,64):(64,1)
-    """
-    from math import gcd
-
-    ob = _check_pos_int(old_bits, "recast")
-    nb = _check_pos_int(new_bits, "recast")
-    g = gcd(ob, nb)
-    num, den = nb // g, ob // g
-    if num == 1 and den == 1:
-        return layout
-    if num == 1:
-        return downcast(layout, den)
-    if den == 1:
-        return upcast(layout, num)
-    return downcast(upcast(layout, num), den)
-
-
-# ------------------------------------------------------------------------------------------
-# misc
-
-
-def max_common_layout(a: Layout, b: Layout) -> Layout:
-    """The layout of the largest run of contiguous elements on which ``a`` and ``b`` agree.
-
-    >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
-    32:1
-    """
-    a = as_layout(a, "max_common_layout")
-    b = as_layout(b, "max_common_layout")
-    inv_b = right_inverse(b)
-    common = coalesce(composition(a, inv_b))
-    s0 = common.shape[0] if isinstance(common.shape, tuple) else common.shape
-    d0 = common.stride[0] if isinstance(common.stride, tuple) else common.stride
-    if d0 == 1:
-        return composition(inv_b, Layout.from_normalized(s0, d0))
-    return Layout.from_normalized(1, 0)
-
-
-def max_common_vector(a: Layout, b: Layout) -> int:
-    """Number of contiguous elements that ``a`` and ``b`` map identically (vector width).
-
-    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (1, 8)))
-    64
-    >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
-    1
-    """
-    a = as_layout(a, "max_common_vector")
-    b = as_layout(b, "max_common_vector")
-    common = coalesce(composition(a, right_inverse(b)))
-    s0 = common.shape[0] if isinstance(common.shape, tuple) else common.shape
-    d0 = common.stride[0] if isinstance(common.stride, tuple) else common.stride
-    return s0 if d0 == 1 else 1
-
-
-def nullspace(layout: Layout) -> Layout:
-    """The sub-layout of the stride-0 modes (indices that ``layout`` maps to 0).
-
-    >>> print(nullspace(Layout((4, 2, 3), (1, 0, 0))))
-    (2,3):(4,8)
-    """
-    layout = as_layout(layout, "nullspace")
-    fs, fd = flatten(layout.shape), flatten(layout.stride)
-    pre = flatten(it.compact_col_major(fs))
-    idx = [i for i, d in enumerate(fd) if d == 0]
-    if not idx:
-        return Layout.from_normalized(1, 0)
-    s = tuple(fs[i] for i in idx)
-    d = tuple(pre[i] for i in idx)
-    return Layout.from_normalized(unwrap_single(s), unwrap_single(d))
-
-
-class IdentityLayout:
-    """CuTe's ``make_identity_layout(shape)``: maps each index to its own hierarchical coordinate.
-
-    CuTe builds it with basis-vector strides (``(4,8):(_1@0,_1@1)``); here it is a small object
-    with the same printing, call and ``to_numpy`` (an array of coordinates).
-
-    >>> I = make_identity_layout((4, 8))
-    >>> str(I), I(9), I(1, 2)
-    ('(4,8):(1@0,1@1)', (1, 2), (1, 2))
-    """
-
-    __slots__ = ("_s",)
-
-    def __init__(self, shape_: Any):
-        s = it.as_inttuple(shape_, "make_identity_layout", "shape")
-        validate_shape(s, "make_identity_layout")
-        self._s = s
-
-    @property
-    def shape(self) -> Any:
-        """The shape."""
-        return self._s
-
-    def size(self) -> Any:
-        """Number of coordinates."""
-        return product(self._s)
-
-    def rank(self) -> int:
-        """Number of modes."""
-        return it.rank(self._s)
-
-    def __call__(self, *coord: Any) -> Any:
-        c = coord[0] if len(coord) == 1 else tuple(coord)
-        if isinstance(c, tuple):
-            check_coord(c, self._s)
-            return c
-        return it.idx2crd(c, self._s)
-
-    def to_numpy(self) -> np.ndarray:
-        """Coordinates of every index as an array of shape (size, number of leaves)."""
-        fs = flatten(self._s)
-        idx = np.arange(self.size(), dtype=np.int64)
-        cols = []
-        for s in fs:
-            cols.append(idx % s)
-            idx = idx // s
-        return np.stack(cols, axis=1)
-
-    def _stride_text(self) -> str:
-        def go(s, path):
-            if isinstance(s, tuple):
-                return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
-            return "1" + "".join(f"@{p}" for p in reversed(path))
-
-        if not isinstance(self._s, tuple):
-            return "1"
-        return go(self._s, ())
-
-    def __str__(self) -> str:
-        return f"{format_inttuple(self._s)}:{self._stride_text()}"
-
-    def __repr__(self) -> str:
-        return f"make_identity_layout({self._s!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, IdentityLayout) and other.shape == self._s
-
-    def __hash__(self) -> int:
-        return hash(("IdentityLayout", self._s))
-
-
-def make_identity_layout(shape_: Any) -> IdentityLayout:
-    """The layout that maps every index to its coordinate in ``shape`` (see :class:`IdentityLayout`).
-
-    >>> make_identity_layout((2, 3))(5)
-    (1, 2)
-    """
-    return IdentityLayout(shape_)
+    return coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))

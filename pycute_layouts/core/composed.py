@@ -32,10 +32,12 @@ import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, UnitError
 from . import inttuple as it
-from .algebra import composition, downcast, recast, upcast
+from .algebra import composition
+from .tiling import downcast, recast, upcast
 from .inttuple import format_inttuple
 from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
+from .symbols import subs_inttuple
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
            "element_to_byte_swizzle"]
@@ -221,7 +223,7 @@ class ComposedLayout:
         >>> print(parse("Sw<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T))", T=8).subs(m=2, SBO=128))
         Sw<1,4,3> o 0 o ((8,2),(8,2)):((16,128),(1,8))
         """
-        from .symbols import subs_inttuple
+
 
         mapping = subs_mapping(args, kwargs)
         inner = self._inner.subs(mapping)

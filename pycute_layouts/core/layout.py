@@ -49,6 +49,8 @@ from .inttuple import (
 from .symbols import subs_inttuple
 
 __all__ = [
+    "IdentityLayout",
+    "make_identity_layout",
     "Layout",
     "Underscore",
     "_",
@@ -766,3 +768,83 @@ def int_layout(ss: list, dd: list) -> Layout:
     obj._size = None
     obj._hash = None
     return obj
+
+
+class IdentityLayout:
+    """CuTe's ``make_identity_layout(shape)``: maps each index to its own hierarchical coordinate.
+
+    CuTe builds it with basis-vector strides (``(4,8):(_1@0,_1@1)``); here it is a small object
+    with the same printing, call and ``to_numpy`` (an array of coordinates).
+
+    >>> I = make_identity_layout((4, 8))
+    >>> str(I), I(9), I(1, 2)
+    ('(4,8):(1@0,1@1)', (1, 2), (1, 2))
+    """
+
+    __slots__ = ("_s",)
+
+    def __init__(self, shape_: Any):
+        s = it.as_inttuple(shape_, "make_identity_layout", "shape")
+        validate_shape(s, "make_identity_layout")
+        self._s = s
+
+    @property
+    def shape(self) -> Any:
+        """The shape."""
+        return self._s
+
+    def size(self) -> Any:
+        """Number of coordinates."""
+        return product(self._s)
+
+    def rank(self) -> int:
+        """Number of modes."""
+        return it.rank(self._s)
+
+    def __call__(self, *coord: Any) -> Any:
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if isinstance(c, tuple):
+            check_coord(c, self._s)
+            return c
+        return it.idx2crd(c, self._s)
+
+    def to_numpy(self) -> np.ndarray:
+        """Coordinates of every index as an array of shape (size, number of leaves)."""
+        fs = flatten(self._s)
+        idx = np.arange(self.size(), dtype=np.int64)
+        cols = []
+        for s in fs:
+            cols.append(idx % s)
+            idx = idx // s
+        return np.stack(cols, axis=1)
+
+    def _stride_text(self) -> str:
+        def go(s, path):
+            if isinstance(s, tuple):
+                return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
+            return "1" + "".join(f"@{p}" for p in reversed(path))
+
+        if not isinstance(self._s, tuple):
+            return "1"
+        return go(self._s, ())
+
+    def __str__(self) -> str:
+        return f"{format_inttuple(self._s)}:{self._stride_text()}"
+
+    def __repr__(self) -> str:
+        return f"make_identity_layout({self._s!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdentityLayout) and other.shape == self._s
+
+    def __hash__(self) -> int:
+        return hash(("IdentityLayout", self._s))
+
+
+def make_identity_layout(shape_: Any) -> IdentityLayout:
+    """The layout that maps every index to its coordinate in ``shape`` (see :class:`IdentityLayout`).
+
+    >>> make_identity_layout((2, 3))(5)
+    (1, 2)
+    """
+    return IdentityLayout(shape_)

@@ -40,9 +40,9 @@ from ..arch import tma as tma_mod
 from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
-from ..core.algebra import flat_divide, tile_to_shape
 from ..core.composed import ComposedLayout
 from ..core.layout import _
+from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
 
 __all__ = [

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ... import codegen
 from ...errors import LayoutError
 
 __all__ = ["register"]
@@ -27,7 +28,6 @@ def _write(path: str, text: str) -> None:
 
 
 def _cmd_codegen(args: argparse.Namespace) -> int:
-    from ... import codegen
 
     spec = codegen.load_spec(args.spec, args.spec_format)
     kc = codegen.kernel_constants(spec)

@@ -19,6 +19,8 @@ import argparse
 import json
 from typing import Any
 
+from ... import codegen
+from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
 
@@ -78,13 +80,11 @@ def format_desc(oc: Any) -> str:
 
 
 def _cmd_desc(args: argparse.Namespace) -> int:
-    from ... import codegen
 
     if args.layout is not None:
         if args.tile is not None or args.swizzle is not None or args.order != "auto" or args.mma_mn is not None:
             raise LayoutError("desc: --layout gives the whole operand; do not combine it with --tile, --swizzle, "
                               "--order or --mma-mn")
-        from ...core.notation import parse
 
         lay = parse(args.layout, **defines(args.define))
         oc = codegen.describe_layout(lay, args.arch, args.major, args.dtype, args.start,

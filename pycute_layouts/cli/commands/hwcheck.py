@@ -15,13 +15,13 @@ import argparse
 import json
 from typing import Any
 
+from ... import hwcheck
 from ...errors import LayoutError
 
 __all__ = ["register"]
 
 
 def _cmd_hwcheck(args: argparse.Namespace) -> int:
-    from ... import hwcheck
 
     if bool(args.emit) == bool(args.verify):
         raise LayoutError("hwcheck: give exactly one of --emit DIR or --verify RESULTS.json")

@@ -15,6 +15,11 @@ import argparse
 import json
 from typing import Any
 
+from ... import proofs
+from ...errors import ProofError
+from ...proofs.model import ARCHS, ELEMENT_BITS, MAJORS
+from ._common import int0
+
 __all__ = ["register"]
 
 
@@ -28,9 +33,7 @@ def _split(values: list | None, default: Any) -> Any:
 
 
 def _cmd_prove(args: argparse.Namespace) -> int:
-    from ... import proofs
-    from ...errors import ProofError
-    from ...proofs.model import ARCHS, ELEMENT_BITS, MAJORS
+
 
     if args.json and args.markdown:
         raise ProofError("choose one of --json and --markdown")
@@ -69,7 +72,6 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``prove`` subcommand to an argparse subparsers object."""
-    from ._common import int0
 
     h = sub.add_parser(
         "prove", help="prove that TMA swizzle modes produce the bytes wgmma/tcgen05 read (table of all pairings)",

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from ...arch import shfl as shfl_mod
 from ...errors import LayoutError
 from ._common import int0
 
@@ -17,7 +18,6 @@ __all__ = ["register"]
 
 
 def _cmd_shfl(args: argparse.Namespace) -> int:
-    from ...arch import shfl as shfl_mod
 
     r = shfl_mod.shfl(args.mode, args.b, args.c, active_mask=args.active_mask)
     try:

@@ -20,7 +20,9 @@ import json
 import os
 from typing import Any
 
+from ...core.notation import parse
 from ...errors import LayoutValueError
+from ...render import layout_table, picture, to_png, to_svg, to_tikz
 from ._common import defines
 
 __all__ = ["register"]
@@ -39,8 +41,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from ...core.notation import parse
-    from ...render.picture import layout_table, picture, to_png, to_svg, to_tikz
+
 
     obj = parse(args.layout, **defines(args.define))
     opts = {"cell": args.cell, "label": _none(args.label), "color": _none(args.color), "element_bits": args.element_bits,
