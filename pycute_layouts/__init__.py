@@ -9,7 +9,7 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
-from .core.algebra import IdentityLayout, coalesce, complement, composition, filter, left_inverse, right_inverse
+from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse
 from .core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
@@ -31,6 +31,7 @@ from .core.inttuple import (
     weakly_congruent,
 )
 from .core.layout import (
+    IdentityLayout,
     Layout,
     Underscore,
     _,
@@ -83,8 +84,7 @@ from .errors import (
     TensorMapError,
     UnitError,
 )
-
-__version__ = "0.1.0"
+from .version import __version__ as __version__
 
 #: Names re-exported lazily (their modules are imported on first use, keeping ``import pycute_layouts``
 #: light): proofs, kernel-constant generation, analysis and pictures.

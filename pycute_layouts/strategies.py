@@ -31,7 +31,9 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from pycute_layouts import Layout, Swizzle, _, flatten
+from .core.inttuple import flatten
+from .core.layout import Layout, _
+from .core.swizzle import Swizzle
 
 __all__ = [
     "divisors",

@@ -254,6 +254,10 @@ def transform_layout(layout: Layout, profile: tuple, fn, keep_rest: bool = True)
 def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """Merge modes without changing the function on the domain (CuTe's ``coalesce``).
 
+    Pre:  any layout (with a tuple ``profile``: rank(layout) >= len(profile)).
+    Post: size(R) == size(layout) and R(i) == layout(i) for every i < size(layout); depth(R) <= 1
+          (by mode: per mode).
+
     With a tuple ``profile``, coalesce each of the first ``len(profile)`` modes separately and
     keep the rest (``coalesce(L, (1, 1))`` keeps a rank-2 layout rank-2).
 
@@ -291,6 +295,10 @@ def _filter_zeros_layout(layout: Layout) -> Layout:
 def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
     """Remove stride-0 and size-1 modes, then coalesce (CuTe's ``filter``).
 
+    Pre:  any layout.
+    Post: R == coalesce(layout with every stride-0 mode made size 1): the offsets layout reaches
+          through its other modes, in order.
+
     >>> print(filter(Layout((4, 2, 3), (1, 0, 4))))
     12:1
     >>> print(filter(Layout((4, 2), (0, 0))))
@@ -308,6 +316,12 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
 
 def composition(a: Any, b: Any) -> Any:
     """The layout ``R`` with ``R(c) == a(b(c))`` for every coordinate ``c`` of ``b``.
+
+    Pre:  walking b's modes through coalesce(a), each stride of b divides the remaining shape of a
+          or the reverse, each shape of b divides what is left of its mode, and b's modes do not
+          interact (see admissibility).
+    Post: compatible(b, R) and R(c) == a(b(c)) for every coordinate c of b.     Otherwise
+          AdmissibilityError names the mode, the stride and the shape that failed.
 
     ``b`` may be a Layout, an int ``n`` (the layout ``n:1``), ``_`` (returns ``a``), or a tuple
     of tilers applied mode by mode (modes of ``a`` beyond the tuple are dropped, as in CuTe).
@@ -652,6 +666,13 @@ def _record_piece(
 def complement(layout: Layout, cotarget: Any = None) -> Layout:
     """The layout that enumerates, in order, the offsets in ``[0, cotarget)`` that ``layout`` misses.
 
+    Pre:  layout has non-negative strides and, filtered and sorted by stride, each stride is a
+          multiple of the previous stride times its shape; cotarget (default cosize(layout)) is
+          positive.
+    Post: cosize(make_layout(layout, R)) >= size(cotarget); R(i-1) < R(i) and R(i) != layout(j) for
+          every 1 <= i < size(R) and j < size(layout). Otherwise AdmissibilityError names the stride
+          that breaks it.
+
     ``(layout, complement(layout, M))`` is then a bijection onto ``[0, M)`` (rounded up to a
     whole number of repetitions). Admissibility: after filtering, the strides sorted ascending
     must each be a multiple of the previous stride times its shape; otherwise no complement
@@ -827,6 +848,9 @@ def _require_int_layout(layout: Layout, who: str) -> None:
 def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
+    Pre:  layout has integer shapes and strides.
+    Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists.
+
     >>> print(right_inverse(Layout((4, 2), (2, 1))))
     (2,4):(4,1)
     >>> print(right_inverse(Layout(4, 2)))
@@ -880,6 +904,11 @@ def right_inverse(layout: Layout) -> Layout:
 
 def left_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
+
+    Pre:  layout has integer shapes and strides; the strides of coalesce(layout), sorted, each
+          divide the next.
+    Post: R(layout(i)) == i for every i < size(layout) when layout is injective (see below for the
+          rest).
 
     CuTe's algorithm (a fold over the strides of ``coalesce(layout)`` sorted ascending, each a
     multiple of the previous one, else AdmissibilityError). Exactly what holds:

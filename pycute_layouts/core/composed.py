@@ -33,11 +33,11 @@ import numpy as np
 from ..errors import LayoutTypeError, SwizzleError, UnitError
 from . import inttuple as it
 from .algebra import composition
-from .tiling import downcast, recast, upcast
 from .inttuple import format_inttuple
 from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
 from .symbols import subs_inttuple
+from .tiling import downcast, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
            "element_to_byte_swizzle"]

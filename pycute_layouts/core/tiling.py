@@ -66,6 +66,12 @@ __all__ = [
 def logical_divide(layout: Layout, tiler: Any) -> Layout:
     """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, size)))``.
 
+    Pre:  the tiler (a layout, an int or a tuple of them, by mode) is injective and
+          complement(tiler, size(layout)) exists; composition(layout, (tiler, complement)) is
+          admissible.
+    Post: R == composition(layout, make_layout(tiler, complement(tiler, size(layout)))): mode 0 is
+          the tile, mode 1 the rest; size(R) >= size(layout).
+
     A tuple tiler divides mode by mode (modes beyond it are kept); ``_`` keeps a mode.
 
     >>> print(logical_divide(Layout(16, 1), Layout(4, 2)))
@@ -158,6 +164,10 @@ def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
 def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     """``logical_divide`` with the tiles gathered in mode 0 and the rests in mode 1.
 
+    Pre:  as logical_divide.
+    Post: R == ((tile modes), (rest modes)) of logical_divide(layout, tiler); R(i) ==
+          logical_divide(layout, tiler)(i).
+
     >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,8),(2,32))
     """
@@ -177,6 +187,9 @@ def _unpack(layout: Layout, modes: tuple) -> Layout:
 def tiled_divide(layout: Layout, tiler: Any) -> Layout:
     """``zipped_divide`` with the rest mode unpacked: ``((tile), rest0, rest1, ...)``.
 
+    Pre:  as logical_divide.
+    Post: R == ((tile modes), rest_0, rest_1, ...); same function as zipped_divide.
+
     >>> print(tiled_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),4,2):((1,8),2,32)
     """
@@ -187,6 +200,9 @@ def tiled_divide(layout: Layout, tiler: Any) -> Layout:
 @inner_aware
 def flat_divide(layout: Layout, tiler: Any) -> Layout:
     """``zipped_divide`` with both modes unpacked: ``(tile0, tile1, ..., rest0, rest1, ...)``.
+
+    Pre:  as logical_divide.
+    Post: R == (tile_0, tile_1, ..., rest_0, rest_1, ...); same function as zipped_divide.
 
     >>> print(flat_divide(Layout((8, 8), (1, 8)), (2, 4)))
     (2,4,4,2):(1,8,2,32)
@@ -206,6 +222,10 @@ def _rank_of(t: Any) -> int:
 @inner_aware
 def logical_product(block: Layout, tiler: Any) -> Layout:
     """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
+
+    Pre:  complement(block, size(block) * cosize(tiler)) exists and composes with tiler.
+    Post: R == (block, composition(complement(block, size(block)*cosize(tiler)), tiler)); R(i) ==
+          block(i) for i < size(block).
 
     A tuple tiler works mode by mode; an int ``n`` means the layout ``n:1`` (pycute gets this
     case wrong; see docs/differences.md).
@@ -232,6 +252,9 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
 def zipped_product(block: Layout, tiler: Any) -> Layout:
     """``logical_product`` with block modes in mode 0 and products in mode 1.
 
+    Pre:  as logical_product.
+    Post: R == ((block modes), (product modes)); same function as logical_product.
+
     >>> print(zipped_product(Layout((2, 2)), (3, 4)))
     ((2,2),(3,(2,2))):((1,2),(2,(1,4)))
     """
@@ -241,6 +264,9 @@ def zipped_product(block: Layout, tiler: Any) -> Layout:
 @inner_aware
 def tiled_product(block: Layout, tiler: Any) -> Layout:
     """``zipped_product`` with the product mode unpacked.
+
+    Pre:  as logical_product.
+    Post: R == ((block modes), product_0, product_1, ...); same function as logical_product.
 
     >>> print(tiled_product(Layout((2, 2)), (3, 4)))
     ((2,2),3,(2,2)):((1,2),2,(1,4))
@@ -252,6 +278,9 @@ def tiled_product(block: Layout, tiler: Any) -> Layout:
 @inner_aware
 def flat_product(block: Layout, tiler: Any) -> Layout:
     """``zipped_product`` with both modes unpacked.
+
+    Pre:  as logical_product.
+    Post: R == (block_0, ..., product_0, ...); same function as logical_product.
 
     >>> print(flat_product(Layout((2, 2)), (3, 4)))
     (2,2,3,(2,2)):(1,2,2,(1,4))
@@ -286,6 +315,9 @@ def _zip_layouts(a: Layout, b: Layout) -> Layout:
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
     """Each element of ``tiler`` becomes a copy of ``block`` (blocks stay contiguous per mode).
 
+    Pre:  as logical_product, after both are appended to the same rank.
+    Post: mode i of R is (block_i, tiler_i); size(R) == size(block) * size(tiler).
+
     The result has rank ``max(rank(block), rank(tiler))``; mode ``i`` is ``(block_i, tiler_i)``.
 
     >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
@@ -302,6 +334,9 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
 def raked_product(block: Layout, tiler: Layout) -> Layout:
     """Like ``blocked_product`` but the copies of ``block`` are interleaved: mode ``i`` is ``(tiler_i, block_i)``.
 
+    Pre:  as blocked_product.
+    Post: mode i of R is (tiler_i, block_i); size(R) == size(block) * size(tiler).
+
     >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
     ((2,2),(3,2)):((4,2),(8,1))
     """
@@ -314,6 +349,10 @@ def raked_product(block: Layout, tiler: Layout) -> Layout:
 
 def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
     """A compact layout whose modes get strides in the order given by ``order`` (smallest first).
+
+    Pre:  order is weakly congruent with shape_ and its values are distinct.
+    Post: R is compact (a bijection onto [0, size)) with shape shape_; the mode of smallest order
+          has stride 1.
 
     ``order`` is weakly congruent with the shape; the default is column-major.
 
@@ -356,6 +395,11 @@ def _product_like(s: Any, guide: Any) -> Any:
 
 def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
     """Repeat ``block`` until it has shape ``trg_shape`` (``blocked_product`` by the missing factors).
+
+    Pre:  each mode of trg_shape is a multiple of block's size in that mode; rank(block) <=
+          rank(trg_shape).
+    Post: size of mode i of R == product(mode i of trg_shape), and R(i) == block(i) for every i <
+          size(block).
 
     ``order`` sets which mode is tiled first (default column-major: mode 0 first). Each mode
     of the target must be a multiple of the block's size in that mode.
@@ -401,6 +445,10 @@ def _check_pos_int(n: Any, who: str) -> int:
 def upcast(layout: Layout, n: int) -> Layout:
     """View ``layout`` in units ``n`` times larger: stride-1 modes shrink by ``n``, other strides divide by ``n``.
 
+    Pre:  n is a positive int; every non-zero stride divides n or is a multiple of it.
+    Post: R is layout in units n times larger, mode by mode: a stride d that is a multiple of n
+          becomes d/n; a stride d dividing n becomes 1 with shape shape_div(s, n/d); stride 0 stays.
+
     Each non-zero stride must divide ``n`` or be a multiple of it (CuTe's divisibility
     condition).
 
@@ -435,6 +483,10 @@ def upcast(layout: Layout, n: int) -> Layout:
 def downcast(layout: Layout, n: int) -> Layout:
     """View ``layout`` in units ``n`` times smaller: stride-1 modes grow by ``n``, other strides multiply by ``n``.
 
+    Pre:  n is a positive int; layout has a stride-1 mode.
+    Post: R is layout in units n times smaller: the stride-1 mode grows by n, every other stride is
+          multiplied by n; size(R) == n * size(layout).
+
     Requires a stride-1 mode (adjacent elements), as CuTe does.
 
     >>> print(downcast(Layout((8, 8), (8, 1)), 8))
@@ -461,6 +513,9 @@ def downcast(layout: Layout, n: int) -> Layout:
 
 def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     """Reinterpret a layout of ``old_bits``-wide elements as ``new_bits``-wide ones (CuTe's ``recast_layout``).
+
+    Pre:  old_bits, new_bits are positive ints; up/downcast by their ratio is admissible.
+    Post: R is layout in new_bits-wide units (upcast by new/old, or downcast by old/new).
 
     >>> print(recast(Layout((8, 64), (64, 1)), 16, 128))
     (8,8):(8,1)
@@ -489,6 +544,10 @@ def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:
 def max_common_layout(a: Layout, b: Layout) -> Layout:
     """The layout of the largest run of contiguous elements on which ``a`` and ``b`` agree.
 
+    Pre:  a and b have integer shapes and strides.
+    Post: a(R(i)) == i and b(R(i)) == i for every i < size(R), and no larger layout has that
+          property.
+
     >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
     32:1
     """
@@ -506,6 +565,10 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
 def max_common_vector(a: Layout, b: Layout) -> int:
     """Number of contiguous elements that ``a`` and ``b`` map identically (vector width).
 
+    Pre:  a and b have integer shapes and strides.
+    Post: the largest n with a(i) == b(i) == i for every i < n (1 when the layouts share no stride-1
+          run).
+
     >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (1, 8)))
     64
     >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
@@ -521,6 +584,9 @@ def max_common_vector(a: Layout, b: Layout) -> int:
 
 def nullspace(layout: Layout) -> Layout:
     """The sub-layout of the stride-0 modes (indices that ``layout`` maps to 0).
+
+    Pre:  any layout.
+    Post: layout(R(i)) == 0 for every i < size(R); R covers every stride-0 mode of layout.
 
     >>> print(nullspace(Layout((4, 2, 3), (1, 0, 0))))
     (2,3):(4,8)
