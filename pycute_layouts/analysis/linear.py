@@ -427,15 +427,6 @@ def _f2_rank(cols: list[int]) -> int:
     return len(basis)
 
 
-# --------------------------------------------------------------------------------------------------
-# CuTe -> LinearLayout
-# --------------------------------------------------------------------------------------------------
-
-
-def _swizzle_image(sw: Any, v: int) -> int:
-    return int(sw(v))
-
-
 def _layout_bases(layout: Layout, who: str, text: str) -> list[list[int]]:
     """Per top-level mode, the image of each coordinate bit; AdmissibilityError if not F2-linear."""
     if layout.is_symbolic():

@@ -1,6 +1,6 @@
 """The ``pycute-layouts`` command line.
 
-Each subcommand lives in its own module ``pycute_layouts/commands/<name>.py`` with a
+Each subcommand lives in its own module ``pycute_layouts/cli/commands/<name>.py`` with a
 ``register(subparsers)`` function; this module only assembles them. Exit code 2 with a one-line
 error on bad input, never a traceback.
 
