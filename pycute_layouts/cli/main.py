@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import LayoutError
+from ..version import __version__
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     'pycute-layouts'
     """
     p = _Parser(prog="pycute-layouts", description="CuTe layout algebra, wgmma/TMA facts and proofs")
+    p.add_argument("--version", action="version", version=f"pycute-layouts {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         modname = f"{__package__}.commands.{name}"
