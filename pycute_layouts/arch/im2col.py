@@ -66,6 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
+from .swizzle_modes import SwizzleMode
 
 __all__ = [
     "Im2colAccess",
@@ -74,7 +75,6 @@ __all__ = [
     "im2col_w_load",
     "im2col_w128_load",
     "validate_im2col_w",
-    "normalize_swizzle",
     "normalize_interleave",
     "InterleaveInfo",
     "interleave_info",
@@ -91,7 +91,6 @@ _SPATIAL_NAMES = ("W", "H", "D")
 _W128_PIXELS = 128
 _W128_GROUP = 32
 
-_SWIZZLES = ("NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B")
 _INTERLEAVES = ("NONE", "16B", "32B")
 _INTERLEAVE_ALIASES = {
     "NDHWC": "NONE", "NHWC": "NONE", "NWC": "NONE",
@@ -188,28 +187,6 @@ def _coords(who: str, coords: Any, rank: int) -> tuple[int, ...]:
     return v
 
 
-def normalize_swizzle(swizzle: Any) -> str:
-    """The CUtensorMapSwizzle mode as a short name: ``'NONE'``, ``'32B'``, ... ``'128B_ATOM_64B'``.
-
-    Accepts the short name, the driver's name (``CU_TENSOR_MAP_SWIZZLE_128B``), the enum's
-    integer value (0..6 in the driver's order) or any enum object with a ``name``.
-
-    >>> normalize_swizzle("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B"), normalize_swizzle(0)
-    ('128B_ATOM_32B', 'NONE')
-    """
-    name = _enum_name(swizzle)
-    if name is None:
-        if isinstance(swizzle, (int, np.integer)) and 0 <= int(swizzle) < len(_SWIZZLES):
-            return _SWIZZLES[int(swizzle)]
-    else:
-        key = name.upper().replace("CU_TENSOR_MAP_SWIZZLE_", "").replace("SWIZZLE_", "").strip("_ ")
-        if key in _SWIZZLES or key == "96B":
-            return key
-    raise TensorMapError(
-        f"unknown swizzle mode {swizzle!r}; expected one of {', '.join(_SWIZZLES)} (or 96B, PTX only)"
-    )
-
-
 def _enum_name(value: Any) -> str | None:
     """The name of an enum-like value (``short_name``, else ``name``) or of a string; None for ints."""
     if isinstance(value, str):
@@ -264,16 +241,16 @@ def validate_im2col_w(swizzle: Any = None, interleave: Any = None, mode: str = "
     pycute_layouts.errors.TensorMapError: im2col::w: swizzle NONE is not allowed: ...
     """
     if swizzle is not None:
-        sw = normalize_swizzle(swizzle)
-        if sw in ("NONE", "128B_ATOM_32B_FLIP_8B"):
+        sw = SwizzleMode.parse(swizzle)
+        if sw in (SwizzleMode.NONE, SwizzleMode.B128_ATOM_32B_FLIP_8B):
             raise TensorMapError(
-                f"{mode}: swizzle {sw} is not allowed: PTX 5.5.5 says 'the valid Swizzling Modes must "
+                f"{mode}: swizzle {sw.tma_name} is not allowed: PTX 5.5.5 says 'the valid Swizzling Modes must "
                 "be set. In other words, swizzling mode must not be (i) no swizzle and (ii) 128-byte "
                 "swizzle mode with 32-byte atomicity with 8-byte flip'"
             )
-        if sw not in ("64B", "128B", "128B_ATOM_32B"):
+        if not sw.on_im2col_w:
             raise TensorMapError(
-                f"{mode}: swizzle {sw} is not allowed: cuTensorMapEncodeIm2colWide accepts only "
+                f"{mode}: swizzle {sw.tma_name} is not allowed: cuTensorMapEncodeIm2colWide accepts only "
                 "CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B and "
                 "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B ('other swizzle modes are not supported')"
             )

@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..errors import DescriptorError
-from .swizzle_modes import SwizzleMode
+from .swizzle_modes import MMA_MODES, SwizzleMode
 from .wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
 from .wgmma import _canonical_layout, _check_u64, _make_smem_desc, _Rules, _smem_atom, _SmemDescriptorBase
 
@@ -74,7 +74,7 @@ _BOTH = ("K", "MN")
 _SM100 = _Rules(
     who="umma",
     arch="sm100 tcgen05.mma",
-    modes=tuple(SwizzleMode),
+    modes=MMA_MODES,
     table=CANONICAL_LAYOUTS,
     atom_bits={4: ("K",), 8: _BOTH, 16: _BOTH, 32: _BOTH, 64: _BOTH, 128: _BOTH},
     desc_bits={4: ("K",), 8: _BOTH, 16: _BOTH, 32: _BOTH},

@@ -61,7 +61,7 @@ from ..core.layout import Layout
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError
-from .swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, WGMMA_MODES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
     "CANONICAL_LAYOUTS",
@@ -127,7 +127,7 @@ _SM90_REJECT = {
 _SM90 = _Rules(
     who="wgmma",
     arch="sm90 wgmma.mma_async",
-    modes=(SwizzleMode.INTERLEAVE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128),
+    modes=WGMMA_MODES,
     table=CANONICAL_LAYOUTS,
     atom_bits={1: ("K",), 8: _BOTH, 16: _BOTH, 32: _BOTH, 64: _BOTH, 128: _BOTH},
     desc_bits={1: ("K",), 8: ("K",), 16: _BOTH, 32: ("K",)},
@@ -492,7 +492,7 @@ def _derive(op: _Operand, major: str, rules: _Rules, who: str) -> _Derived:
         if inner != [(nrows, pitch)]:
             hint = ""
             if len(inner) == 1:
-                for m in SwizzleMode:
+                for m in MMA_MODES:
                     if m.width_16B == inner[0][1] and m is not mode and m in rules.modes \
                             and m.atom_rows == nrows:
                         hint = (f"; {inner[0][1] * 16} B is the row pitch of the {m.short_name} mode: the "
@@ -646,6 +646,9 @@ class _SmemDescriptorBase:
                 "SwizzleMode.from_wgmma_layout_type(...) / from_tcgen05_layout_type(...)"
             )
         object.__setattr__(self, "swizzle", SwizzleMode.parse(self.swizzle))
+        if not self.swizzle.is_mma:
+            raise DescriptorError(f"{who}: the {self.swizzle.short_name} swizzle mode is TMA-only: no MMA "
+                                  "descriptor names it (modes: none, 32B, 64B, 128B, 128B_base32B)")
         s = _check_field_bytes(who, "start_address", self.start_address)
         object.__setattr__(self, "start_address", s)
         object.__setattr__(self, "lbo_bytes", _check_field_bytes(who, "lbo_bytes", self.lbo_bytes))

@@ -42,7 +42,7 @@ and :meth:`TmaLoadPlan.smem_layout` returns it as a :class:`SwizzledSmemLayout`.
 >>> from pycute_layouts import parse
 >>> plan = plan_tma_load(parse("Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"),
 ...                      parse("(4096,4096):(4096,1)"), 16, data_type="BFLOAT16")
->>> plan.box_dim, plan.swizzle.short_name, plan.num_copies, [c.coords for c in plan.copies]
+>>> plan.box_dim, plan.swizzle.tma_name, plan.num_copies, [c.coords for c in plan.copies]
 ((64, 128), '128B', 2, [(0, 0), (64, 0)])
 """
 
@@ -55,9 +55,15 @@ from typing import Any
 import numpy as np
 
 from ...core import inttuple as it
+from ...core.composed import ComposedLayout, SwizzledSmemLayout
+from ...core.layout import Layout
+from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import LayoutError, TensorMapError
-from .maps import _MAX_BOX_BYTES, _MODE_INFO, TensorDataType, TiledTensorMap, TmaSwizzle, _xor_pairs
+from ..swizzle_modes import SwizzleMode, xor_pairs
+from .box import MAX_BOX_BYTES, swizzle_mode_info
+from .enums import TensorDataType
+from .maps import TiledTensorMap
 
 __all__ = ["TmaCopy", "TmaLoadPlan", "plan_tma_load", "parse_data_type", "PLAN_RULES", "DTYPE_ALIASES"]
 
@@ -177,12 +183,12 @@ class TmaLoadPlan:
         return tuple(self.tensor_map.box_dim)
 
     @property
-    def swizzle(self) -> TmaSwizzle:
+    def swizzle(self) -> SwizzleMode:
         """The ``CUtensorMapSwizzle`` of the tensor map.
 
         >>> from pycute_layouts import Layout
         >>> plan_tma_load(Layout((64, 8), (1, 64)), Layout((64, 8), (1, 64)), 16).swizzle
-        <TmaSwizzle.NONE: 0>
+        <SwizzleMode.INTERLEAVE: 0>
         """
         return self.tensor_map.swizzle
 
@@ -280,9 +286,7 @@ class TmaLoadPlan:
         >>> print(p.smem_layout())
         Sw<2,4,3>[B] o ((8,2),(32,2)):((32,256),(1,512)) [16b]
         """
-        from ...core.composed import SwizzledSmemLayout
-        from ...core.layout import Layout
-        f = _MODE_INFO[self.swizzle].byte_map
+        f = swizzle_mode_info(self.swizzle).byte_map
         addr = self.smem_byte_addresses()
         dense = f.inverse()(addr) - self.base_address
         eb = self.element_bytes
@@ -326,11 +330,11 @@ class TmaLoadPlan:
                 "boxDim": list(m.box_dim),
                 "elementStrides": list(m.element_strides),
                 "interleave": m.interleave.short_name,
-                "swizzle": m.swizzle.short_name,
+                "swizzle": m.swizzle.tma_name,
                 "l2Promotion": m.l2_promotion.short_name,
                 "oobFill": m.oob_fill.short_name,
             },
-            "swizzle": m.swizzle.short_name,
+            "swizzle": m.swizzle.tma_name,
             "swizzle_value": int(m.swizzle),
             "box_dim": list(self.box_dim),
             "bytes_per_copy": self.bytes_per_copy,
@@ -353,8 +357,6 @@ def _top_sizes(shape: Any) -> tuple[int, ...]:
 
 
 def _as_layout_obj(x: Any, what: str) -> Any:
-    from ...core.notation import parse
-
     if isinstance(x, str):
         try:
             return parse(x)
@@ -365,8 +367,6 @@ def _as_layout_obj(x: Any, what: str) -> Any:
 
 def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
     """(byte swizzle, element Layout, element offset, base byte address, element bits or None)."""
-    from ...core.composed import ComposedLayout, SwizzledSmemLayout
-    from ...core.layout import Layout
     smem = _as_layout_obj(smem, "smem layout")
     if isinstance(smem, SwizzledSmemLayout):
         try:
@@ -390,25 +390,25 @@ def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
                              f"(swizzle on byte addresses) or a Layout, got {type(smem).__name__}")
 
 
-def _tma_mode_of(sw: Any, element_bits: int) -> TmaSwizzle:
-    pairs = tuple(sorted(_xor_pairs(sw)))
-    for mode, info in _MODE_INFO.items():
-        if mode is TmaSwizzle.B96:
+def _tma_mode_of(sw: Any, element_bits: int) -> SwizzleMode:
+    pairs = tuple(sorted(xor_pairs(sw)))
+    for mode, info in ((m, swizzle_mode_info(m)) for m in SwizzleMode):
+        if mode is SwizzleMode.B96:
             continue  # same map as 32B, which is the encodable one
-        if tuple(sorted(_xor_pairs(info.byte_map))) == pairs:
+        if tuple(sorted(xor_pairs(info.byte_map))) == pairs:
             return mode
     hint = ""
     if isinstance(sw, Swizzle) and element_bits % 8 == 0 and element_bits // 8 in (2, 4, 8):
         k = (element_bits // 8).bit_length() - 1
         cand = Swizzle(sw.bits, sw.base + k, sw.shift)
-        for mode, info in _MODE_INFO.items():
-            if mode is not TmaSwizzle.B96 and tuple(sorted(_xor_pairs(info.byte_map))) == tuple(
-                    sorted(_xor_pairs(cand))):
-                hint = (f"; it looks like the {mode.short_name} mode written on {element_bits}-bit element offsets "
+        for mode, info in ((m, swizzle_mode_info(m)) for m in SwizzleMode):
+            if mode is not SwizzleMode.B96 and tuple(sorted(xor_pairs(info.byte_map))) == tuple(
+                    sorted(xor_pairs(cand))):
+                hint = (f"; it looks like the {mode.tma_name} mode written on {element_bits}-bit element offsets "
                         f"(CuTe's element-unit form): on byte addresses that is {cand} (use "
                         "SwizzledSmemLayout(..., swizzle_unit='elements') or the byte form)")
                 break
-    maps = ", ".join(f"{m.short_name} {i.byte_map}" for m, i in _MODE_INFO.items() if m is not TmaSwizzle.B96)
+    maps = ", ".join(f"{m.tma_name} {m.byte_map}" for m in SwizzleMode if m is not SwizzleMode.B96)
     raise _err("plan.swizzle_not_tma", f"{sw} is not the byte map of any CUtensorMapSwizzle mode ({maps}){hint}",
                swizzle=sw)
 
@@ -483,13 +483,12 @@ def plan_tma_load(
     >>> p = plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(4096,1)"), 16,
     ...                   data_type="bf16")
     >>> p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides
-    ((64, 8), <TmaSwizzle.B128: 3>, 1, (8192,))
+    ((64, 8), <SwizzleMode.B128: 3>, 1, (8192,))
     >>> plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(1,4096)"), 16)
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.TensorMapError: plan_tma_load: the smem inner (contiguous) dimension must be ...
     """
-    from ...core.layout import Layout
     # -- inputs ------------------------------------------------------------------------------
     sw, L, off_elems, base_address, bits_from_layout = _normalize_smem(smem_layout)
     G = _as_layout_obj(global_layout, "global layout")
@@ -523,14 +522,14 @@ def plan_tma_load(
         if lay.is_symbolic():
             raise _err("plan.input", f"the {what} {lay} has unbound symbols; bind them first (layout.subs(...))")
     mode = _tma_mode_of(sw, bits)
-    info = _MODE_INFO[mode]
+    info = swizzle_mode_info(mode)
     if L.rank() != G.rank():
         raise _err("plan.rank_mismatch", f"the smem layout {L} has {L.rank()} top-level modes, the global layout "
                                          f"{G} has {G.rank()}")
     tile_sizes = _top_sizes(L.shape)
     N = math.prod(tile_sizes)
-    if N * eb > _MAX_BOX_BYTES:
-        raise _err("plan.input", f"a tile of {N * eb} bytes exceeds the {_MAX_BOX_BYTES}-byte model limit")
+    if N * eb > MAX_BOX_BYTES:
+        raise _err("plan.input", f"a tile of {N * eb} bytes exceeds the {MAX_BOX_BYTES}-byte model limit")
 
     # -- tile index -> smem element offset, global sub-coordinates -----------------------------
     subs = _global_submodes(G)
@@ -672,7 +671,7 @@ def plan_tma_load(
         if dst % align:
             raise _err("plan.copy_alignment",
                        f"copy #{qb} lands at byte address {dst:#x} (tile base {base_address:#x} + {off}), but swizzle "
-                       f"{mode.short_name} needs {align}-byte aligned destinations ({dst:#x} % {align} = {dst % align})")
+                       f"{mode.tma_name} needs {align}-byte aligned destinations ({dst:#x} % {align} = {dst % align})")
         copies.append(TmaCopy(tuple(int(origins[qb][r]) for r in dims), off))
 
     # -- the tensor map -----------------------------------------------------------------------
