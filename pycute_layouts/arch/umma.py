@@ -49,9 +49,9 @@ from typing import Any, ClassVar
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..errors import DescriptorError
+from .smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
 from .swizzle_modes import MMA_MODES, SwizzleMode
 from .wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
-from .wgmma import _canonical_layout, _check_u64, _make_smem_desc, _Rules, _smem_atom, _SmemDescriptorBase
 
 __all__ = [
     "CANONICAL_LAYOUTS",
@@ -71,7 +71,8 @@ CANONICAL_LAYOUTS: dict[tuple[str, SwizzleMode], str] = {
 
 _BOTH = ("K", "MN")
 
-_SM100 = _Rules(
+#: What sm100 tcgen05 accepts (the five modes, 4-bit K-major operands, the MN-only 128B_base32B).
+SM100_RULES = MmaRules(
     who="umma",
     arch="sm100 tcgen05.mma",
     modes=MMA_MODES,
@@ -93,7 +94,7 @@ _USED_BITS = (0x3FFF | (0x3FFF << 16) | (0x3FFF << 32) | (0x7 << 46) | (0x7 << 4
 
 
 @dataclass(frozen=True)
-class UmmaSmemDescriptor(_SmemDescriptorBase):
+class UmmaSmemDescriptor(SmemDescriptorBase):
     """The sm100 tcgen05 shared memory descriptor (PTX ISA 9.7.16.4.1 "Shared Memory Descriptor", Table 40).
 
     Fields as :class:`pycute_layouts.arch.wgmma.SmemDescriptor` (bytes; same hardware model and
@@ -170,7 +171,7 @@ class UmmaSmemDescriptor(_SmemDescriptorBase):
         ...
         pycute_layouts.errors.DescriptorError: UmmaSmemDescriptor.decode: bits 46-48 are 0b000, ...
         """
-        v = _check_u64("UmmaSmemDescriptor.decode", value)
+        v = check_u64("UmmaSmemDescriptor.decode", value)
         if v & ~_USED_BITS:
             raise DescriptorError(f"UmmaSmemDescriptor.decode: {v:#018x} sets reserved bits "
                                   f"{v & ~_USED_BITS:#018x} (14-15, 30-31 and 53-60 must be 0)")
@@ -205,7 +206,7 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
     >>> print(canonical_layout("MN", "128B_base32B", T=4))
     Sw<2,5,2> o 0 o ((4,8,m),(4,k)):((1,4,LBO),(32,SBO))
     """
-    return _canonical_layout(_SM100, major, swizzle, element_bits, symbols)
+    return canonical_layout_for(SM100_RULES, major, swizzle, element_bits, symbols)
 
 
 def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout:
@@ -220,7 +221,7 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
     >>> print(smem_atom("K", "128B", 4).layout)
     (8,256):(256,1)
     """
-    return _smem_atom(_SM100, major, swizzle, element_bits)
+    return smem_atom_for(SM100_RULES, major, swizzle, element_bits)
 
 
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
@@ -237,5 +238,5 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     >>> d.lbo_bytes, d.sbo_bytes, d.layout_type
     (1024, 2048, 2)
     """
-    return _make_smem_desc(_SM100, UmmaSmemDescriptor, layout, major, element_bits, start_address,
+    return make_smem_desc_for(SM100_RULES, UmmaSmemDescriptor, layout, major, element_bits, start_address,
                            swizzle_anchor, {"lbo_mode": 0, "version": 1})
