@@ -371,19 +371,22 @@ class _Derived:
 
 def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
     """Divide the operand by the core matrix (in 16-byte units) and read LBO and SBO."""
-    layout, mode, bits = op.layout, op.mode, op.element_bits
-    t = 128 // bits  # elements per 16-byte unit
-    w = mode.width_16B
-    wb = mode.width_bytes
+    layout = op.layout
     mn_leaves = _leaves_of(layout.shape[0], layout.stride[0])
     k_leaves = _leaves_of(layout.shape[1], layout.stride[1])
-    k_size = _size(k_leaves)
+    _check_k_extent(layout, _size(k_leaves), op.element_bits, major, rules, who)
     names = {"MN": "mode 0 (MN)", "K": "mode 1 (K)"}
     lead_name = names[major]
     other_name = names["K" if major == "MN" else "MN"]
     lead, other = (mn_leaves, k_leaves) if major == "MN" else (k_leaves, mn_leaves)
+    lead_u, other_u = _to_units(op, major, lead, other, lead_name, other_name, who)
+    if major == "K":
+        return _derive_k_major(op.mode, lead_u, other_u, lead_name, other_name, rules, who)
+    return _derive_mn_major(op, lead_u, other_u, lead_name, other_name, rules, who)
 
-    # -- K extent of one instruction ----------------------------------------------------------
+
+def _check_k_extent(layout: Layout, k_size: int, bits: int, major: str, rules: MmaRules, who: str) -> None:
+    """Mode 1 (K) must be the K extent of one instruction."""
     k_bytes = k_size * bits / 8
     if k_bytes not in rules.k_bytes[major]:
         allowed = " or ".join(f"{b} B ({int(b * 8 // bits)} elements)" for b in rules.k_bytes[major])
@@ -394,7 +397,12 @@ def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
             "slice of ONE instruction (e.g. flat_divide(tile, (M, K_instr))(_, _, i, k))"
         )
 
-    # -- 16-byte units: the leading mode starts with T contiguous elements ----------------------
+
+def _to_units(op: _Operand, major: str, lead: list[_Leaf], other: list[_Leaf], lead_name: str, other_name: str,
+              who: str) -> tuple[list[_Leaf], list[_Leaf]]:
+    """Both modes in 16-byte units: the leading mode starts with T contiguous elements, strides are multiples of T."""
+    bits = op.element_bits
+    t = 128 // bits  # elements per 16-byte unit
     if op.start_bits % 128:
         raise DescriptorError(
             f"{who}: misaligned start address: the operand starts at bit {op.start_bits} (byte "
@@ -402,6 +410,7 @@ def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
             "'the matrix start address must be 16-byte aligned'); nearest valid: "
             f"{(op.start_bits // 128) * 16:#x}"
         )
+    lead_rest = lead
     if t > 1:
         sp = _split(lead, t)
         if sp is None or _coalesce(sp[0]) != [(t, 1)]:
@@ -412,8 +421,6 @@ def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
                 f"needed {t}:1"
             )
         lead_rest = sp[1]
-    else:
-        lead_rest = lead
     units: dict[str, list[_Leaf]] = {}
     for name, part in ((lead_name, lead_rest), (other_name, other)):
         for _s, d in part:
@@ -424,72 +431,84 @@ def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
                     f"multiple of {t} such as {((d + t - 1) // t) * t}"
                 )
         units[name] = [(s, d // t) for s, d in part]
-    lead_u, other_u = units[lead_name], units[other_name]
+    return units[lead_name], units[other_name]
 
-    def single(part: list[_Leaf], name: str, what: str, field: str) -> int:
-        c = _coalesce(part)
-        if not c:
-            return 0
-        if len(c) > 1:
-            s0, d0 = c[0]
+
+def _single_stride(part: list[_Leaf], name: str, what: str, field: str, who: str) -> int:
+    """The one stride (in units) between the groups of ``part``; 0 when there is a single group."""
+    c = _coalesce(part)
+    if not c:
+        return 0
+    if len(c) > 1:
+        s0, d0 = c[0]
+        raise DescriptorError(
+            f"{who}: {name}: the {what} must all be one stride ({field}) apart, but they have layout "
+            f"{_fmt(c, ' units')}; the second stride {c[1][1]} units ({c[1][1] * 16} B) would need to be "
+            f"{s0 * d0} units ({s0 * d0 * 16} B) = {s0} x {d0}"
+        )
+    return c[0][1]
+
+
+def _core_rows(part: list[_Leaf], name: str, nrows: int, pitch: int, mode: SwizzleMode, rules: MmaRules,
+               who: str) -> list[_Leaf]:
+    """Check that ``part`` starts with ``nrows`` core-matrix rows ``pitch`` units apart; return the rest."""
+    sp = _split(part, nrows)
+    if sp is None:
+        raise DescriptorError(
+            f"{who}: {name} has {_size(part)} rows with layout {_fmt(part, ' units')}; core matrices "
+            f"have {nrows} rows, so it needs a multiple of {nrows} rows split at row {nrows}"
+        )
+    inner = _coalesce(sp[0])
+    if inner != [(nrows, pitch)]:
+        hint = ""
+        if len(inner) == 1:
+            for m in MMA_MODES:
+                if m.width_16B == inner[0][1] and m is not mode and m in rules.modes \
+                        and m.atom_rows == nrows:
+                    hint = (f"; {inner[0][1] * 16} B is the row pitch of the {m.short_name} mode: the "
+                            f"swizzle does not match the atom (use {m.byte_swizzle})")
+                    break
+        raise DescriptorError(
+            f"{who}: {name}: the {nrows} rows of a core matrix must be {pitch} units ({pitch * 16} B, "
+            f"the {mode.short_name} row pitch) apart, but they have layout {_fmt(inner, ' units')}; "
+            f"needed {nrows}:{pitch}{hint}"
+        )
+    return sp[1]
+
+
+def _derive_k_major(mode: SwizzleMode, lead_u: list[_Leaf], other_u: list[_Leaf], lead_name: str,
+                    other_name: str, rules: MmaRules, who: str) -> _Derived:
+    """K-major: ``other`` holds the MN rows, ``lead`` the K units."""
+    w, wb = mode.width_16B, mode.width_bytes
+    mn_rest = _core_rows(other_u, other_name, 8, w, mode, rules, who)
+    sbo = _single_stride(mn_rest, other_name, "8-row core-matrix groups", "SBO", who)
+    ku = _size(lead_u)
+    kc = _coalesce(lead_u)
+    if mode.is_swizzled:
+        if ku > w:
             raise DescriptorError(
-                f"{who}: {name}: the {what} must all be one stride ({field}) apart, but they have layout "
-                f"{_fmt(c, ' units')}; the second stride {c[1][1]} units ({c[1][1] * 16} B) would need to be "
-                f"{s0 * d0} units ({s0 * d0 * 16} B) = {s0} x {d0}"
+                f"{who}: {lead_name} spans {ku} 16-byte units ({ku * 16} B) of K, more than one "
+                f"{wb}-byte swizzle row: a K-major swizzled descriptor has no K stride (LBO is unused, "
+                f"assumed 1), so K must stay inside one row; describe each {wb}-byte K block with its "
+                "own descriptor"
             )
-        return c[0][1]
-
-    def rows(part: list[_Leaf], name: str, nrows: int, pitch: int) -> list[_Leaf]:
-        sp = _split(part, nrows)
-        if sp is None:
+        if kc != [(ku, 1)]:
             raise DescriptorError(
-                f"{who}: {name} has {_size(part)} rows with layout {_fmt(part, ' units')}; core matrices "
-                f"have {nrows} rows, so it needs a multiple of {nrows} rows split at row {nrows}"
+                f"{who}: {lead_name}: the {ku} K units of a K-major swizzled row must be contiguous "
+                "(K-major swizzled layouts have no K stride: LBO is unused, assumed 1), but they have "
+                f"layout {_fmt(kc, ' units')}; needed {ku}:1"
             )
-        inner = _coalesce(sp[0])
-        if inner != [(nrows, pitch)]:
-            hint = ""
-            if len(inner) == 1:
-                for m in MMA_MODES:
-                    if m.width_16B == inner[0][1] and m is not mode and m in rules.modes \
-                            and m.atom_rows == nrows:
-                        hint = (f"; {inner[0][1] * 16} B is the row pitch of the {m.short_name} mode: the "
-                                f"swizzle does not match the atom (use {m.byte_swizzle})")
-                        break
-            raise DescriptorError(
-                f"{who}: {name}: the {nrows} rows of a core matrix must be {pitch} units ({pitch * 16} B, "
-                f"the {mode.short_name} row pitch) apart, but they have layout {_fmt(inner, ' units')}; "
-                f"needed {nrows}:{pitch}{hint}"
-            )
-        return sp[1]
+        return _Derived(1, sbo, "unused, assumed 1 (K-major swizzled)", "between 8-row groups" if sbo else
+                        "unused (one 8-row group)")
+    lbo = _single_stride(lead_u, lead_name, "16-byte core-matrix columns along K", "LBO", who)
+    return _Derived(lbo, sbo, "between core-matrix columns along K",
+                    "between 8-row groups" if sbo else "unused (one 8-row group)")
 
-    if major == "K":
-        # K-major: other = MN rows, lead = K units.
-        mn_rest = rows(other_u, other_name, 8, w)
-        sbo = single(mn_rest, other_name, "8-row core-matrix groups", "SBO")
-        ku = _size(lead_u)
-        kc = _coalesce(lead_u)
-        if mode.is_swizzled:
-            if ku > w:
-                raise DescriptorError(
-                    f"{who}: {lead_name} spans {ku} 16-byte units ({ku * 16} B) of K, more than one "
-                    f"{wb}-byte swizzle row: a K-major swizzled descriptor has no K stride (LBO is unused, "
-                    f"assumed 1), so K must stay inside one row; describe each {wb}-byte K block with its "
-                    "own descriptor"
-                )
-            if kc != [(ku, 1)]:
-                raise DescriptorError(
-                    f"{who}: {lead_name}: the {ku} K units of a K-major swizzled row must be contiguous "
-                    "(K-major swizzled layouts have no K stride: LBO is unused, assumed 1), but they have "
-                    f"layout {_fmt(kc, ' units')}; needed {ku}:1"
-                )
-            return _Derived(1, sbo, "unused, assumed 1 (K-major swizzled)", "between 8-row groups" if sbo else
-                            "unused (one 8-row group)")
-        lbo = single(lead_u, lead_name, "16-byte core-matrix columns along K", "LBO")
-        return _Derived(lbo, sbo, "between core-matrix columns along K",
-                        "between 8-row groups" if sbo else "unused (one 8-row group)")
 
-    # MN-major: lead = MN units, other = K rows.
+def _mn_outer_stride(op: _Operand, lead_u: list[_Leaf], lead_name: str, who: str) -> int:
+    """MN-major: the stride (units) between swizzle atoms (or MN units) along MN; 0 for a single one."""
+    mode = op.mode
+    w, wb, t = mode.width_16B, mode.width_bytes, 128 // op.element_bits
     mnu = _size(lead_u)
     if mode.is_swizzled and mnu < w:
         if w % mnu or (mnu > 1 and _coalesce(lead_u) != [(mnu, 1)]):
@@ -498,27 +517,32 @@ def _derive(op: _Operand, major: str, rules: MmaRules, who: str) -> _Derived:
                 f"extent narrower than one {wb}-byte swizzle row must be contiguous and divide it (needed "
                 f"{mnu}:1 with {mnu} dividing {w})"
             )
-        mn_outer = 0
-    else:
-        sp = _split(lead_u, w)
-        if sp is None:
-            raise DescriptorError(
-                f"{who}: {lead_name} has {mnu} 16-byte units ({_fmt(lead_u, ' units')}), not a multiple of "
-                f"the {w}-unit ({wb} B) swizzle row: needed a multiple of {w * t} elements"
-            )
-        inner = _coalesce(sp[0])
-        if mode.is_swizzled and inner != [(w, 1)]:
-            raise DescriptorError(
-                f"{who}: {lead_name}: the {w} units of one {wb}-byte swizzle row must be contiguous, but "
-                f"they have layout {_fmt(inner, ' units')}; needed {w}:1 (the {mode.short_name} atom is "
-                f"{w * t} contiguous elements wide)"
-            )
-        groups = "MN units" if w == 1 else f"{wb}-byte swizzle atoms along MN"
-        mn_outer = single(sp[1], lead_name, groups,
-                          "SBO" if w == 1 and not mode.is_swizzled else "LBO")
-    k_rest = rows(other_u, other_name, mode.atom_rows, w)
-    k_outer = single(k_rest, other_name, f"{mode.atom_rows}-row K groups",
-                     "LBO" if not mode.is_swizzled else "SBO")
+        return 0
+    sp = _split(lead_u, w)
+    if sp is None:
+        raise DescriptorError(
+            f"{who}: {lead_name} has {mnu} 16-byte units ({_fmt(lead_u, ' units')}), not a multiple of "
+            f"the {w}-unit ({wb} B) swizzle row: needed a multiple of {w * t} elements"
+        )
+    inner = _coalesce(sp[0])
+    if mode.is_swizzled and inner != [(w, 1)]:
+        raise DescriptorError(
+            f"{who}: {lead_name}: the {w} units of one {wb}-byte swizzle row must be contiguous, but "
+            f"they have layout {_fmt(inner, ' units')}; needed {w}:1 (the {mode.short_name} atom is "
+            f"{w * t} contiguous elements wide)"
+        )
+    groups = "MN units" if w == 1 else f"{wb}-byte swizzle atoms along MN"
+    return _single_stride(sp[1], lead_name, groups, "SBO" if w == 1 and not mode.is_swizzled else "LBO", who)
+
+
+def _derive_mn_major(op: _Operand, lead_u: list[_Leaf], other_u: list[_Leaf], lead_name: str, other_name: str,
+                     rules: MmaRules, who: str) -> _Derived:
+    """MN-major: ``lead`` holds the MN units, ``other`` the K rows."""
+    mode = op.mode
+    mn_outer = _mn_outer_stride(op, lead_u, lead_name, who)
+    k_rest = _core_rows(other_u, other_name, mode.atom_rows, mode.width_16B, mode, rules, who)
+    k_outer = _single_stride(k_rest, other_name, f"{mode.atom_rows}-row K groups",
+                             "LBO" if not mode.is_swizzled else "SBO", who)
     if mode.is_swizzled:
         return _Derived(mn_outer, k_outer,
                         "between swizzle atoms along MN" if mn_outer else "unused (one atom along MN)",
