@@ -40,7 +40,7 @@ every 32 main pixels.
 (halo rows in their place), placed as :func:`pycute_layouts.arch.tma.box_to_smem` places box rows:
 one row pitch apart (the swizzle span when a swizzled row is narrower than it; dense otherwise), so
 for an unswizzled or full-span row element ``j`` of row ``r`` sits at element offset
-``r * channelsPerPixel + j`` before the swizzle is applied (H100-checked).
+``r * channelsPerPixel + j`` before the swizzle is applied (docs/hardware-validation.md).
 A pixel outside the tensor (or a channel outside ``[0, C)``) is not read: its slot is filled
 (zero, or NaN under ``OOB_FILL_NAN_REQUEST_ZERO_FMA``).
 

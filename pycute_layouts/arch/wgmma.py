@@ -119,7 +119,7 @@ class SmemDescriptor(SmemDescriptorBase):
     :class:`DescriptorError`, never truncated: addresses and offsets must be multiples of 16 below
     256 KiB (so ``x >> 4`` fits 14 bits), the base offset in [0, 7] and 0 without swizzle.
 
-    **Hardware model** (this library's; the hardware-validation issue tests it on an H100). For
+    **Hardware model** (this library's; docs/hardware-validation.md records how it is checked). For
     every 16-byte chunk of the operand the unit forms the *unswizzled* address ``a = start_address
     + canonical offset`` (:meth:`element_addresses` spells the walk out) and reads the physical
     address ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` for the mode's ``Sw<B,M,S>``
@@ -133,10 +133,6 @@ class SmemDescriptor(SmemDescriptorBase):
     - data swizzled relative to a buffer start ``P`` (threads storing through an element-offset
       swizzle from a buffer not on the 256/512/1024-byte pattern boundary; ``P`` on a 128-byte
       line): base offset ``(P >> 7) & 7`` (``make_smem_desc(..., swizzle_anchor="tile")``).
-
-    Alternatives the H100 test must rule out: the phase XOR-ed with the base offset instead of
-    subtracted; the phase taken relative to the start address (then TMA data at an unaligned
-    tile would need a non-zero base offset and the in-row start advance would break).
 
     >>> d = SmemDescriptor(start_address=0x400, lbo_bytes=16, sbo_bytes=1024, swizzle="128B")
     >>> d.lbo_16B, d.sbo_16B, d.layout_type, hex(d.encode())

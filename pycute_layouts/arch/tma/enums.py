@@ -245,9 +245,8 @@ class TensorDataType(_DriverEnum):
     def min_arch(self) -> str:
         """The oldest architecture whose driver accepts the type: ``"sm100"`` for the ALIGN16B packed types.
 
-        Observed on an H100 (docs/hardware-validation.md): a ``16U4_ALIGN16B`` map that satisfies
-        every documented rule is rejected (CUDA_ERROR_INVALID_VALUE). ``16U6_ALIGN16B`` is assumed
-        to behave the same (not run); ``16U4_ALIGN8B`` was not run valid and stays allowed.
+        The driver documentation does not say so; see docs/hardware-validation.md (facts behind the
+        arch/ docstrings).
 
         >>> TensorDataType.U4x16_ALIGN16B.min_arch, TensorDataType.BFLOAT16.min_arch
         ('sm100', 'sm90')

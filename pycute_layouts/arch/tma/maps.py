@@ -319,7 +319,7 @@ class _TensorMapBase:
                  arch: str | None = None) -> _TensorMapBase:
         """Return self if no rule is violated, else raise TensorMapError naming the first (or every) one.
 
-        ``arch`` as in :meth:`violations` (``"sm90"`` also applies what the H100's driver rejects).
+        ``arch`` as in :meth:`violations` (``"sm90"`` also applies the sm90 driver's extra rejections, docs/hardware-validation.md).
 
         The exception carries ``violations`` (the full list) and ``rule`` (the first rule id).
 
