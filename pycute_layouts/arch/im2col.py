@@ -203,6 +203,9 @@ def _enum_name(value: Any) -> str | None:
 def normalize_interleave(interleave: Any) -> str:
     """The CUtensorMapInterleave mode as ``'NONE'``, ``'16B'`` or ``'32B'``.
 
+    Pre: ``interleave`` is a name, driver name, PTX layout name, enum member or int.
+    Post: one of "NONE", "16B", "32B"; TensorMapError otherwise.
+
     Also accepts the layout names of PTX 5.5.6: ``NC/8DHWC8`` (16-byte slices) and ``NC/16HWC16``
     (32-byte slices), the driver's names and the enum's integer value.
 
@@ -227,6 +230,9 @@ def normalize_interleave(interleave: Any) -> str:
 
 def validate_im2col_w(swizzle: Any = None, interleave: Any = None, mode: str = "im2col::w") -> None:
     """Raise TensorMapError unless ``swizzle``/``interleave`` are legal for the im2col::w modes.
+
+    Pre: ``swizzle``/``interleave`` are None or any spelling of a mode.
+    Post: returns None when both are legal for im2col::w; TensorMapError naming the rule otherwise.
 
     PTX 5.5.5: "the valid Swizzling Modes must be set ... swizzling mode must not be (i) no swizzle
     and (ii) 128-byte swizzle mode with 32-byte atomicity with 8-byte flip"; the driver's
@@ -477,6 +483,9 @@ def im2col_bounding_box(global_dim: Sequence[int], lower_corner: Sequence[int],
                         upper_corner: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """The inclusive filter-base range ``(lo, hi)`` per spatial mode, innermost first (W, H, D).
 
+    Pre: a rank 3..5 tensor and corners inside the driver ranges.
+    Post: the per-dimension inclusive bounding box.
+
     PTX 5.5.4.1: the lower corner is an offset from the tensor's first pixel, the upper corner an
     offset from its last, so ``lo = lower`` and ``hi = dim - 1 + upper``. The box must be
     non-empty ("must have non-zero area"). ``global_dim`` is the full (C, W, ..., N) vector.
@@ -509,6 +518,9 @@ def im2col_load(tensor_map: Any = None, *, coords: Sequence[int], offsets: Seque
                 channels_per_pixel: int | None = None, pixels_per_column: int | None = None,
                 element_strides: Sequence[int] | None = None) -> Im2colAccess:
     """The pixels a ``cp.async.bulk.tensor ... .im2col`` load reads, in shared-memory row order.
+
+    Pre: a tensor map (or the parameters) of rank 3..5 and coordinates inside the driver ranges.
+    Post: an Im2colAccess listing, row by row, the pixel each shared-memory row holds.
 
     Parameters come from ``tensor_map`` (any object with the attributes of the same names) or
     from keywords, keywords winning. ``coords`` is innermost first (C, W, [H, [D]], N); ``offsets``
@@ -666,6 +678,9 @@ def im2col_w_load(tensor_map: Any = None, *, coords: Sequence[int], w_halo: int 
                   interleave: Any = None) -> Im2colAccess:
     """The pixels an ``.im2col::w`` load reads: ``pixelsPerColumn`` along W, then ``wHalo`` halo.
 
+    Pre: as :func:`im2col_load`, with a legal im2col::w swizzle and interleave NONE.
+    Post: an Im2colAccess of the im2col::w rows.
+
     The box is ``[lowerW, dimW - 1 + upperW]`` in W, one pixel in H and D (at the coordinates'
     H, D). ``wOffset`` shifts box and start: all three ``+= wOffset`` (PTX 5.5.5.4). The first pixel
     may lie left of the box, never right. Main pixels step by ``elementStrides[1]``; past the box
@@ -695,6 +710,9 @@ def im2col_w128_load(tensor_map: Any = None, *, coords: Sequence[int], w_halo: i
                      element_strides: Sequence[int] | None = None, swizzle: Any = None,
                      interleave: Any = None) -> Im2colAccess:
     """The pixels an ``.im2col::w::128`` load reads: 128 along W, ``wHalo`` halo after every 32.
+
+    Pre: as :func:`im2col_w_load`.
+    Post: an Im2colAccess of the im2col::w::128 rows.
 
     As :func:`im2col_w_load`, except that the pixel count is always 128 ("Pixels-per-Column is
     ignored", so ``pixels_per_column`` is accepted and ignored) and the halo follows each group of

@@ -681,6 +681,9 @@ class SmemDescriptorBase:
     def swizzled_address(self, address: Any) -> Any:
         """The byte address the model reads for the unswizzled address ``address`` (ints or int arrays).
 
+        Pre: ``address`` is an int or an int array of unswizzled byte addresses.
+        Post: the byte addresses the model reads (same shape).
+
         ``address ^ ((((address >> 7) - base_offset) mod 2**B) << M)`` for the mode's ``Sw<B,M,S>``
         (every mode's source bits start at bit 7); with base offset 0 this is the byte swizzle
         of the absolute address.
@@ -694,6 +697,9 @@ class SmemDescriptorBase:
 
     def element_addresses(self, major: Any, element_bits: int, shape: tuple[int, int]) -> np.ndarray:
         """Byte address of every element ``(mn, k)`` of a ``shape = (MN, K)`` operand read by the model.
+
+        Pre: ``major`` is "K"/"MN"; ``shape`` is one instruction's (MN, K) in elements.
+        Post: an int64 array of ``shape``: the byte address the unit reads for each element.
 
         The canonical walk (PTX 9.7.15.5.1.2.1, in 16-byte units, ``W`` = swizzle width): K-major
         row ``r``, K unit ``u``: ``(r%8)*W + (r//8)*SBO + u`` (swizzled) or ``(r%8) + (r//8)*SBO +
@@ -727,6 +733,9 @@ class SmemDescriptorBase:
 
     def advance(self, nbytes: int, *, major: Any = None, k_bytes: int = 32, tile_start: int | None = None) -> Any:
         """The descriptor whose start address is ``nbytes`` further (stepping along K); fields are kept.
+
+        Pre: ``nbytes`` is a multiple of 16 that stays inside the swizzle row or steps whole atoms.
+        Post: the descriptor of the operand ``nbytes`` further along (same LBO, SBO, mode, base offset).
 
         The rule this relies on: the unit computes each 16-byte chunk's *unswizzled* address from
         the start address and the canonical offsets and applies the swizzle to that absolute

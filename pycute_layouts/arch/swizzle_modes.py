@@ -655,6 +655,10 @@ _SPELLINGS = _spellings()
 def base_offset_for_pattern_start(mode: Any, pattern_start: int) -> int:
     """PTX's descriptor base offset for a swizzle pattern that starts at byte address ``pattern_start``.
 
+    Pre: ``mode`` names a swizzle mode; ``pattern_start >= 0`` is on a 128-byte line (or the pattern
+    boundary).
+    Post: an int in ``[0, 8)``: 0 on the boundary or unswizzled.
+
     PTX ISA 9.7.15.5.1.2.2 / 9.7.16.4.1: 0 when the pattern starts on its boundary (1024 / 512 /
     256 bytes for the 128/64/32-byte swizzles), otherwise ``(pattern start addr >> 0x7) & 0x7``.
     The pattern can only start on a 128-byte line (its rows are 128-byte lines), so any other

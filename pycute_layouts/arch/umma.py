@@ -154,6 +154,10 @@ class UmmaSmemDescriptor(SmemDescriptorBase):
     def encode(self) -> int:
         """The 64-bit descriptor value.
 
+        Pre: the descriptor was validated at construction.
+        Post: a 64-bit int with the fields at Table 40's bit positions (version 1 at bits 46-48);
+        ``decode(encode()) == self``.
+
         >>> hex(UmmaSmemDescriptor(0x2000, 256, 128, "none").encode())
         '0x400800100200'
         """
@@ -163,6 +167,9 @@ class UmmaSmemDescriptor(SmemDescriptorBase):
     @classmethod
     def decode(cls, value: int) -> UmmaSmemDescriptor:
         """The descriptor of a 64-bit value; reserved bits must be 0 and bits 46-48 must be 0b001.
+
+        Pre: ``value`` is a 64-bit unsigned int with version 1 and a valid layout type.
+        Post: the descriptor with ``encode() == value``; DescriptorError otherwise.
 
         >>> UmmaSmemDescriptor.decode(0x4000404000010040).swizzle
         <SwizzleMode.B128: 3>
@@ -201,6 +208,10 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
                      **symbols: Any) -> ComposedLayout:
     """The canonical layout of a (major, swizzle) row for tcgen05, symbolic in ``T, m, k, LBO, SBO``.
 
+    Pre: as :func:`pycute_layouts.arch.wgmma.canonical_layout`, with the sm100 modes (128B_base32B MN-major
+    only).
+    Post: ``Swizzle<B,M,S> o 0 o L`` with ``L`` the table row (elements).
+
     As :func:`pycute_layouts.arch.wgmma.canonical_layout`, plus the MN-major 128B_base32B row.
 
     >>> print(canonical_layout("MN", "128B_base32B", T=4))
@@ -211,6 +222,10 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
 
 def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout:
     """The tcgen05 swizzle atom (CuTe ``UMMA::Layout_*_Atom<T>``; 128B_base32B is MN-major only).
+
+    Pre: ``major`` is "K"/"MN"; ``swizzle`` names a tcgen05 mode (128B_base32B MN-major only);
+    ``element_bits`` in 4 (K only), 8, 16, 32, 64, 128.
+    Post: a SwizzledSmemLayout of one swizzle atom (MN x K).
 
     Element widths: 8, 16, 32 both majors; 4 (packed e2m1) K-major only; 64 and 128 as pure
     geometry; 1 and 6 raise :class:`DescriptorError`.
@@ -227,6 +242,10 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
                    swizzle_anchor: str = "absolute") -> UmmaSmemDescriptor:
     """The tcgen05 descriptor of ONE operand's shared-memory layout (as CuTe's ``make_umma_desc``).
+
+    Pre: as :func:`pycute_layouts.arch.wgmma.make_smem_desc`, with the sm100 modes and element widths.
+    Post: a UmmaSmemDescriptor (relative LBO mode) whose model reads exactly ``layout``; DescriptorError
+    naming the rule otherwise.
 
     Same contract as :func:`pycute_layouts.arch.wgmma.make_smem_desc`; the result has
     ``version`` 1 and ``lbo_mode`` 0. 128B_base32B operands must be MN-major (4-row K groups:

@@ -168,6 +168,10 @@ class SmemDescriptor(SmemDescriptorBase):
     def encode(self) -> int:
         """The 64-bit descriptor value.
 
+        Pre: the descriptor was validated at construction.
+        Post: a 64-bit int with the fields at PTX's bit positions and every other bit 0; ``decode(encode()) ==
+        self``.
+
         >>> hex(SmemDescriptor(0x2000, 256, 128, "none").encode())
         '0x800100200'
         """
@@ -177,6 +181,9 @@ class SmemDescriptor(SmemDescriptorBase):
     @classmethod
     def decode(cls, value: int) -> SmemDescriptor:
         """The descriptor of a 64-bit value; bits outside the documented fields must be 0.
+
+        Pre: ``value`` is a 64-bit unsigned int whose reserved bits are 0.
+        Post: the descriptor with ``encode() == value``; DescriptorError otherwise.
 
         >>> SmemDescriptor.decode(0x4000004000010040).sbo_bytes
         1024
@@ -210,6 +217,10 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
                      **symbols: Any) -> ComposedLayout:
     """The PTX canonical layout of a (major, swizzle) row, symbolic in ``T, m, k, LBO, SBO``.
 
+    Pre: ``major`` is "K" or "MN"; ``swizzle`` names an sm90 mode; ``symbols`` bind some of T, m, k, LBO, SBO
+    (positive ints; LBO/SBO may be 0); ``element_bits`` divides 128 or is None.
+    Post: ``Swizzle<B,M,S> o 0 o L`` with ``L`` the PTX row (elements), unbound symbols left symbolic.
+
     The layout text is the PTX table's (9.7.15.5.1.2.1.3), parsed with :func:`parse`: names
     given as keywords are bound, the others stay positive-integer symbols. The result is
     ``Swizzle o 0 o Layout`` with the swizzle on byte addresses and the layout in elements, so
@@ -226,6 +237,10 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
 
 def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout:
     """The swizzle atom of Table 38 for ``element_bits``-bit elements (CuTe's ``GMMA::Layout_*_Atom<T>``).
+
+    Pre: ``major`` is "K"/"MN"; ``swizzle`` names an sm90 mode; ``element_bits`` in 1 (K only), 8, 16, 32, 64,
+    128.
+    Post: a SwizzledSmemLayout of ``atom_rows`` rows x ``width_bytes * 8 / element_bits`` elements (MN x K).
 
     In 16-byte units the atoms are 8x8, 4x8, 2x8, 1x8 (MN-major, MN x K) and 8x8, 8x4, 8x2, 8x1
     (K-major) for 128B/64B/32B/none; the leading dimension is scaled by ``T = 128 /
@@ -247,6 +262,11 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
                    swizzle_anchor: str = "absolute") -> SmemDescriptor:
     """The wgmma descriptor of the shared-memory layout of ONE operand of one instruction.
+
+    Pre: ``layout`` is one operand of one instruction, (MN, K) in elements, injective, bound;
+    ``start_address`` a 16-byte multiple below 256 KiB.
+    Post: a SmemDescriptor whose hardware model (``element_addresses``) reads exactly ``layout``;
+    DescriptorError naming the rule otherwise.
 
     ``layout`` is the operand's ``(MN, K)`` layout in elements: a :class:`SwizzledSmemLayout`, a
     :class:`ComposedLayout` whose swizzle acts on byte addresses (its offset, in elements, moves

@@ -313,6 +313,9 @@ class Im2colWideMode(_DriverEnum):
 def element_size_bits(data_type: Any) -> int:
     """Element size in bits of a ``CUtensorMapDataType`` (anything ``TensorDataType.parse`` accepts).
 
+    Pre: ``data_type`` is anything ``TensorDataType.parse`` accepts.
+    Post: the element size in bits (4 or 6 for the packed types).
+
     >>> element_size_bits("FLOAT16"), element_size_bits("CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B")
     (16, 6)
     """

@@ -288,6 +288,9 @@ class _TensorMapBase:
     def violations(self, direction: Direction = "load", *, arch: str | None = None) -> list[TensorMapViolation]:
         """Every documented rule this parameter set violates (empty when the driver would accept it).
 
+        Pre: ``direction`` is "load" or "store"; ``arch`` is None or one of ARCHS.
+        Post: every violated rule, in table order (empty when the map is valid).
+
         ``direction`` ("load": global -> shared, "store": shared -> global) matters for the
         packed types' swizzle lists and for 128B_ATOM_32B_FLIP_8B. ``arch`` ("sm90" or "sm100")
         adds the rules of that architecture's driver (``arch.*``: the 128B_ATOM swizzle modes, the
@@ -319,7 +322,11 @@ class _TensorMapBase:
                  arch: str | None = None) -> _TensorMapBase:
         """Return self if no rule is violated, else raise TensorMapError naming the first (or every) one.
 
-        ``arch`` as in :meth:`violations` (``"sm90"`` also applies the sm90 driver's extra rejections, docs/hardware-validation.md).
+        Pre: as :meth:`violations`.
+        Post: returns self for a valid map; else raises TensorMapError with ``rule`` and ``violations``.
+
+        ``arch`` as in :meth:`violations` (``"sm90"`` also applies the sm90 driver's extra rejections,
+        docs/hardware-validation.md).
 
         The exception carries ``violations`` (the full list) and ``rule`` (the first rule id).
 
@@ -405,6 +412,9 @@ class TiledTensorMap(_TensorMapBase):
         """Elements loaded per dimension: ``ceil(boxDim[i] / elementStrides[i])`` (dimension 0 unstrided
         when interleave is NONE).
 
+        Pre: the map was parsed at construction.
+        Post: one count per dimension, innermost first.
+
         >>> TiledTensorMap(tensor_data_type="FLOAT32", global_dim=(64, 64, 8), global_strides=(256, 16384),
         ...                box_dim=(32, 16, 6), element_strides=(1, 2, 4)).elements_per_dim()
         (32, 8, 2)
@@ -413,6 +423,9 @@ class TiledTensorMap(_TensorMapBase):
 
     def smem_layout(self, dst_address: int = 0, direction: Direction = "load") -> np.ndarray:
         """Shared-memory byte offset of every byte of the box, via :func:`box_to_smem`.
+
+        Pre: the map is valid for ``direction``; ``dst_address`` is 128-byte aligned.
+        Post: as :func:`box_to_smem` for the elements loaded.
 
         Validates first. The shape is ``(n[-1], ..., n[1], n[0] * smem element bytes)`` with ``n``
         the elements loaded per dimension; the ``*_ALIGN16B`` packed types occupy one byte per value
@@ -429,6 +442,9 @@ class TiledTensorMap(_TensorMapBase):
 
     def smem_byte_layout(self, dst_address: int = 0, direction: Direction = "load") -> Any:
         """The placement as a CuTe byte layout ``swizzle o dst o (row_bytes,n1,...):(1,row_bytes,...)``.
+
+        Pre: as :meth:`smem_layout`.
+        Post: a ComposedLayout whose values minus ``dst_address`` are ``smem_layout(dst_address).ravel()``.
 
         Coordinates are (byte in the innermost row, index along dimension 1, ...); the value is the
         ABSOLUTE shared-memory byte address. ``layout.to_numpy() - dst_address`` equals

@@ -116,6 +116,9 @@ def parse_data_type(value: Any) -> TensorDataType:
     """A ``CUtensorMapDataType`` from a short name ("bf16", "fp8", "tf32", "u8", ...) or anything
     :meth:`TensorDataType.parse` takes.
 
+    Pre: ``value`` is a TensorDataType spelling or a short alias ("bf16", "f32", ...).
+    Post: the TensorDataType; TensorMapError otherwise.
+
     8-bit floats and signed 8/16-bit integers have no TMA type; they map to UINT8 / UINT16.
 
     >>> parse_data_type("bf16"), parse_data_type("e4m3"), parse_data_type("CU_TENSOR_MAP_DATA_TYPE_TFLOAT32")
@@ -241,6 +244,9 @@ class TmaLoadPlan:
     def smem_byte_addresses(self) -> np.ndarray:
         """Absolute byte address of every tile element as the copies place it (tile index order).
 
+        Pre: the plan came from :func:`plan_tma_load`.
+        Post: the byte address of every tile element (tile order), recomputed from the tensor map alone.
+
         Computed from the plan alone: each copy's box goes through the forward model
         (``tensor_map.smem_layout(dst)``, i.e. :func:`box_to_smem`), and each box element's TMA
         coordinates are mapped back to its tile coordinate. Raises TensorMapError if some tile
@@ -274,6 +280,9 @@ class TmaLoadPlan:
 
     def smem_layout(self) -> Any:
         """The tile layout the copies produce, as a :class:`SwizzledSmemLayout` (swizzle on bytes).
+
+        Pre: as :meth:`smem_byte_addresses`.
+        Post: a SwizzledSmemLayout equal element by element to those addresses.
 
         Built from :meth:`smem_byte_addresses` (the forward model): the addresses are un-swizzled
         with the mode's byte map, turned into element offsets and fitted with a layout of the
@@ -313,6 +322,9 @@ class TmaLoadPlan:
 
     def to_dict(self) -> dict:
         """A JSON-ready summary: tensor-map parameters (driver names), box, copies and notes.
+
+        Pre: none.
+        Post: a JSON-ready dict of the map and the copies (driver spellings).
 
         >>> from pycute_layouts import Layout
         >>> d = plan_tma_load(Layout((8, 16), (1, 8)), Layout((8, 16), (1, 8)), 16).to_dict()
@@ -462,6 +474,11 @@ def plan_tma_load(
     split: bool = False,
 ) -> TmaLoadPlan:
     """The tensor map and TMA copies that load a global tensor's tile into ``smem_layout``.
+
+    Pre: ``smem_layout`` and ``global_layout`` are bound and of equal rank; ``element_bits`` in 8, 16, 32, 64
+    (or implied).
+    Post: a TmaLoadPlan whose copies place every tile element where ``smem_layout`` puts it; TensorMapError
+    with a ``rule`` otherwise.
 
     ``smem_layout``: a :class:`SwizzledSmemLayout`, a :class:`ComposedLayout` ``Sw<B,M,S> o off o L``
     (swizzle on byte addresses, ``off`` and ``L`` in elements), a plain :class:`Layout` (no
