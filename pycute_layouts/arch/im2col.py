@@ -796,6 +796,9 @@ def _cute(t: Any) -> str:
 def interleave_info(kind: Any, dims: Sequence[int], elem_bytes: int) -> InterleaveInfo:
     """Slice geometry, zero padding and the CuTe shape:stride of an interleaved tensor (PTX 5.5.6).
 
+    Pre: ``kind`` names an interleave; ``dims`` are positive; ``elem_bytes`` is 1, 2, 4 or 8.
+    Post: the slice geometry, padding and CuTe shape:stride.
+
     ``kind``: ``'NC/8DHWC8'`` / ``'16B'`` (16-byte channel slices), ``'NC/16HWC16'`` / ``'32B'``
     (32-byte slices) or ``'NONE'`` (plain NDHWC); the driver's names and enum values work too.
     ``dims`` is the driver's ``globalDim``, innermost first (C, W, [H, [D]], N). Memory order is
@@ -850,6 +853,9 @@ def interleave_info(kind: Any, dims: Sequence[int], elem_bytes: int) -> Interlea
 def interleave_layout(kind: Any, dims: Sequence[int], elem_bytes: int) -> Layout:
     """The element -> byte offset :class:`~pycute_layouts.core.layout.Layout` of an interleaved tensor.
 
+    Pre: as :func:`interleave_info`.
+    Post: a Layout from logical element coordinates to byte offsets.
+
     Same arguments and rules as :func:`interleave_info` (which also reports the padding). The
     layout's coordinates are ``(c, w, [h, [d]], n)`` with ``c`` ranging over the padded channels.
 
@@ -864,6 +870,9 @@ def interleave_layout(kind: Any, dims: Sequence[int], elem_bytes: int) -> Layout
 
 def interleave_offsets(kind: Any, dims: Sequence[int], elem_bytes: int) -> np.ndarray:
     """Byte offsets of every logical element, as an array indexed ``[c, w, (h, (d,)) n]``.
+
+    Pre: as :func:`interleave_info`.
+    Post: an int array of byte offsets, indexed ``[c, w, (h, (d,)) n]``.
 
     Only the tensor's own C channels appear; padded channels own the remaining slice bytes.
 
@@ -888,6 +897,9 @@ def interleave_offsets(kind: Any, dims: Sequence[int], elem_bytes: int) -> np.nd
 
 def interleave_pack(values: np.ndarray, kind: Any, elem_bytes: int) -> np.ndarray:
     """The interleaved memory image of ``values`` (indexed ``[c, w, (h, (d,)) n]``), padding zeroed.
+
+    Pre: ``values`` has the logical shape; ``kind``/``elem_bytes`` as :func:`interleave_info`.
+    Post: the interleaved memory image (uint8), padding zeroed.
 
     Returns a flat array of ``total_bytes // elem_bytes`` elements (dtype of ``values``) in memory
     order; the padded channel slots are zero, as PTX 5.5.6 requires.
