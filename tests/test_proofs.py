@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycute_layouts import Layout, LayoutError, XorSwizzle
-from pycute_layouts.arch import tma, umma, wgmma
+from pycute_layouts.arch import smem_desc, tma, umma, wgmma
 from pycute_layouts.arch.swizzle_modes import MMA_MODES, SwizzleMode
 from pycute_layouts.arch.tma import box as tma_box
 from pycute_layouts.core.symbols import symbols
@@ -562,7 +562,7 @@ def test_g3_expected_table() -> None:
 
 
 def test_g3_library_allowing_mn_major_32_bit_on_sm90_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wgmma, "_check_bits", lambda element_bits, *a, **kw: int(element_bits))
+    monkeypatch.setattr(smem_desc, "_check_bits", lambda element_bits, *a, **kw: int(element_bits))
     rep = report(archs=("sm90",), modes=("64B",), majors=("MN",), element_bits=(32,), exhaustive=False)
     row = rep.rows[0]
     assert row.expected == "not applicable" and row.status != "not applicable" and not row.ok and not rep.ok
