@@ -23,6 +23,7 @@ __all__ = [
     "UnitError",
     "DescriptorError",
     "TensorMapError",
+    "SwizzleModeError",
     "ShflError",
     "ProofError",
     "SpecError",
@@ -93,6 +94,16 @@ class DescriptorError(LayoutError):
 
 class TensorMapError(LayoutError):
     """A cuTensorMapEncode* parameter set that violates a documented driver constraint."""
+
+
+class SwizzleModeError(DescriptorError, TensorMapError):
+    """A value that names no swizzle mode, or a mode a unit (wgmma, tcgen05, TMA) cannot use.
+
+    It is both a DescriptorError (descriptor callers) and a TensorMapError (tensor-map callers).
+
+    >>> issubclass(SwizzleModeError, DescriptorError) and issubclass(SwizzleModeError, TensorMapError)
+    True
+    """
 
 
 class ShflError(LayoutError):

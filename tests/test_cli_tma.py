@@ -145,7 +145,7 @@ def test_plan_split() -> None:
     (("tma", "--dtype", "bf16", "--global-dim", "64,x", "--global-strides", "128", "--box-dim", "64,8"),
      "--global-dim: expected comma-separated integers"),
     (("tma", "--dtype", "bf16", "--box-dim", "64,8"), "missing --global-dim, --global-strides"),
-    (("tma", *MAP, "--swizzle", "256B"), "TmaSwizzle.parse: cannot parse '256B'"),
+    (("tma", *MAP, "--swizzle", "256B"), "SwizzleMode.parse: cannot parse '256B'"),
     (("tma", *MAP, "--swizzle", "128B_ATOM_64B", "--dst", "0x20"), "requires a shared-memory destination aligned to 128"),
     (("tma", *MAP, "--dst", "zz"), "--dst: expected an integer"),
     (("tma", *MAP, "--lines", "0"), "--lines must be >= 1"),

@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pycute_layouts import Layout, LayoutError, XorSwizzle
-from pycute_layouts.arch import tma, umma, wgmma
-from pycute_layouts.arch.swizzle_modes import SwizzleMode
-from pycute_layouts.arch.tma import maps as tma_maps
+from pycute_layouts.arch import smem_desc, tma, umma, wgmma
+from pycute_layouts.arch.swizzle_modes import MMA_MODES, SwizzleMode
+from pycute_layouts.arch.tma import box as tma_box
 from pycute_layouts.core.symbols import symbols
 from pycute_layouts.errors import DescriptorError, ProofError
 from pycute_layouts.proofs.model import (
@@ -562,7 +562,7 @@ def test_g3_expected_table() -> None:
 
 
 def test_g3_library_allowing_mn_major_32_bit_on_sm90_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wgmma, "_check_bits", lambda element_bits, *a, **kw: int(element_bits))
+    monkeypatch.setattr(smem_desc, "_check_bits", lambda element_bits, *a, **kw: int(element_bits))
     rep = report(archs=("sm90",), modes=("64B",), majors=("MN",), element_bits=(32,), exhaustive=False)
     row = rep.rows[0]
     assert row.expected == "not applicable" and row.status != "not applicable" and not row.ok and not rep.ok
@@ -598,7 +598,7 @@ def test_g4_swizzle_reading_a_high_address_bit_is_refuted(monkeypatch: pytest.Mo
     # a TMA 128B map that also XORs address bit 12 into bit 4: invisible on [0, 4 KiB)
     bad = XorSwizzle([(7, 4), (8, 5), (9, 6), (12, 4)])
     info = tma.swizzle_mode_info("128B")
-    monkeypatch.setitem(tma_maps._MODE_INFO, tma.TmaSwizzle.B128, dataclasses.replace(info, byte_map=bad))
+    monkeypatch.setitem(tma_box._MODE_INFO, SwizzleMode.B128, dataclasses.replace(info, byte_map=bad))
     assert not swizzle_period_lemma(bad, 1024)[0]
     cx = prove_tma_matches_wgmma("128B", "K", 16)
     assert isinstance(cx, TheoremCounterexample) and "period lemma" in cx.reason
@@ -711,6 +711,6 @@ def test_g7_witness_destinations_in_the_proof() -> None:
 def test_g8_descriptor_swizzle_source_bit_is_7_for_every_mode() -> None:
     # SmemDescriptor.swizzled_address reads address bits from bit 7 (it ignores S of Sw<B,M,S>);
     # that is right exactly when M + S = 7, which holds for all five modes
-    for mode in SwizzleMode:
+    for mode in MMA_MODES:
         sw = mode.byte_swizzle
         assert sw.bits == 0 or sw.base + sw.shift == 7, mode

@@ -575,7 +575,7 @@ def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
 class SwizzleCandidate:
     """One byte swizzle tried by :func:`conflict_free_swizzles` and its result.
 
-    ``tma_modes``: the TMA modes (``TmaSwizzle`` short names) whose byte map is this swizzle;
+    ``tma_modes``: the TMA modes (``SwizzleMode.tma_name``) whose byte map is this swizzle;
     ``wgmma_mode``: the MMA swizzle mode name, or None.
 
     >>> from pycute_layouts import Layout
@@ -612,9 +612,10 @@ class SwizzleCandidate:
 
 
 def _tma_maps() -> list[tuple[str, Swizzle | XorSwizzle]]:
-    from ..arch.tma.maps import TmaSwizzle, swizzle_byte_map
+    from ..arch.swizzle_modes import SwizzleMode
+    from ..arch.tma import swizzle_byte_map
 
-    return [(m.short_name, swizzle_byte_map(m)) for m in TmaSwizzle]
+    return [(m.tma_name, swizzle_byte_map(m)) for m in SwizzleMode]
 
 
 def _wgmma_name(sw: Swizzle | XorSwizzle) -> str | None:

@@ -40,7 +40,7 @@ every 32 main pixels.
 (halo rows in their place), placed as :func:`pycute_layouts.arch.tma.box_to_smem` places box rows:
 one row pitch apart (the swizzle span when a swizzled row is narrower than it; dense otherwise), so
 for an unswizzled or full-span row element ``j`` of row ``r`` sits at element offset
-``r * channelsPerPixel + j`` before the swizzle is applied (H100-checked).
+``r * channelsPerPixel + j`` before the swizzle is applied (docs/hardware-validation.md).
 A pixel outside the tensor (or a channel outside ``[0, C)``) is not read: its slot is filled
 (zero, or NaN under ``OOB_FILL_NAN_REQUEST_ZERO_FMA``).
 
@@ -66,6 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
+from .swizzle_modes import SwizzleMode
 
 __all__ = [
     "Im2colAccess",
@@ -74,7 +75,6 @@ __all__ = [
     "im2col_w_load",
     "im2col_w128_load",
     "validate_im2col_w",
-    "normalize_swizzle",
     "normalize_interleave",
     "InterleaveInfo",
     "interleave_info",
@@ -91,7 +91,6 @@ _SPATIAL_NAMES = ("W", "H", "D")
 _W128_PIXELS = 128
 _W128_GROUP = 32
 
-_SWIZZLES = ("NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B")
 _INTERLEAVES = ("NONE", "16B", "32B")
 _INTERLEAVE_ALIASES = {
     "NDHWC": "NONE", "NHWC": "NONE", "NWC": "NONE",
@@ -188,28 +187,6 @@ def _coords(who: str, coords: Any, rank: int) -> tuple[int, ...]:
     return v
 
 
-def normalize_swizzle(swizzle: Any) -> str:
-    """The CUtensorMapSwizzle mode as a short name: ``'NONE'``, ``'32B'``, ... ``'128B_ATOM_64B'``.
-
-    Accepts the short name, the driver's name (``CU_TENSOR_MAP_SWIZZLE_128B``), the enum's
-    integer value (0..6 in the driver's order) or any enum object with a ``name``.
-
-    >>> normalize_swizzle("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B"), normalize_swizzle(0)
-    ('128B_ATOM_32B', 'NONE')
-    """
-    name = _enum_name(swizzle)
-    if name is None:
-        if isinstance(swizzle, (int, np.integer)) and 0 <= int(swizzle) < len(_SWIZZLES):
-            return _SWIZZLES[int(swizzle)]
-    else:
-        key = name.upper().replace("CU_TENSOR_MAP_SWIZZLE_", "").replace("SWIZZLE_", "").strip("_ ")
-        if key in _SWIZZLES or key == "96B":
-            return key
-    raise TensorMapError(
-        f"unknown swizzle mode {swizzle!r}; expected one of {', '.join(_SWIZZLES)} (or 96B, PTX only)"
-    )
-
-
 def _enum_name(value: Any) -> str | None:
     """The name of an enum-like value (``short_name``, else ``name``) or of a string; None for ints."""
     if isinstance(value, str):
@@ -225,6 +202,9 @@ def _enum_name(value: Any) -> str | None:
 
 def normalize_interleave(interleave: Any) -> str:
     """The CUtensorMapInterleave mode as ``'NONE'``, ``'16B'`` or ``'32B'``.
+
+    Pre: ``interleave`` is a name, driver name, PTX layout name, enum member or int.
+    Post: one of "NONE", "16B", "32B"; TensorMapError otherwise.
 
     Also accepts the layout names of PTX 5.5.6: ``NC/8DHWC8`` (16-byte slices) and ``NC/16HWC16``
     (32-byte slices), the driver's names and the enum's integer value.
@@ -251,6 +231,9 @@ def normalize_interleave(interleave: Any) -> str:
 def validate_im2col_w(swizzle: Any = None, interleave: Any = None, mode: str = "im2col::w") -> None:
     """Raise TensorMapError unless ``swizzle``/``interleave`` are legal for the im2col::w modes.
 
+    Pre: ``swizzle``/``interleave`` are None or any spelling of a mode.
+    Post: returns None when both are legal for im2col::w; TensorMapError naming the rule otherwise.
+
     PTX 5.5.5: "the valid Swizzling Modes must be set ... swizzling mode must not be (i) no swizzle
     and (ii) 128-byte swizzle mode with 32-byte atomicity with 8-byte flip"; the driver's
     cuTensorMapEncodeIm2colWide further allows only SWIZZLE_64B, SWIZZLE_128B and
@@ -264,16 +247,16 @@ def validate_im2col_w(swizzle: Any = None, interleave: Any = None, mode: str = "
     pycute_layouts.errors.TensorMapError: im2col::w: swizzle NONE is not allowed: ...
     """
     if swizzle is not None:
-        sw = normalize_swizzle(swizzle)
-        if sw in ("NONE", "128B_ATOM_32B_FLIP_8B"):
+        sw = SwizzleMode.parse(swizzle)
+        if sw in (SwizzleMode.NONE, SwizzleMode.B128_ATOM_32B_FLIP_8B):
             raise TensorMapError(
-                f"{mode}: swizzle {sw} is not allowed: PTX 5.5.5 says 'the valid Swizzling Modes must "
+                f"{mode}: swizzle {sw.tma_name} is not allowed: PTX 5.5.5 says 'the valid Swizzling Modes must "
                 "be set. In other words, swizzling mode must not be (i) no swizzle and (ii) 128-byte "
                 "swizzle mode with 32-byte atomicity with 8-byte flip'"
             )
-        if sw not in ("64B", "128B", "128B_ATOM_32B"):
+        if not sw.on_im2col_w:
             raise TensorMapError(
-                f"{mode}: swizzle {sw} is not allowed: cuTensorMapEncodeIm2colWide accepts only "
+                f"{mode}: swizzle {sw.tma_name} is not allowed: cuTensorMapEncodeIm2colWide accepts only "
                 "CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B and "
                 "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B ('other swizzle modes are not supported')"
             )
@@ -500,6 +483,9 @@ def im2col_bounding_box(global_dim: Sequence[int], lower_corner: Sequence[int],
                         upper_corner: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """The inclusive filter-base range ``(lo, hi)`` per spatial mode, innermost first (W, H, D).
 
+    Pre: a rank 3..5 tensor and corners inside the driver ranges.
+    Post: the per-dimension inclusive bounding box.
+
     PTX 5.5.4.1: the lower corner is an offset from the tensor's first pixel, the upper corner an
     offset from its last, so ``lo = lower`` and ``hi = dim - 1 + upper``. The box must be
     non-empty ("must have non-zero area"). ``global_dim`` is the full (C, W, ..., N) vector.
@@ -532,6 +518,9 @@ def im2col_load(tensor_map: Any = None, *, coords: Sequence[int], offsets: Seque
                 channels_per_pixel: int | None = None, pixels_per_column: int | None = None,
                 element_strides: Sequence[int] | None = None) -> Im2colAccess:
     """The pixels a ``cp.async.bulk.tensor ... .im2col`` load reads, in shared-memory row order.
+
+    Pre: a tensor map (or the parameters) of rank 3..5 and coordinates inside the driver ranges.
+    Post: an Im2colAccess listing, row by row, the pixel each shared-memory row holds.
 
     Parameters come from ``tensor_map`` (any object with the attributes of the same names) or
     from keywords, keywords winning. ``coords`` is innermost first (C, W, [H, [D]], N); ``offsets``
@@ -689,6 +678,9 @@ def im2col_w_load(tensor_map: Any = None, *, coords: Sequence[int], w_halo: int 
                   interleave: Any = None) -> Im2colAccess:
     """The pixels an ``.im2col::w`` load reads: ``pixelsPerColumn`` along W, then ``wHalo`` halo.
 
+    Pre: as :func:`im2col_load`, with a legal im2col::w swizzle and interleave NONE.
+    Post: an Im2colAccess of the im2col::w rows.
+
     The box is ``[lowerW, dimW - 1 + upperW]`` in W, one pixel in H and D (at the coordinates'
     H, D). ``wOffset`` shifts box and start: all three ``+= wOffset`` (PTX 5.5.5.4). The first pixel
     may lie left of the box, never right. Main pixels step by ``elementStrides[1]``; past the box
@@ -718,6 +710,9 @@ def im2col_w128_load(tensor_map: Any = None, *, coords: Sequence[int], w_halo: i
                      element_strides: Sequence[int] | None = None, swizzle: Any = None,
                      interleave: Any = None) -> Im2colAccess:
     """The pixels an ``.im2col::w::128`` load reads: 128 along W, ``wHalo`` halo after every 32.
+
+    Pre: as :func:`im2col_w_load`.
+    Post: an Im2colAccess of the im2col::w::128 rows.
 
     As :func:`im2col_w_load`, except that the pixel count is always 128 ("Pixels-per-Column is
     ignored", so ``pixels_per_column`` is accepted and ignored) and the halo follows each group of
@@ -801,6 +796,9 @@ def _cute(t: Any) -> str:
 def interleave_info(kind: Any, dims: Sequence[int], elem_bytes: int) -> InterleaveInfo:
     """Slice geometry, zero padding and the CuTe shape:stride of an interleaved tensor (PTX 5.5.6).
 
+    Pre: ``kind`` names an interleave; ``dims`` are positive; ``elem_bytes`` is 1, 2, 4 or 8.
+    Post: the slice geometry, padding and CuTe shape:stride.
+
     ``kind``: ``'NC/8DHWC8'`` / ``'16B'`` (16-byte channel slices), ``'NC/16HWC16'`` / ``'32B'``
     (32-byte slices) or ``'NONE'`` (plain NDHWC); the driver's names and enum values work too.
     ``dims`` is the driver's ``globalDim``, innermost first (C, W, [H, [D]], N). Memory order is
@@ -855,6 +853,9 @@ def interleave_info(kind: Any, dims: Sequence[int], elem_bytes: int) -> Interlea
 def interleave_layout(kind: Any, dims: Sequence[int], elem_bytes: int) -> Layout:
     """The element -> byte offset :class:`~pycute_layouts.core.layout.Layout` of an interleaved tensor.
 
+    Pre: as :func:`interleave_info`.
+    Post: a Layout from logical element coordinates to byte offsets.
+
     Same arguments and rules as :func:`interleave_info` (which also reports the padding). The
     layout's coordinates are ``(c, w, [h, [d]], n)`` with ``c`` ranging over the padded channels.
 
@@ -869,6 +870,9 @@ def interleave_layout(kind: Any, dims: Sequence[int], elem_bytes: int) -> Layout
 
 def interleave_offsets(kind: Any, dims: Sequence[int], elem_bytes: int) -> np.ndarray:
     """Byte offsets of every logical element, as an array indexed ``[c, w, (h, (d,)) n]``.
+
+    Pre: as :func:`interleave_info`.
+    Post: an int array of byte offsets, indexed ``[c, w, (h, (d,)) n]``.
 
     Only the tensor's own C channels appear; padded channels own the remaining slice bytes.
 
@@ -893,6 +897,9 @@ def interleave_offsets(kind: Any, dims: Sequence[int], elem_bytes: int) -> np.nd
 
 def interleave_pack(values: np.ndarray, kind: Any, elem_bytes: int) -> np.ndarray:
     """The interleaved memory image of ``values`` (indexed ``[c, w, (h, (d,)) n]``), padding zeroed.
+
+    Pre: ``values`` has the logical shape; ``kind``/``elem_bytes`` as :func:`interleave_info`.
+    Post: the interleaved memory image (uint8), padding zeroed.
 
     Returns a flat array of ``total_bytes // elem_bytes`` elements (dtype of ``values``) in memory
     order; the padded channel slots are zero, as PTX 5.5.6 requires.

@@ -122,6 +122,9 @@ def _check_field(value: object, bits: int, what: str) -> int:
 def normalize_mode(mode: object) -> str:
     """The canonical SHFL mode name: "IDX", "UP", "DOWN" or "BFLY" (case-insensitive, ".IDX" ok).
 
+    Pre: ``mode`` is a string naming IDX, UP, DOWN or BFLY.
+    Post: the canonical name; ShflError otherwise.
+
     >>> normalize_mode(".bfly")
     'BFLY'
     >>> normalize_mode("XOR")
@@ -140,6 +143,9 @@ def normalize_mode(mode: object) -> str:
 
 def segment_size(mask: int) -> int:
     """Lanes per warp segment for the 5-bit segmentation mask Sc[12:8].
+
+    Pre: ``mask`` is one of the defined 5-bit segmentation masks.
+    Post: the lanes per segment (a power of two dividing 32).
 
     Defined: k leading ones then zeros (0b00000, 0b10000, 0b11000, 0b11100, 0b11110, 0b11111)
     give 32 >> k lanes. Any other mask is not defined by the reference: ShflError.
@@ -164,6 +170,9 @@ def segment_size(mask: int) -> int:
 def encode_sc(mask: int, clamp: int) -> int:
     """Pack the 13-bit Sc operand: mask in bits 12:8, clamp in bits 4:0, bits 7:5 zero.
 
+    Pre: ``mask`` is a defined segmentation mask; ``0 <= clamp < 32``.
+    Post: ``(mask << 8) | clamp``; ``decode_sc`` inverts it.
+
     >>> hex(encode_sc(0b11100, 3))
     '0x1c03'
     """
@@ -174,6 +183,9 @@ def encode_sc(mask: int, clamp: int) -> int:
 
 def decode_sc(c: int) -> tuple[int, int]:
     """Split Sc into (mask, clamp); rejects values wider than 13 bits, bits 7:5 set, undefined masks.
+
+    Pre: ``c`` is a 13-bit Sc with bits 7:5 zero and a defined mask.
+    Post: ``(mask, clamp)`` with ``encode_sc(mask, clamp) == c``.
 
     The reference defines only Sc[12:8] and Sc[4:0]. Bits 7:5 are rejected rather than ignored:
     a set bit there is almost always a mis-packed operand (a clamp shifted by the wrong amount).
@@ -405,6 +417,10 @@ def shfl(
 ) -> ShflResult:
     """The 32 ``(source_lane, in_range)`` pairs of ``SHFL.mode Pu, Rd, Ra, Sb=b, Sc=c``.
 
+    Pre: ``mode`` names a SHFL mode; Sb/Sc (or index/mask/clamp) are in range; ``active_mask`` is a 32-bit
+    mask.
+    Post: 32 ``(source_lane, in_range)`` pairs, one per lane.
+
     ``b`` is the 5-bit Sb (0..31), ``c`` the 13-bit Sc (mask in 12:8, clamp in 4:0, bits 7:5
     zero); or name the fields: ``index=``, ``mask=`` (default 0b00000), ``clamp=`` (required).
     Bad mode, out-of-range or non-int operands and undefined masks raise ShflError.
@@ -579,6 +595,9 @@ def lane_map(
 ) -> LaneLayout | ShiftLaneMap | XorLaneMap:
     """The structured form of the lane map: LaneLayout (IDX), ShiftLaneMap (UP/DOWN), XorLaneMap (BFLY).
 
+    Pre: as :func:`shfl`.
+    Post: a LaneLayout, ShiftLaneMap or XorLaneMap that gives the same source lanes as :func:`shfl`.
+
     >>> str(lane_map("IDX", 5, 0x1F))
     '5 + 32:0'
     >>> lane_map("DOWN", 8, 0x1007)
@@ -618,6 +637,9 @@ def lane_layout(
 ) -> LaneLayout:
     """The source-lane map as ``offset + Layout``; ShflError when it is not of that form.
 
+    Pre: as :func:`shfl`.
+    Post: ``offset + Layout`` giving every lane's source lane; ShflError when no such form exists.
+
     A map over the 32 lanes is ``offset + L(i)`` for a CuTe layout ``L`` exactly when it is
     additive over the lane bits: ``j(i) = j(0) + sum_t bit_t(i) * (j(2**t) - j(0))``. IDX always
     is (broadcast, or the identity when out of range); BFLY is when all lanes are in range
@@ -645,6 +667,9 @@ def lane_layout(
 
 def bfly_swizzle() -> XorSwizzle:
     """BFLY (full clamp) as one F2-linear map: ``XorSwizzle`` on the word ``(index << 5) | lane``.
+
+    Pre: none.
+    Post: an XorSwizzle ``f`` with ``f(word) & 31`` the BFLY (full clamp) source lane of ``word = (index << 5) | lane``.
 
     Its low 5 bits are ``lane ^ index``; bits 9:5 (the index) pass through. A constant index is
     ``lane ^ c``, affine and not linear on the 5 lane bits alone: the index bits make it linear.
@@ -702,6 +727,9 @@ class Instruction:
 
 def parse_program(text: str) -> tuple[Instruction, ...]:
     """Parse SASS-like text with SHFL.mode, FADD, SEL; ``//`` comments, ``;`` and blank lines skipped.
+
+    Pre: ``text`` is SHFL/FADD/SEL lines in the SASS-like syntax.
+    Post: the instructions in order; ShflError naming the line otherwise.
 
     Operands: registers ``R...`` (``RZ`` reads 0), predicates ``P0``..``P6``/``PT`` (``!`` negates),
     ``__`` for a discarded predicate result, immediates in decimal or hex (``0x1C03``) or float.
@@ -1021,6 +1049,9 @@ def run_program(
     text: str, registers: Mapping[str, Any], *, active_mask: int = FULL_WARP, dtype: Any = np.float64
 ) -> Warp:
     """Run the program ``text`` on a fresh Warp holding ``registers``; returns the Warp.
+
+    Pre: as :func:`parse_program`; ``registers`` map names to 32-lane values.
+    Post: the Warp after executing every instruction.
 
     >>> x = np.arange(32.0)
     >>> w = run_program('''

@@ -49,9 +49,9 @@ from typing import Any, ClassVar
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..errors import DescriptorError
-from .swizzle_modes import SwizzleMode
+from .smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
+from .swizzle_modes import MMA_MODES, SwizzleMode
 from .wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
-from .wgmma import _canonical_layout, _check_u64, _make_smem_desc, _Rules, _smem_atom, _SmemDescriptorBase
 
 __all__ = [
     "CANONICAL_LAYOUTS",
@@ -71,10 +71,11 @@ CANONICAL_LAYOUTS: dict[tuple[str, SwizzleMode], str] = {
 
 _BOTH = ("K", "MN")
 
-_SM100 = _Rules(
+#: What sm100 tcgen05 accepts (the five modes, 4-bit K-major operands, the MN-only 128B_base32B).
+SM100_RULES = MmaRules(
     who="umma",
     arch="sm100 tcgen05.mma",
-    modes=tuple(SwizzleMode),
+    modes=MMA_MODES,
     table=CANONICAL_LAYOUTS,
     atom_bits={4: ("K",), 8: _BOTH, 16: _BOTH, 32: _BOTH, 64: _BOTH, 128: _BOTH},
     desc_bits={4: ("K",), 8: _BOTH, 16: _BOTH, 32: _BOTH},
@@ -93,7 +94,7 @@ _USED_BITS = (0x3FFF | (0x3FFF << 16) | (0x3FFF << 32) | (0x7 << 46) | (0x7 << 4
 
 
 @dataclass(frozen=True)
-class UmmaSmemDescriptor(_SmemDescriptorBase):
+class UmmaSmemDescriptor(SmemDescriptorBase):
     """The sm100 tcgen05 shared memory descriptor (PTX ISA 9.7.16.4.1 "Shared Memory Descriptor", Table 40).
 
     Fields as :class:`pycute_layouts.arch.wgmma.SmemDescriptor` (bytes; same hardware model and
@@ -153,6 +154,10 @@ class UmmaSmemDescriptor(_SmemDescriptorBase):
     def encode(self) -> int:
         """The 64-bit descriptor value.
 
+        Pre: the descriptor was validated at construction.
+        Post: a 64-bit int with the fields at Table 40's bit positions (version 1 at bits 46-48);
+        ``decode(encode()) == self``.
+
         >>> hex(UmmaSmemDescriptor(0x2000, 256, 128, "none").encode())
         '0x400800100200'
         """
@@ -163,6 +168,9 @@ class UmmaSmemDescriptor(_SmemDescriptorBase):
     def decode(cls, value: int) -> UmmaSmemDescriptor:
         """The descriptor of a 64-bit value; reserved bits must be 0 and bits 46-48 must be 0b001.
 
+        Pre: ``value`` is a 64-bit unsigned int with version 1 and a valid layout type.
+        Post: the descriptor with ``encode() == value``; DescriptorError otherwise.
+
         >>> UmmaSmemDescriptor.decode(0x4000404000010040).swizzle
         <SwizzleMode.B128: 3>
         >>> UmmaSmemDescriptor.decode(0x4000004000010040)
@@ -170,7 +178,7 @@ class UmmaSmemDescriptor(_SmemDescriptorBase):
         ...
         pycute_layouts.errors.DescriptorError: UmmaSmemDescriptor.decode: bits 46-48 are 0b000, ...
         """
-        v = _check_u64("UmmaSmemDescriptor.decode", value)
+        v = check_u64("UmmaSmemDescriptor.decode", value)
         if v & ~_USED_BITS:
             raise DescriptorError(f"UmmaSmemDescriptor.decode: {v:#018x} sets reserved bits "
                                   f"{v & ~_USED_BITS:#018x} (14-15, 30-31 and 53-60 must be 0)")
@@ -200,16 +208,24 @@ def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = Non
                      **symbols: Any) -> ComposedLayout:
     """The canonical layout of a (major, swizzle) row for tcgen05, symbolic in ``T, m, k, LBO, SBO``.
 
+    Pre: as :func:`pycute_layouts.arch.wgmma.canonical_layout`, with the sm100 modes (128B_base32B MN-major
+    only).
+    Post: ``Swizzle<B,M,S> o 0 o L`` with ``L`` the table row (elements).
+
     As :func:`pycute_layouts.arch.wgmma.canonical_layout`, plus the MN-major 128B_base32B row.
 
     >>> print(canonical_layout("MN", "128B_base32B", T=4))
     Sw<2,5,2> o 0 o ((4,8,m),(4,k)):((1,4,LBO),(32,SBO))
     """
-    return _canonical_layout(_SM100, major, swizzle, element_bits, symbols)
+    return canonical_layout_for(SM100_RULES, major, swizzle, element_bits, symbols)
 
 
 def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout:
     """The tcgen05 swizzle atom (CuTe ``UMMA::Layout_*_Atom<T>``; 128B_base32B is MN-major only).
+
+    Pre: ``major`` is "K"/"MN"; ``swizzle`` names a tcgen05 mode (128B_base32B MN-major only);
+    ``element_bits`` in 4 (K only), 8, 16, 32, 64, 128.
+    Post: a SwizzledSmemLayout of one swizzle atom (MN x K).
 
     Element widths: 8, 16, 32 both majors; 4 (packed e2m1) K-major only; 64 and 128 as pure
     geometry; 1 and 6 raise :class:`DescriptorError`.
@@ -220,12 +236,16 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
     >>> print(smem_atom("K", "128B", 4).layout)
     (8,256):(256,1)
     """
-    return _smem_atom(_SM100, major, swizzle, element_bits)
+    return smem_atom_for(SM100_RULES, major, swizzle, element_bits)
 
 
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
                    swizzle_anchor: str = "absolute") -> UmmaSmemDescriptor:
     """The tcgen05 descriptor of ONE operand's shared-memory layout (as CuTe's ``make_umma_desc``).
+
+    Pre: as :func:`pycute_layouts.arch.wgmma.make_smem_desc`, with the sm100 modes and element widths.
+    Post: a UmmaSmemDescriptor (relative LBO mode) whose model reads exactly ``layout``; DescriptorError
+    naming the rule otherwise.
 
     Same contract as :func:`pycute_layouts.arch.wgmma.make_smem_desc`; the result has
     ``version`` 1 and ``lbo_mode`` 0. 128B_base32B operands must be MN-major (4-row K groups:
@@ -237,5 +257,5 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     >>> d.lbo_bytes, d.sbo_bytes, d.layout_type
     (1024, 2048, 2)
     """
-    return _make_smem_desc(_SM100, UmmaSmemDescriptor, layout, major, element_bits, start_address,
+    return make_smem_desc_for(SM100_RULES, UmmaSmemDescriptor, layout, major, element_bits, start_address,
                            swizzle_anchor, {"lbo_mode": 0, "version": 1})

@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from ..arch.swizzle_modes import SwizzleMode
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
@@ -255,12 +256,14 @@ class KernelSpec:
 
 
 def _mode(value: Any, field: str = "swizzle") -> Any:
-    from ..arch.swizzle_modes import SwizzleMode
-
     try:
-        return SwizzleMode.parse(value)
+        mode = SwizzleMode.parse(value)
     except LayoutError as e:
         raise SpecError(f"spec field '{field}': {e}") from None
+    if not mode.is_mma:
+        raise SpecError(f"spec field '{field}': the {mode.short_name} swizzle mode is TMA-only: no MMA operand "
+                        "is stored in it (modes: none, 32B, 64B, 128B, 128B_base32B)")
+    return mode
 
 
 _CXX_KEYWORDS = frozenset(
@@ -703,7 +706,7 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
     """
     from ..arch import tma
 
-    tma_sw = tma.TmaSwizzle.parse(mode.tma_swizzle)
+    tma_sw = SwizzleMode.parse(mode.tma_swizzle)
     info = tma.swizzle_mode_info(tma_sw)
     inner_bytes = mode.width_bytes  # one swizzle row (16 B, one core-matrix row, without swizzle)
     if info.span_bytes is not None and info.span_bytes != inner_bytes:

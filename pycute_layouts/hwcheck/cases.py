@@ -171,8 +171,8 @@ def _seed(text: str) -> int:
 
 def _place_cases() -> list[dict]:
     out = []
-    for mode in tma.TmaSwizzle:
-        if mode is tma.TmaSwizzle.B96:  # PTX-only: no CUtensorMapSwizzle value to run
+    for mode in SwizzleMode:
+        if mode is SwizzleMode.B96:  # PTX-only: no CUtensorMapSwizzle value to run
             continue
         span = tma.swizzle_mode_info(mode).span_bytes
         widths = (128, 48) if span is None else tuple(w for w in (span, span // 2, span // 4) if w >= 16)
@@ -180,13 +180,13 @@ def _place_cases() -> list[dict]:
             for w in widths:
                 for rows in (8, 16):
                     for j in range(8):
-                        out.append({"kind": "place", "id": f"place/{mode.short_name}/e{eb}/w{w}/r{rows}/o{128 * j}",
+                        out.append({"kind": "place", "id": f"place/{mode.tma_name}/e{eb}/w{w}/r{rows}/o{128 * j}",
                                     "mode": int(mode), "elem_bytes": eb, "box": [w // eb, rows], "dst_off": 128 * j})
     # destinations off a 128-byte line (the model's floor is 16 B): what the hardware does with them
-    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B32, tma.TmaSwizzle.B64, tma.TmaSwizzle.B128):
+    for mode in (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128):
         w = tma.swizzle_mode_info(mode).span_bytes or 128
         for off in (16, 32, 64):
-            out.append({"kind": "place", "id": f"place/{mode.short_name}/e2/w{w}/r8/o{off}", "mode": int(mode),
+            out.append({"kind": "place", "id": f"place/{mode.tma_name}/e2/w{w}/r8/o{off}", "mode": int(mode),
                         "elem_bytes": 2, "box": [w // 2, 8], "dst_off": off})
     return out
 
@@ -194,18 +194,18 @@ def _place_cases() -> list[dict]:
 def _store_cases() -> list[dict]:
     """TMA stores (shared -> global) for the sm90 swizzle modes: the placement model read backwards."""
     out = []
-    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B32, tma.TmaSwizzle.B64, tma.TmaSwizzle.B128):
+    for mode in (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128):
         span = tma.swizzle_mode_info(mode).span_bytes
-        widths = (128, 48) if mode is tma.TmaSwizzle.NONE else tuple(w for w in (span, span // 2, span // 4) if w >= 16)
+        widths = (128, 48) if mode is SwizzleMode.NONE else tuple(w for w in (span, span // 2, span // 4) if w >= 16)
         for eb in (1, 2, 4):
             for w in widths:
                 for rows in (8, 16):
                     for off in (0, 128, 384, 896):
-                        out.append({"kind": "store", "id": f"store/{mode.short_name}/e{eb}/w{w}/r{rows}/o{off}",
+                        out.append({"kind": "store", "id": f"store/{mode.tma_name}/e{eb}/w{w}/r{rows}/o{off}",
                                     "mode": int(mode), "elem_bytes": eb, "box": [w // eb, rows], "dst_off": off})
-    for mode in (tma.TmaSwizzle.NONE, tma.TmaSwizzle.B128):  # sources off a 128-byte line
+    for mode in (SwizzleMode.NONE, SwizzleMode.B128):  # sources off a 128-byte line
         for off in (16, 64):
-            out.append({"kind": "store", "id": f"store/{mode.short_name}/e2/w128/r8/o{off}", "mode": int(mode),
+            out.append({"kind": "store", "id": f"store/{mode.tma_name}/e2/w128/r8/o{off}", "mode": int(mode),
                         "elem_bytes": 2, "box": [64, 8], "dst_off": off})
     return out
 
@@ -901,7 +901,7 @@ def emit(out_dir: str | os.PathLike) -> dict:
                  f"{len(c['gdim'])}, {arr(c['gdim'], 5, '{}ull')}, {arr(c['gstrides'], 4, '{}ull')}, "
                  f"{arr(c.get('box', []), 5)}, {arr(c['estrides'], 5)}, {arr(c.get('lower', []), 3)}, "
                  f"{arr(c.get('upper', []), 3)}, {c.get('channels', 0)}, {c.get('pixels', 0)}, "
-                 f"{int(tma.Interleave.parse(c['interleave']))}, {int(tma.TmaSwizzle.parse(c['swizzle']))}, "
+                 f"{int(tma.Interleave.parse(c['interleave']))}, {int(SwizzleMode.parse(c['swizzle']))}, "
                  f"{int(tma.OobFill.parse(c['oob']))}, {c['addr_off']}, {_c_str(json.dumps(c, sort_keys=True))}}},")
     h.append("};\n")
     # ---- store (same record as placement)
@@ -938,7 +938,7 @@ def emit(out_dir: str | os.PathLike) -> dict:
         gstr = [int(np.prod(c["gdim"][:i + 1])) * eb for i in range(len(c["gdim"]) - 1)]
         h.append(f"  {{{_c_str(c['id'])}, {len(c['gdim'])}, {int(tma.TensorDataType.parse(c['dtype']))}, {eb}, "
                  f"{arr(c['gdim'], 5, '{}ull')}, {arr(gstr, 4, '{}ull')}, {arr(c['lower'], 3)}, {arr(c['upper'], 3)}, "
-                 f"{c['channels']}, {c['pixels']}, {arr(c['estrides'], 5)}, {int(tma.TmaSwizzle.parse(c['swizzle']))}, "
+                 f"{c['channels']}, {c['pixels']}, {arr(c['estrides'], 5)}, {int(SwizzleMode.parse(c['swizzle']))}, "
                  f"{arr(c['coords'], 5)}, {arr(c['offsets'], 3)}, {c['dst_off']}, {put(pr['expected'], '<i4')}ull, "
                  f"{put(pr['row0'], '<i4')}ull, {pr['rows']}, {_c_str(json.dumps(c, sort_keys=True))}}},")
     h.append("};\n")
@@ -1063,8 +1063,8 @@ def _row(case: dict, ok: bool, detail: str) -> dict:
 def _verify_place(obs: dict) -> dict:
     mode, eb, box, dst = obs["mode"], obs["elem_bytes"], tuple(obs["box"]), obs["dst_abs"]
     try:
-        if tma.TmaSwizzle.parse(mode).min_arch != "sm90":
-            raise TensorMapError(f"swizzle {mode} needs {tma.TmaSwizzle.parse(mode).min_arch} "
+        if SwizzleMode.parse(mode).min_arch != "sm90":
+            raise TensorMapError(f"swizzle {mode} needs {SwizzleMode.parse(mode).min_arch} "
                                      "(rule arch.swizzle_sm100)")
         pred = tma.box_to_smem(mode, eb, box, dst).ravel()
         lib_ok = True

@@ -69,14 +69,14 @@ ARCHS = ("sm90", "sm100")
 MAJORS = ("K", "MN")
 ELEMENT_BITS = (8, 16, 32)
 #: Every TMA mode the report classifies, in the order it lists them.
-TMA_MODES = (tma_mod.TmaSwizzle.NONE, tma_mod.TmaSwizzle.B32, tma_mod.TmaSwizzle.B64, tma_mod.TmaSwizzle.B128,
-             tma_mod.TmaSwizzle.B128_ATOM_32B, tma_mod.TmaSwizzle.B128_ATOM_32B_FLIP_8B,
-             tma_mod.TmaSwizzle.B128_ATOM_64B, tma_mod.TmaSwizzle.B96)
+TMA_MODES = (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128,
+             SwizzleMode.B128_BASE32B, SwizzleMode.B128_ATOM_32B_FLIP_8B,
+             SwizzleMode.B128_ATOM_64B, SwizzleMode.B96)
 
 #: The bytes of K one dense wgmma / tcgen05 instruction reads (16 x bf16, 8 x tf32, 32 x fp8).
 K_INSTR_BYTES = 32
 
-_S = tma_mod.TmaSwizzle
+_S = SwizzleMode
 _NO_MMA_MODE = {
     _S.B128_ATOM_32B_FLIP_8B: ("the 8-byte flip (128B_ATOM_32B_FLIP_8B) is a TMA-only layout: no wgmma or tcgen05 "
                                "layout type swaps 8-byte halves"),
@@ -273,18 +273,14 @@ class Faults:
 # ----------------------------------------------------------------------------------------------
 
 
-def parse_tma_mode(value: Any) -> tma_mod.TmaSwizzle:
-    """A TMA swizzle mode (anything ``TmaSwizzle.parse`` accepts; "interleave" means NONE).
+def parse_tma_mode(value: Any) -> SwizzleMode:
+    """A TMA swizzle mode (anything ``SwizzleMode.parse`` accepts; "interleave" means NONE).
 
     >>> parse_tma_mode("interleave"), parse_tma_mode(3)
-    (<TmaSwizzle.NONE: 0>, <TmaSwizzle.B128: 3>)
+    (<SwizzleMode.INTERLEAVE: 0>, <SwizzleMode.B128: 3>)
     """
-    if isinstance(value, SwizzleMode):
-        return tma_mod.TmaSwizzle(value.tma_swizzle)
-    if isinstance(value, str) and value.strip().lower() in ("interleave", "interleaved"):
-        return tma_mod.TmaSwizzle.NONE
     try:
-        return tma_mod.TmaSwizzle.parse(value)
+        return SwizzleMode.parse(value)
     except TensorMapError as e:
         raise ProofError(f"unknown TMA swizzle mode {value!r}: {str(e).split(': ', 1)[-1]}") from None
 
@@ -343,7 +339,7 @@ class Pairing:
     atom, the MMA atom and (along K) one instruction's K; a tile is ``m`` x ``k`` blocks.
     """
 
-    tma: tma_mod.TmaSwizzle
+    tma: SwizzleMode
     tma_major: str
     mma_mode: SwizzleMode
     mma_major: str
@@ -381,7 +377,7 @@ class Pairing:
     @property
     def tma_rows(self) -> int:
         """Rows of ``span`` bytes in one TMA atom: the pattern's 128-byte lines (8; 4 for the 32-byte-atom modes)."""
-        return 4 if self.tma in (tma_mod.TmaSwizzle.B128_ATOM_32B, tma_mod.TmaSwizzle.B128_ATOM_32B_FLIP_8B) else 8
+        return 4 if self.tma in (SwizzleMode.B128_BASE32B, SwizzleMode.B128_ATOM_32B_FLIP_8B) else 8
 
     @property
     def tma_atom(self) -> tuple[int, int]:
@@ -416,7 +412,7 @@ class Pairing:
     @property
     def period_bytes(self) -> int:
         """The split period ``P``: the larger swizzle period of the two sides, at least 16 bytes."""
-        tma_period = 1 if self.tma is tma_mod.TmaSwizzle.NONE else self.tma_info.period_bytes
+        tma_period = 1 if self.tma is SwizzleMode.NONE else self.tma_info.period_bytes
         return max(16, tma_period, self.mma_mode.period_bytes)
 
     @property
@@ -445,7 +441,7 @@ class Pairing:
         'TMA 64B K-major box -> sm90 wgmma 128B K-major atom, 16-bit elements'
         """
         mma = "wgmma" if self.arch == "sm90" else "tcgen05"
-        return (f"TMA {self.tma.short_name} {self.tma_major}-major box -> {self.arch} {mma} {self.mma_mode.short_name} "
+        return (f"TMA {self.tma.tma_name} {self.tma_major}-major box -> {self.arch} {mma} {self.mma_mode.short_name} "
                 f"{self.mma_major}-major atom, {self.element_bits}-bit elements")
 
 
@@ -479,7 +475,7 @@ def pairing(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
         except DescriptorError as e:
             raise ProofError(f"unknown wgmma swizzle mode {mma_mode!r}: {str(e).split(': ', 1)[-1]}") from None
     p = Pairing(t, mj, mode, wmj, bits, ar)
-    if t is tma_mod.TmaSwizzle.B96 and (p.tma_span_bytes * 8) % bits:
+    if t is SwizzleMode.B96 and (p.tma_span_bytes * 8) % bits:
         raise NotApplicable("96-byte rows do not hold a whole number of elements")
     mod = p.module
     if ar == "sm90" and not mode.on_sm90:
@@ -508,7 +504,7 @@ def _check_size(p: Pairing, m: Any, k: Any, dst: Any) -> None:
     a = p.tma_alignment_bytes
     if dst % a:
         raise ProofError(f"dst_address {dst:#x} is not a multiple of {a} bytes, the TMA destination alignment of "
-                         f"{p.tma.short_name}")
+                         f"{p.tma.tma_name}")
     mn, kk = p.tile_shape(int(m), int(k))
     if dst + mn * kk * p.element_bytes > SMEM_WINDOW_BYTES:
         raise ProofError(f"the {mn}x{kk} tile at {dst:#x} does not fit the 256 KiB shared-memory window")

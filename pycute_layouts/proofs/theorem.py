@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from ..arch.swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.symbols import symbols
@@ -668,7 +668,7 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> Theore
             raise _LibraryMismatch(f"TMA box: the model loads {p.tma_box(m, k)} at m={m}, k={k}, the derivation "
                                    f"assumes {want}", (m, k, dst))
     steps.append((f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
-                  f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.short_name} byte map "
+                  f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
                   f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
                   f"coordinates gives, in elements, the layout {sy.tma_layout}",
                   sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))"))))
@@ -895,7 +895,7 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
         raise ProofError(f"dst_address must be a non-negative int, got {dst_address!r}")
     if dst_address % p.tma_alignment_bytes:
         raise ProofError(f"dst_address {dst_address:#x} is not a multiple of {p.tma_alignment_bytes} bytes, the TMA "
-                         f"destination alignment of {p.tma.short_name}")
+                         f"destination alignment of {p.tma.tma_name}")
     if not _fits(p, 1, 1, dst_address):
         mn, kk = p.tile_shape(1, 1)
         raise ProofError(f"dst_address {dst_address:#x}: the smallest tile ({mn}x{kk}) does not fit the 256 KiB "
@@ -1178,7 +1178,7 @@ def expected_status(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any) 
     >>> expected_status("128B_ATOM_32B", "MN", 16, "sm100")
     ('proved', '')
     """
-    t = parse_tma_mode(tma_swizzle).short_name
+    t = parse_tma_mode(tma_swizzle).tma_name
     mj, bits, ar = parse_major(major), parse_bits(element_bits), parse_arch(arch)
     for modes, m_major, widths, m_arch, reason in EXPECTED_NOT_APPLICABLE:
         if (modes == "*" or t in modes) and m_major in ("*", mj) and bits in widths and m_arch == ar:
@@ -1369,14 +1369,14 @@ def _row(mode: Any, major: str, bits: int, arch: str, exhaustive: bool) -> Repor
             note = f"no MMA atom matches ({e.reason.split(';')[0].split(':')[0]}); vs the nearest"
     except NotApplicable as e:
         detail = e.reason if expected == "not applicable" else f"{e.reason}; expected {expected}"
-        return ReportRow(mode.short_name, major, bits, arch, None, "not applicable", expected, detail,
+        return ReportRow(mode.tma_name, major, bits, arch, None, "not applicable", expected, detail,
                          seconds=time.perf_counter() - t0)
     except ProofError as e:
-        return ReportRow(mode.short_name, major, bits, arch, None, "error", expected, str(e),
+        return ReportRow(mode.tma_name, major, bits, arch, None, "error", expected, str(e),
                          seconds=time.perf_counter() - t0)
     if expected == "not applicable":
         note = (note + "; " if note else "") + f"expected not applicable: {why}"
-    return ReportRow(mode.short_name, major, bits, arch, p.mma_mode.short_name, *_classify(p, expected, note, exhaustive))
+    return ReportRow(mode.tma_name, major, bits, arch, p.mma_mode.short_name, *_classify(p, expected, note, exhaustive))
 
 
 #: The stated mismatches and planted faults of the report: (label, pairing args, faults, dst).
@@ -1409,7 +1409,7 @@ def _negatives(rep: ProofReport, exhaustive: bool, mds: tuple = TMA_MODES, major
                                            str(kw.get("mma_mode", args[0])), "error", "refuted", f"{label}; {e}"))
             continue
         res = _classify(p, "refuted", label, exhaustive, faults, dst)
-        rep.negatives.append(ReportRow(p.tma.short_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
+        rep.negatives.append(ReportRow(p.tma.tma_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
                                        p.mma_mode.short_name, *res))
 
 
@@ -1427,7 +1427,7 @@ def _lemma_row(name: str, major: str, bits: int, arch: str, mode: str, expected:
 
 def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
             archs: tuple = ARCHS) -> None:
-    names = {m.short_name for m in mds}
+    names = {m.tma_name for m in mds}
     for arch in ARCHS:
         if arch not in archs:
             continue
@@ -1448,7 +1448,7 @@ def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bi
             rep.lemmas.append(_lemma_row("K-step with a 16 B step", "K", 16, arch, "128B", "refuted",
                                          "planted fault: half an instruction",
                                          lambda a=arch: prove_k_step("128B", 16, a, advance_bytes=16)))
-        for mode in SwizzleMode:
+        for mode in MMA_MODES:
             if not mode.is_swizzled or (arch == "sm90" and not mode.on_sm90) or parse_tma_mode(mode) not in mds:
                 continue
             rep.lemmas.append(_lemma_row(

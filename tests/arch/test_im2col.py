@@ -33,9 +33,9 @@ from pycute_layouts.arch.im2col import (
     interleave_offsets,
     interleave_pack,
     normalize_interleave,
-    normalize_swizzle,
     validate_im2col_w,
 )
+from pycute_layouts.arch.swizzle_modes import SwizzleMode
 from pycute_layouts.errors import LayoutError, TensorMapError, UnitError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -477,8 +477,8 @@ def test_tma_module_tensor_maps_work_when_present():
         (dict(coords=(0, 0, 0, 0), global_dim=(64, 0, 4, 2)), "globalDim must be non-zero"),
         (dict(coords=(0, 0, 0, 0), pixel_box_lower_corner_width=40000), r"\[-32768, 32767\]"),
         (dict(coords=(0, 0, 0, 0), pixel_box_upper_corner_width=-16), "non-zero area"),
-        (dict(coords=(0, 0, 0, 0), swizzle=3.0), "mode name"),
-        (dict(coords=(0, 0, 0, 0), swizzle="256B"), "unknown swizzle"),
+        (dict(coords=(0, 0, 0, 0), swizzle=3.0), "cannot parse 3.0"),
+        (dict(coords=(0, 0, 0, 0), swizzle="256B"), "cannot parse '256B'"),
         (dict(coords=None), "coords"),
     ],
 )
@@ -541,13 +541,13 @@ def test_normalizers_accept_enum_like_objects():
         def __init__(self, name, short):
             self.name, self.short_name = name, short
 
-    assert normalize_swizzle(FakeEnum("B128_ATOM_32B", "128B_ATOM_32B")) == "128B_ATOM_32B"
-    assert normalize_swizzle(SimpleNamespace(name="SWIZZLE_64B")) == "64B"
+    assert SwizzleMode.parse("128B_ATOM_32B") is SwizzleMode.B128_BASE32B
+    assert SwizzleMode.parse("SWIZZLE_64B") is SwizzleMode.B64
     assert normalize_interleave(FakeEnum("B16", "16B")) == "16B"
     assert normalize_interleave("NHWC") == "NONE"
     for bad in (True, 7, "17B", None):
         with pytest.raises(TensorMapError):
-            normalize_swizzle(bad)
+            SwizzleMode.parse(bad)
     with pytest.raises(TensorMapError):
         normalize_interleave(3)
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pycute_layouts.arch import tma
+from pycute_layouts.arch.swizzle_modes import SwizzleMode
 from pycute_layouts.arch.tma import (
     IM2COL,
     IM2COL_WIDE,
@@ -29,7 +30,6 @@ from pycute_layouts.arch.tma import (
     OobFill,
     TensorDataType,
     TiledTensorMap,
-    TmaSwizzle,
     box_to_smem,
     element_size_bits,
     elements_per_dim,
@@ -376,7 +376,7 @@ def test_box_to_smem_row_pitch_option() -> None:
         (("128B", 2, "ab"), "sequence of integers"),
         (("128B", 2, (8, None)), r"box_dims\[1\] must be an integer"),
         (("128B", 2, (8,), -128), "dst_address must be >= 0"),
-        (("nope", 2, (8,)), "TmaSwizzle.parse"),
+        (("nope", 2, (8,)), "SwizzleMode.parse"),
         (("NONE", 8, (256, 256, 256)), "model limit"),
     ],
 )
@@ -403,8 +403,8 @@ def test_elements_per_dim() -> None:
 
 
 def test_enum_values_match_driver() -> None:
-    assert [int(m) for m in TmaSwizzle if m is not TmaSwizzle.B96] == list(range(7))
-    assert [m.driver_name for m in TmaSwizzle][:7] == [
+    assert [int(m) for m in SwizzleMode if m is not SwizzleMode.B96] == list(range(7))
+    assert [m.driver_name for m in SwizzleMode][:7] == [
         "CU_TENSOR_MAP_SWIZZLE_NONE",
         "CU_TENSOR_MAP_SWIZZLE_32B",
         "CU_TENSOR_MAP_SWIZZLE_64B",
@@ -413,7 +413,7 @@ def test_enum_values_match_driver() -> None:
         "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B",
         "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B",
     ]
-    assert TmaSwizzle.B96 not in range(7) and TmaSwizzle.B96.driver_name is None
+    assert SwizzleMode.B96 not in range(7) and SwizzleMode.B96.driver_name is None
     dtypes = (
         "UINT8 UINT16 UINT32 INT32 UINT64 INT64 FLOAT16 FLOAT32 FLOAT64 BFLOAT16 FLOAT32_FTZ TFLOAT32 "
         "TFLOAT32_FTZ 16U4_ALIGN8B 16U4_ALIGN16B 16U6_ALIGN16B"
@@ -459,17 +459,17 @@ def test_element_sizes() -> None:
 @pytest.mark.parametrize(
     "cls, value, expected",
     [
-        (TmaSwizzle, "CU_TENSOR_MAP_SWIZZLE_128B", TmaSwizzle.B128),
-        (TmaSwizzle, "128B", TmaSwizzle.B128),
-        (TmaSwizzle, "none", TmaSwizzle.NONE),
-        (TmaSwizzle, " 32b ", TmaSwizzle.B32),
-        (TmaSwizzle, "B64", TmaSwizzle.B64),
-        (TmaSwizzle, "128b_atom_32b_flip_8b", TmaSwizzle.B128_ATOM_32B_FLIP_8B),
-        (TmaSwizzle, 6, TmaSwizzle.B128_ATOM_64B),
-        (TmaSwizzle, np.int32(3), TmaSwizzle.B128),
-        (TmaSwizzle, TmaSwizzle.B32, TmaSwizzle.B32),
-        (TmaSwizzle, "96B", TmaSwizzle.B96),
-        (TmaSwizzle, 96, TmaSwizzle.B96),
+        (SwizzleMode, "CU_TENSOR_MAP_SWIZZLE_128B", SwizzleMode.B128),
+        (SwizzleMode, "128B", SwizzleMode.B128),
+        (SwizzleMode, "none", SwizzleMode.NONE),
+        (SwizzleMode, " 32b ", SwizzleMode.B32),
+        (SwizzleMode, "B64", SwizzleMode.B64),
+        (SwizzleMode, "128b_atom_32b_flip_8b", SwizzleMode.B128_ATOM_32B_FLIP_8B),
+        (SwizzleMode, 6, SwizzleMode.B128_ATOM_64B),
+        (SwizzleMode, np.int32(3), SwizzleMode.B128),
+        (SwizzleMode, SwizzleMode.B32, SwizzleMode.B32),
+        (SwizzleMode, "96B", SwizzleMode.B96),
+        (SwizzleMode, 96, SwizzleMode.B96),
         (TensorDataType, "16U4_ALIGN8B", TensorDataType.U4x16_ALIGN8B),
         (TensorDataType, "u6x16_align16b", TensorDataType.U6x16_ALIGN16B),
         (TensorDataType, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16", TensorDataType.BFLOAT16),
@@ -488,14 +488,14 @@ def test_enum_parse(cls: type, value: object, expected: object) -> None:
 @pytest.mark.parametrize(
     "cls, value, match",
     [
-        (TmaSwizzle, "256B", "cannot parse '256B'"),
-        (TmaSwizzle, 7, "7 is not a TmaSwizzle value"),
-        (TmaSwizzle, -1, "not a TmaSwizzle value"),
-        (TmaSwizzle, "CU_TENSOR_MAP_SWIZZLE_96B", "PTX-only"),
-        (TmaSwizzle, True, "cannot parse True"),
-        (TmaSwizzle, 3.0, "cannot parse 3.0"),
-        (TmaSwizzle, None, "cannot parse None"),
-        (TmaSwizzle, Interleave.B32, "member of another enum"),
+        (SwizzleMode, "256B", "cannot parse '256B'"),
+        (SwizzleMode, 7, "7 is not a SwizzleMode value"),
+        (SwizzleMode, -1, "not a SwizzleMode value"),
+        (SwizzleMode, "CU_TENSOR_MAP_SWIZZLE_96B", "PTX-only"),
+        (SwizzleMode, True, "cannot parse True"),
+        (SwizzleMode, 3.0, "cannot parse 3.0"),
+        (SwizzleMode, None, "cannot parse None"),
+        (SwizzleMode, Interleave.B32, "member of another enum"),
         (TensorDataType, "FLOAT8", "allowed values: UINT8=0"),
         (TensorDataType, 16, "not a TensorDataType value"),
         (Interleave, "64B", "allowed values"),
@@ -515,9 +515,9 @@ def test_enum_parse_rejects(cls: type, value: object, match: str) -> None:
 
 def test_enum_parse_message_lists_driver_names() -> None:
     with pytest.raises(TensorMapError) as exc:
-        TmaSwizzle.parse("bad")
+        SwizzleMode.parse("bad")
     msg = str(exc.value)
-    for m in TmaSwizzle:
+    for m in SwizzleMode:
         assert m.short_name in msg
     assert "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B" in msg and "PTX-only" in msg
 
@@ -1455,13 +1455,13 @@ def test_construction_parses_enums_and_normalises() -> None:
         box_dim=[64, 8],
         oob_fill=OobFill.NONE,
     )
-    assert m.swizzle is TmaSwizzle.B128 and m.l2_promotion is L2Promotion.L2_128B
+    assert m.swizzle is SwizzleMode.B128 and m.l2_promotion is L2Promotion.L2_128B
     assert m.interleave is Interleave.NONE and m.tensor_data_type is TensorDataType.FLOAT16
     assert m.global_dim == (256, 64) and m.box_dim == (64, 8) and m.element_strides == (1, 1)
     assert m.tensor_rank == 2
     assert m == make(TILED, l2_promotion="L2_128B") and hash(m) == hash(make(TILED, l2_promotion=2))
     with pytest.raises(AttributeError):
-        m.swizzle = TmaSwizzle.NONE  # type: ignore[misc]
+        m.swizzle = SwizzleMode.NONE  # type: ignore[misc]
     w = make(IM2COL_WIDE, mode=1)
     assert w.mode is Im2colWideMode.W128
 
@@ -1469,7 +1469,7 @@ def test_construction_parses_enums_and_normalises() -> None:
 @pytest.mark.parametrize(
     "fn, over, match",
     [
-        (TILED, dict(swizzle="256B"), "TmaSwizzle.parse"),
+        (TILED, dict(swizzle="256B"), "SwizzleMode.parse"),
         (TILED, dict(tensor_data_type="float8"), "TensorDataType.parse"),
         (TILED, dict(interleave=5), "Interleave.parse"),
         (TILED, dict(l2_promotion="huge"), "L2Promotion.parse"),
@@ -1693,7 +1693,7 @@ _int_list = st.lists(_any_int, max_size=7)
     _int_list,
     _int_list,
     st.tuples(_any_int, _any_int, _any_int),
-    st.sampled_from(list(TmaSwizzle)),
+    st.sampled_from(list(SwizzleMode)),
     st.integers(0, 2),
     st.sampled_from(["load", "store"]),
 )

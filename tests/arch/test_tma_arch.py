@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from pycute_layouts import TensorMapError
-from pycute_layouts.arch.tma.maps import (
+from pycute_layouts.arch.swizzle_modes import SwizzleMode
+from pycute_layouts.arch.tma import (
     ARCHS,
     IM2COL,
     IM2COL_WIDE,
@@ -19,7 +20,6 @@ from pycute_layouts.arch.tma.maps import (
     Im2colWideTensorMap,
     TensorDataType,
     TiledTensorMap,
-    TmaSwizzle,
 )
 
 BASE = {
@@ -82,7 +82,7 @@ def test_every_arch_rule_has_a_case() -> None:
 
 
 def test_min_arch_of_every_mode_and_type() -> None:
-    assert [m.short_name for m in TmaSwizzle if m.min_arch == "sm100"] == [
+    assert [m.tma_name for m in SwizzleMode if m.min_arch == "sm100"] == [
         "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"]
     assert {t.name for t in TensorDataType if t.min_arch == "sm100"} == {"U4x16_ALIGN16B", "U6x16_ALIGN16B"}
     assert ARCHS == ("sm90", "sm100")

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from pycute_layouts import ComposedLayout, Layout, Swizzle, SwizzledSmemLayout, XorSwizzle, parse, tile_to_shape
 from pycute_layouts.arch import tma, umma, wgmma
-from pycute_layouts.arch.tma import PLAN_RULES, TiledTensorMap, TmaSwizzle, parse_data_type, plan_tma_load
+from pycute_layouts.arch.swizzle_modes import SwizzleMode
+from pycute_layouts.arch.tma import PLAN_RULES, TiledTensorMap, parse_data_type, plan_tma_load
 from pycute_layouts.errors import LayoutError, TensorMapError
 
 K_MAJOR_G = Layout((4096, 4096), (4096, 1))  # (M, K), K contiguous
@@ -44,24 +45,24 @@ def summary(p: tma.TmaLoadPlan) -> tuple:
 
 CANONICAL = [
     # (major, mode, bits, MN, K, global, box, swizzle, coords, offsets)
-    ("K", "128B", 16, 64, 64, K_MAJOR_G, (64, 64), TmaSwizzle.B128, [(0, 0)], [0]),
-    ("K", "128B", 16, 128, 128, K_MAJOR_G, (64, 128), TmaSwizzle.B128, [(0, 0), (64, 0)], [0, 16384]),
-    ("MN", "128B", 16, 128, 64, MN_MAJOR_G, (64, 64), TmaSwizzle.B128, [(0, 0), (64, 0)], [0, 8192]),
-    ("MN", "128B", 16, 64, 64, MN_MAJOR_G, (64, 64), TmaSwizzle.B128, [(0, 0)], [0]),
-    ("K", "64B", 16, 64, 64, K_MAJOR_G, (32, 64), TmaSwizzle.B64, [(0, 0), (32, 0)], [0, 4096]),
-    ("K", "32B", 16, 64, 64, K_MAJOR_G, (16, 64), TmaSwizzle.B32, [(0, 0), (16, 0), (32, 0), (48, 0)],
+    ("K", "128B", 16, 64, 64, K_MAJOR_G, (64, 64), SwizzleMode.B128, [(0, 0)], [0]),
+    ("K", "128B", 16, 128, 128, K_MAJOR_G, (64, 128), SwizzleMode.B128, [(0, 0), (64, 0)], [0, 16384]),
+    ("MN", "128B", 16, 128, 64, MN_MAJOR_G, (64, 64), SwizzleMode.B128, [(0, 0), (64, 0)], [0, 8192]),
+    ("MN", "128B", 16, 64, 64, MN_MAJOR_G, (64, 64), SwizzleMode.B128, [(0, 0)], [0]),
+    ("K", "64B", 16, 64, 64, K_MAJOR_G, (32, 64), SwizzleMode.B64, [(0, 0), (32, 0)], [0, 4096]),
+    ("K", "32B", 16, 64, 64, K_MAJOR_G, (16, 64), SwizzleMode.B32, [(0, 0), (16, 0), (32, 0), (48, 0)],
      [0, 2048, 4096, 6144]),
-    ("MN", "64B", 16, 64, 16, MN_MAJOR_G, (32, 16), TmaSwizzle.B64, [(0, 0), (32, 0)], [0, 1024]),
+    ("MN", "64B", 16, 64, 16, MN_MAJOR_G, (32, 16), SwizzleMode.B64, [(0, 0), (32, 0)], [0, 1024]),
     # no swizzle (wgmma INTERLEAVE): 16-byte core-matrix rows, one box per 8-element K column block
-    ("K", "none", 16, 64, 64, K_MAJOR_G, (8, 64), TmaSwizzle.NONE, [(8 * i, 0) for i in range(8)],
+    ("K", "none", 16, 64, 64, K_MAJOR_G, (8, 64), SwizzleMode.NONE, [(8 * i, 0) for i in range(8)],
      [1024 * i for i in range(8)]),
-    ("MN", "none", 16, 64, 16, MN_MAJOR_G, (8, 16), TmaSwizzle.NONE, [(8 * i, 0) for i in range(8)],
+    ("MN", "none", 16, 64, 16, MN_MAJOR_G, (8, 16), SwizzleMode.NONE, [(8 * i, 0) for i in range(8)],
      [256 * i for i in range(8)]),
     # fp8 (e4m3 -> UINT8) and tf32
-    ("K", "128B", 8, 128, 128, K_MAJOR_G, (128, 128), TmaSwizzle.B128, [(0, 0)], [0]),
-    ("K", "64B", 8, 64, 128, K_MAJOR_G, (64, 64), TmaSwizzle.B64, [(0, 0), (64, 0)], [0, 4096]),
-    ("K", "128B", 32, 64, 32, K_MAJOR_G, (32, 64), TmaSwizzle.B128, [(0, 0)], [0]),
-    ("K", "32B", 32, 64, 32, K_MAJOR_G, (8, 64), TmaSwizzle.B32, [(0, 0), (8, 0), (16, 0), (24, 0)],
+    ("K", "128B", 8, 128, 128, K_MAJOR_G, (128, 128), SwizzleMode.B128, [(0, 0)], [0]),
+    ("K", "64B", 8, 64, 128, K_MAJOR_G, (64, 64), SwizzleMode.B64, [(0, 0), (64, 0)], [0, 4096]),
+    ("K", "128B", 32, 64, 32, K_MAJOR_G, (32, 64), SwizzleMode.B128, [(0, 0)], [0]),
+    ("K", "32B", 32, 64, 32, K_MAJOR_G, (8, 64), SwizzleMode.B32, [(0, 0), (8, 0), (16, 0), (24, 0)],
      [0, 2048, 4096, 6144]),
 ]
 
@@ -85,7 +86,7 @@ def test_canonical_wgmma_tiles(major, mode, bits, mn, k, g, box, sw, coords, off
 def test_deepgemm_k_major_sw128_bf16_64x64_with_dtype() -> None:
     p = plan_tma_load(parse("Sw<3,4,3> o 0 o (64,64):(64,1)"), K_MAJOR_G, 16, data_type="bf16")
     assert p.tensor_map.tensor_data_type is tma.TensorDataType.BFLOAT16
-    assert (p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides) == ((64, 64), TmaSwizzle.B128, 1, (8192,))
+    assert (p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides) == ((64, 64), SwizzleMode.B128, 1, (8192,))
     assert p.box_notes[-1] == "the box covers the whole tile"
 
 
@@ -102,14 +103,14 @@ def test_fp8_and_tf32_data_types() -> None:
 def test_sm100_128b_base32b_is_atom_32b() -> None:
     S = tile("MN", "128B_base32B", 32, 64, 32, arch="sm100")
     p = plan_tma_load(S, MN_MAJOR_G, 32)
-    assert summary(p) == ((32, 32), TmaSwizzle.B128_ATOM_32B, 2, [(0, 0), (32, 0)], [0, 4096])
+    assert summary(p) == ((32, 32), SwizzleMode.B128_BASE32B, 2, [(0, 0), (32, 0)], [0, 4096])
     assert np.array_equal(p.smem_byte_addresses(), S.byte_addresses())
 
 
-@pytest.mark.parametrize("sw,mode", [(Swizzle(1, 6, 1), TmaSwizzle.B128_ATOM_64B),
+@pytest.mark.parametrize("sw,mode", [(Swizzle(1, 6, 1), SwizzleMode.B128_ATOM_64B),
                                      (XorSwizzle([(7, 3)]).compose(Swizzle(2, 5, 2)),
-                                      TmaSwizzle.B128_ATOM_32B_FLIP_8B),
-                                     (Swizzle(2, 5, 2), TmaSwizzle.B128_ATOM_32B)])
+                                      SwizzleMode.B128_ATOM_32B_FLIP_8B),
+                                     (Swizzle(2, 5, 2), SwizzleMode.B128_BASE32B)])
 def test_tma_only_modes(sw, mode) -> None:
     S = SwizzledSmemLayout(sw, Layout((16, 64), (64, 1)), 16)
     p = plan_tma_load(S, Layout((256, 64), (64, 1)), 16)
@@ -142,7 +143,7 @@ def test_off_boundary_base_keeps_absolute_swizzle() -> None:
 def test_element_unit_swizzle_is_converted() -> None:
     S = SwizzledSmemLayout(Swizzle(3, 3, 3), Layout((8, 64), (64, 1)), 16, swizzle_unit="elements")
     p = plan_tma_load(S, K_MAJOR_G)
-    assert p.swizzle is TmaSwizzle.B128 and p.element_bits == 16
+    assert p.swizzle is SwizzleMode.B128 and p.element_bits == 16
     assert np.array_equal(p.smem_byte_addresses(), S.byte_addresses())
 
 

@@ -33,7 +33,7 @@ from pycute_layouts import (
     tile_to_shape,
 )
 from pycute_layouts.arch import umma, wgmma
-from pycute_layouts.arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from pycute_layouts.arch.swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 REPO = Path(__file__).resolve().parents[2]
 REFERENCE = REPO.parent / "shared" / "reference"
@@ -130,7 +130,7 @@ def atom_extent(atom: SwizzledSmemLayout) -> tuple[int, int]:
 def test_swizzle_mode_encodings():
     rows = {m.short_name: (m.wgmma_layout_type if m.on_sm90 else None, m.tcgen05_layout_type, m.tma_swizzle,
                            str(m.byte_swizzle), m.period_bytes, m.pattern_boundary_bytes, m.width_bytes)
-            for m in SwizzleMode}
+            for m in MMA_MODES}
     assert rows == {
         "none": (0, 0, 0, "Sw<0,4,3>", 1, 16, 16),
         "32B": (3, 6, 1, "Sw<1,4,3>", 256, 256, 32),
@@ -146,7 +146,7 @@ def test_swizzle_mode_matches_tma_module():
     byte_map = getattr(tma, "swizzle_byte_map", None)
     if byte_map is None:
         pytest.skip("pycute_layouts.arch.tma has no swizzle_byte_map")
-    for m in SwizzleMode:
+    for m in MMA_MODES:
         assert byte_map(m.tma_swizzle) == m.byte_swizzle
 
 
@@ -164,7 +164,7 @@ def test_swizzle_mode_parse(text, mode):
 
 
 def test_swizzle_mode_field_round_trips():
-    for m in SwizzleMode:
+    for m in MMA_MODES:
         assert SwizzleMode.from_tcgen05_layout_type(m.tcgen05_layout_type) is m
         assert SwizzleMode.from_tma(m.tma_swizzle) is m
         assert SwizzleMode.from_swizzle(m.byte_swizzle) is m
@@ -174,7 +174,7 @@ def test_swizzle_mode_field_round_trips():
 
 def test_swizzle_mode_geometry_matches_cute_atoms():
     """Bits atoms of CuTe: MN (1024,8):(1,1024) etc. -> W*16 bytes wide, 8 (4) rows; period from the map."""
-    for m in SwizzleMode:
+    for m in MMA_MODES:
         assert m.atom_bytes == m.width_bytes * m.atom_rows
         if m.is_swizzled:
             # the XOR reads bits 7.. and writes bits M..: it never moves data across an atom boundary
@@ -700,8 +700,12 @@ BAD = [
      "unknown symbol"),
     ("canonical T contradicts bits", lambda: wgmma.canonical_layout("K", "128B", T=4, element_bits=16),
      DescriptorError, "contradicts"),
-    ("unknown swizzle name", lambda: wgmma.canonical_layout("K", "96B"), DescriptorError,
-     "cannot parse '96B'"),
+    ("unknown swizzle name", lambda: wgmma.canonical_layout("K", "256B"), DescriptorError,
+     "cannot parse '256B'"),
+    ("PTX-only swizzle mode", lambda: wgmma.canonical_layout("K", "96B"), DescriptorError,
+     "96B swizzle mode does not exist on sm90"),
+    ("TMA-only mode in a descriptor", lambda: wgmma.SmemDescriptor(0, 16, 128, "128B_ATOM_64B"),
+     DescriptorError, "TMA-only"),
     ("TMA-only mode", lambda: SwizzleMode.from_tma(5), DescriptorError, "TMA-only"),
     ("tcgen05 layout type 3", lambda: SwizzleMode.from_tcgen05_layout_type(3), DescriptorError, "invalid"),
     ("wgmma layout type of base32B", lambda: SwizzleMode.B128_BASE32B.wgmma_layout_type, DescriptorError,

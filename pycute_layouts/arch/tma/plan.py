@@ -42,22 +42,28 @@ and :meth:`TmaLoadPlan.smem_layout` returns it as a :class:`SwizzledSmemLayout`.
 >>> from pycute_layouts import parse
 >>> plan = plan_tma_load(parse("Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"),
 ...                      parse("(4096,4096):(4096,1)"), 16, data_type="BFLOAT16")
->>> plan.box_dim, plan.swizzle.short_name, plan.num_copies, [c.coords for c in plan.copies]
+>>> plan.box_dim, plan.swizzle.tma_name, plan.num_copies, [c.coords for c in plan.copies]
 ((64, 128), '128B', 2, [(0, 0), (64, 0)])
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ...core import inttuple as it
+from ...core.composed import ComposedLayout, SwizzledSmemLayout
+from ...core.layout import Layout
+from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import LayoutError, TensorMapError
-from .maps import _MAX_BOX_BYTES, _MODE_INFO, TensorDataType, TiledTensorMap, TmaSwizzle, _xor_pairs
+from ..swizzle_modes import SwizzleMode, xor_pairs
+from .box import MAX_BOX_BYTES, swizzle_mode_info
+from .enums import TensorDataType
+from .maps import TiledTensorMap
 
 __all__ = ["TmaCopy", "TmaLoadPlan", "plan_tma_load", "parse_data_type", "PLAN_RULES", "DTYPE_ALIASES"]
 
@@ -109,6 +115,9 @@ def _err(rule: str, msg: str, **extra: Any) -> TensorMapError:
 def parse_data_type(value: Any) -> TensorDataType:
     """A ``CUtensorMapDataType`` from a short name ("bf16", "fp8", "tf32", "u8", ...) or anything
     :meth:`TensorDataType.parse` takes.
+
+    Pre: ``value`` is a TensorDataType spelling or a short alias ("bf16", "f32", ...).
+    Post: the TensorDataType; TensorMapError otherwise.
 
     8-bit floats and signed 8/16-bit integers have no TMA type; they map to UINT8 / UINT16.
 
@@ -177,12 +186,12 @@ class TmaLoadPlan:
         return tuple(self.tensor_map.box_dim)
 
     @property
-    def swizzle(self) -> TmaSwizzle:
+    def swizzle(self) -> SwizzleMode:
         """The ``CUtensorMapSwizzle`` of the tensor map.
 
         >>> from pycute_layouts import Layout
         >>> plan_tma_load(Layout((64, 8), (1, 64)), Layout((64, 8), (1, 64)), 16).swizzle
-        <TmaSwizzle.NONE: 0>
+        <SwizzleMode.INTERLEAVE: 0>
         """
         return self.tensor_map.swizzle
 
@@ -235,6 +244,9 @@ class TmaLoadPlan:
     def smem_byte_addresses(self) -> np.ndarray:
         """Absolute byte address of every tile element as the copies place it (tile index order).
 
+        Pre: the plan came from :func:`plan_tma_load`.
+        Post: the byte address of every tile element (tile order), recomputed from the tensor map alone.
+
         Computed from the plan alone: each copy's box goes through the forward model
         (``tensor_map.smem_layout(dst)``, i.e. :func:`box_to_smem`), and each box element's TMA
         coordinates are mapped back to its tile coordinate. Raises TensorMapError if some tile
@@ -269,6 +281,9 @@ class TmaLoadPlan:
     def smem_layout(self) -> Any:
         """The tile layout the copies produce, as a :class:`SwizzledSmemLayout` (swizzle on bytes).
 
+        Pre: as :meth:`smem_byte_addresses`.
+        Post: a SwizzledSmemLayout equal element by element to those addresses.
+
         Built from :meth:`smem_byte_addresses` (the forward model): the addresses are un-swizzled
         with the mode's byte map, turned into element offsets and fitted with a layout of the
         tile's shape (one stride per flat mode, verified on every element). Its ``base_address``
@@ -280,9 +295,7 @@ class TmaLoadPlan:
         >>> print(p.smem_layout())
         Sw<2,4,3>[B] o ((8,2),(32,2)):((32,256),(1,512)) [16b]
         """
-        from ...core.composed import SwizzledSmemLayout
-        from ...core.layout import Layout
-        f = _MODE_INFO[self.swizzle].byte_map
+        f = swizzle_mode_info(self.swizzle).byte_map
         addr = self.smem_byte_addresses()
         dense = f.inverse()(addr) - self.base_address
         eb = self.element_bytes
@@ -310,6 +323,9 @@ class TmaLoadPlan:
     def to_dict(self) -> dict:
         """A JSON-ready summary: tensor-map parameters (driver names), box, copies and notes.
 
+        Pre: none.
+        Post: a JSON-ready dict of the map and the copies (driver spellings).
+
         >>> from pycute_layouts import Layout
         >>> d = plan_tma_load(Layout((8, 16), (1, 8)), Layout((8, 16), (1, 8)), 16).to_dict()
         >>> d["tensor_map"]["boxDim"], d["num_copies"], d["swizzle"]
@@ -326,11 +342,11 @@ class TmaLoadPlan:
                 "boxDim": list(m.box_dim),
                 "elementStrides": list(m.element_strides),
                 "interleave": m.interleave.short_name,
-                "swizzle": m.swizzle.short_name,
+                "swizzle": m.swizzle.tma_name,
                 "l2Promotion": m.l2_promotion.short_name,
                 "oobFill": m.oob_fill.short_name,
             },
-            "swizzle": m.swizzle.short_name,
+            "swizzle": m.swizzle.tma_name,
             "swizzle_value": int(m.swizzle),
             "box_dim": list(self.box_dim),
             "bytes_per_copy": self.bytes_per_copy,
@@ -353,8 +369,6 @@ def _top_sizes(shape: Any) -> tuple[int, ...]:
 
 
 def _as_layout_obj(x: Any, what: str) -> Any:
-    from ...core.notation import parse
-
     if isinstance(x, str):
         try:
             return parse(x)
@@ -365,8 +379,6 @@ def _as_layout_obj(x: Any, what: str) -> Any:
 
 def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
     """(byte swizzle, element Layout, element offset, base byte address, element bits or None)."""
-    from ...core.composed import ComposedLayout, SwizzledSmemLayout
-    from ...core.layout import Layout
     smem = _as_layout_obj(smem, "smem layout")
     if isinstance(smem, SwizzledSmemLayout):
         try:
@@ -390,25 +402,25 @@ def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
                              f"(swizzle on byte addresses) or a Layout, got {type(smem).__name__}")
 
 
-def _tma_mode_of(sw: Any, element_bits: int) -> TmaSwizzle:
-    pairs = tuple(sorted(_xor_pairs(sw)))
-    for mode, info in _MODE_INFO.items():
-        if mode is TmaSwizzle.B96:
+def _tma_mode_of(sw: Any, element_bits: int) -> SwizzleMode:
+    pairs = tuple(sorted(xor_pairs(sw)))
+    for mode, info in ((m, swizzle_mode_info(m)) for m in SwizzleMode):
+        if mode is SwizzleMode.B96:
             continue  # same map as 32B, which is the encodable one
-        if tuple(sorted(_xor_pairs(info.byte_map))) == pairs:
+        if tuple(sorted(xor_pairs(info.byte_map))) == pairs:
             return mode
     hint = ""
     if isinstance(sw, Swizzle) and element_bits % 8 == 0 and element_bits // 8 in (2, 4, 8):
         k = (element_bits // 8).bit_length() - 1
         cand = Swizzle(sw.bits, sw.base + k, sw.shift)
-        for mode, info in _MODE_INFO.items():
-            if mode is not TmaSwizzle.B96 and tuple(sorted(_xor_pairs(info.byte_map))) == tuple(
-                    sorted(_xor_pairs(cand))):
-                hint = (f"; it looks like the {mode.short_name} mode written on {element_bits}-bit element offsets "
+        for mode, info in ((m, swizzle_mode_info(m)) for m in SwizzleMode):
+            if mode is not SwizzleMode.B96 and tuple(sorted(xor_pairs(info.byte_map))) == tuple(
+                    sorted(xor_pairs(cand))):
+                hint = (f"; it looks like the {mode.tma_name} mode written on {element_bits}-bit element offsets "
                         f"(CuTe's element-unit form): on byte addresses that is {cand} (use "
                         "SwizzledSmemLayout(..., swizzle_unit='elements') or the byte form)")
                 break
-    maps = ", ".join(f"{m.short_name} {i.byte_map}" for m, i in _MODE_INFO.items() if m is not TmaSwizzle.B96)
+    maps = ", ".join(f"{m.tma_name} {m.byte_map}" for m in SwizzleMode if m is not SwizzleMode.B96)
     raise _err("plan.swizzle_not_tma", f"{sw} is not the byte map of any CUtensorMapSwizzle mode ({maps}){hint}",
                swizzle=sw)
 
@@ -463,6 +475,11 @@ def plan_tma_load(
 ) -> TmaLoadPlan:
     """The tensor map and TMA copies that load a global tensor's tile into ``smem_layout``.
 
+    Pre: ``smem_layout`` and ``global_layout`` are bound and of equal rank; ``element_bits`` in 8, 16, 32, 64
+    (or implied).
+    Post: a TmaLoadPlan whose copies place every tile element where ``smem_layout`` puts it; TensorMapError
+    with a ``rule`` otherwise.
+
     ``smem_layout``: a :class:`SwizzledSmemLayout`, a :class:`ComposedLayout` ``Sw<B,M,S> o off o L``
     (swizzle on byte addresses, ``off`` and ``L`` in elements), a plain :class:`Layout` (no
     swizzle), or CuTe notation for one. ``global_layout``: the tensor's ``shape:stride`` in
@@ -483,14 +500,50 @@ def plan_tma_load(
     >>> p = plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(4096,1)"), 16,
     ...                   data_type="bf16")
     >>> p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides
-    ((64, 8), <TmaSwizzle.B128: 3>, 1, (8192,))
+    ((64, 8), <SwizzleMode.B128: 3>, 1, (8192,))
     >>> plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(1,4096)"), 16)
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.TensorMapError: plan_tma_load: the smem inner (contiguous) dimension must be ...
     """
-    from ...core.layout import Layout
-    # -- inputs ------------------------------------------------------------------------------
+    sw, L, off_elems, base_address, G, dt, bits = _plan_inputs(smem_layout, global_layout, element_bits, data_type,
+                                                               split)
+    eb = bits // 8
+    mode = _tma_mode_of(sw, bits)
+    info = swizzle_mode_info(mode)
+    if L.rank() != G.rank():
+        raise _err("plan.rank_mismatch", f"the smem layout {L} has {L.rank()} top-level modes, the global layout "
+                                         f"{G} has {G.rank()}")
+    n_elems = math.prod(_top_sizes(L.shape))
+    if n_elems * eb > MAX_BOX_BYTES:
+        raise _err("plan.input", f"a tile of {n_elems * eb} bytes exceeds the {MAX_BOX_BYTES}-byte model limit")
+    tile = _tile_coordinates(L, G, off_elems)
+    _sort_injective(tile, L, eb, base_address)
+    box, notes = _derive_box(tile, info.span_bytes, eb, split)
+    _check_inner_dimension(tile, box, G)
+    dims, box_dim = _tma_dimensions(tile, box, G)
+    B = math.prod(d for _, d in box)
+    _check_dense_packing(tile, B, box_dim[:len(box)])
+    copies = _copies(tile, B, dims, eb, base_address, mode)
+    tmap = _tensor_map(tile, dims, box_dim, dt, eb, global_address, mode, notes)
+    return TmaLoadPlan(
+        tensor_map=tmap,
+        copies=copies,
+        tma_modes=tuple(tile.owners[r] for r in dims),
+        global_submodes=tile.subs,
+        tile_shape=L.shape,
+        element_bits=bits,
+        base_address=base_address,
+        box_notes=tuple(notes),
+    )
+
+
+# -- the planner's steps ---------------------------------------------------------------------
+
+
+def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_type: Any,
+                 split: Any) -> tuple[Any, Any, int, int, Any, TensorDataType, int]:
+    """(byte swizzle, smem Layout, element offset, base address, global Layout, data type, element bits)."""
     sw, L, off_elems, base_address, bits_from_layout = _normalize_smem(smem_layout)
     G = _as_layout_obj(global_layout, "global layout")
     if not isinstance(G, Layout):
@@ -518,26 +571,39 @@ def plan_tma_load(
         raise _err("plan.input", f"data_type {dt.short_name} has {dt.bits}-bit elements but element_bits={bits}")
     if not isinstance(split, bool):
         raise _err("plan.input", f"split must be True or False, got {split!r}")
-    eb = bits // 8
     for lay, what in ((L, "smem layout"), (G, "global layout")):
         if lay.is_symbolic():
             raise _err("plan.input", f"the {what} {lay} has unbound symbols; bind them first (layout.subs(...))")
-    mode = _tma_mode_of(sw, bits)
-    info = _MODE_INFO[mode]
-    if L.rank() != G.rank():
-        raise _err("plan.rank_mismatch", f"the smem layout {L} has {L.rank()} top-level modes, the global layout "
-                                         f"{G} has {G.rank()}")
+    return sw, L, off_elems, base_address, G, dt, bits
+
+
+@dataclass
+class _Tile:
+    """The tile seen element by element: smem offset and global sub-coordinates of every tile index."""
+
+    N: int  # elements in the tile
+    subs: tuple[tuple[tuple[int, int], ...], ...]  # per global mode: its coalesced (size, stride) sub-modes
+    owners: list[tuple[int, int]]  # sub-mode r -> (global mode j, position p)
+    names: list[str]  # sub-mode r -> "g0", "g1.0", ...
+    sub_size: list[int]
+    sub_stride: list[int]
+    s: np.ndarray  # (N,) smem element offset of tile index t
+    GC: np.ndarray  # (N, R) global sub-coordinates of tile index t
+    ss: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # offsets, ascending
+    GCs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))  # GC in that order
+
+    @property
+    def R(self) -> int:
+        return self.GC.shape[1]
+
+
+def _tile_coordinates(L: Any, G: Any, off_elems: int) -> _Tile:
+    """Tile index -> smem element offset, global sub-coordinates."""
     tile_sizes = _top_sizes(L.shape)
     N = math.prod(tile_sizes)
-    if N * eb > _MAX_BOX_BYTES:
-        raise _err("plan.input", f"a tile of {N * eb} bytes exceeds the {_MAX_BOX_BYTES}-byte model limit")
-
-    # -- tile index -> smem element offset, global sub-coordinates -----------------------------
     subs = _global_submodes(G)
     owners = [(j, p) for j, ss_ in enumerate(subs) for p in range(len(ss_))]
     names = [f"g{j}" if len(subs[j]) == 1 else f"g{j}.{p}" for j, p in owners]
-    sub_size = [subs[j][p][0] for j, p in owners]
-    sub_stride = [subs[j][p][1] for j, p in owners]
     s = L.to_numpy().astype(np.int64).reshape(-1) + off_elems
     t = np.arange(N, dtype=np.int64)
     cols = []
@@ -550,52 +616,67 @@ def plan_tma_load(
             last = p == len(subs[j]) - 1
             cols.append(rem if last else rem % n)
             rem = rem // n
-    GC = np.stack(cols, axis=1)  # (N, R)
-    R = GC.shape[1]
+    return _Tile(N, subs, owners, names, [subs[j][p][0] for j, p in owners], [subs[j][p][1] for j, p in owners],
+                 s, np.stack(cols, axis=1))
 
-    # -- injectivity ----------------------------------------------------------------------------
-    order = np.argsort(s, kind="stable")
-    ss = s[order]
+
+def _sort_injective(tile: _Tile, L: Any, eb: int, base_address: int) -> None:
+    """Sort the tile by smem offset (``tile.ss``, ``tile.GCs``); two elements at one offset are an error."""
+    order = np.argsort(tile.s, kind="stable")
+    ss = tile.s[order]
     dup = np.flatnonzero(ss[1:] == ss[:-1])
     if dup.size:
         a, b = int(order[dup[0]]), int(order[dup[0] + 1])
         raise _err("plan.smem_not_injective",
-                   f"tile elements {a} (global {_fmt_vec(GC[a], names)}) and {b} (global {_fmt_vec(GC[b], names)}) "
-                   f"share element offset {int(ss[dup[0]])} in {L}")
+                   f"tile elements {a} (global {_fmt_vec(tile.GC[a], tile.names)}) and {b} (global "
+                   f"{_fmt_vec(tile.GC[b], tile.names)}) share element offset {int(ss[dup[0]])} in {L}")
     if int(ss[0]) * eb + base_address < 0:
         raise _err("plan.input", f"the smem layout reaches a negative address ({int(ss[0]) * eb + base_address})")
-    GCs = GC[order]
+    tile.ss, tile.GCs = ss, tile.GC[order]
 
-    # -- the box: the longest prefix of the smem vector that is a dense unit-step walk ---------
-    box: list[tuple[int, int]] = []  # (sub-mode index r, extent d)
+
+def _box_repeats(tile: _Tile, cur: int, r: int) -> int:
+    """How many times the first ``cur`` smem elements repeat, one unit step along sub-mode ``r`` each."""
+    ss, GCs, R = tile.ss, tile.GCs, tile.R
+    nblk = tile.N // cur
+    blocks = GCs[: nblk * cur].reshape(nblk, cur, R) - GCs[:cur][None]
+    expect = np.zeros((nblk, R), dtype=np.int64)
+    expect[:, r] = np.arange(nblk, dtype=np.int64)
+    ok = np.all(blocks == expect[:, None, :], axis=(1, 2))
+    ok &= np.all(ss[: nblk * cur].reshape(nblk, cur) == ss[0] + np.arange(nblk * cur).reshape(nblk, cur), axis=1)
+    return int(np.argmin(ok)) if not ok.all() else nblk
+
+
+def _next_box_dim(tile: _Tile, cur: int, box: list[tuple[int, int]]) -> tuple[int | None, str]:
+    """The sub-mode the box grows along after ``cur`` elements, or None and why it stops there."""
+    ss, GCs, names = tile.ss, tile.GCs, tile.names
+    if ss[cur] != ss[0] + cur:
+        return None, (f"the box ends after {cur} elements: the next smem element is at offset {int(ss[cur])}, not "
+                      f"{int(ss[0]) + cur}")
+    delta = GCs[cur] - GCs[0]
+    nz = np.flatnonzero(delta)
+    if nz.size != 1 or delta[nz[0]] != 1 or any(r == nz[0] for r, _ in box):
+        return None, (f"the box ends after {cur} elements: smem offset {int(ss[cur])} holds global coordinate "
+                      f"{_fmt_vec(GCs[cur], names)}, not one unit step along one new global dimension from the "
+                      "box origin")
+    return int(nz[0]), ""
+
+
+def _derive_box(tile: _Tile, span: int | None, eb: int, split: bool) -> tuple[list[tuple[int, int]], list[str]]:
+    """The box: the longest prefix of the smem vector that is a dense unit-step walk ((sub-mode, extent) list)."""
+    box: list[tuple[int, int]] = []
     notes: list[str] = []
     cur = 1
     stop = "the box covers the whole tile"
-    span = info.span_bytes
-    while cur < N:
-        if ss[cur] != ss[0] + cur:
-            stop = (f"the box ends after {cur} elements: the next smem element is at offset {int(ss[cur])}, not "
-                    f"{int(ss[0]) + cur}")
+    while cur < tile.N:
+        r, why = _next_box_dim(tile, cur, box)
+        if r is None:
+            stop = why
             break
-        delta = GCs[cur] - GCs[0]
-        nz = np.flatnonzero(delta)
-        if nz.size != 1 or delta[nz[0]] != 1 or any(r == nz[0] for r, _ in box):
-            stop = (f"the box ends after {cur} elements: smem offset {int(ss[cur])} holds global coordinate "
-                    f"{_fmt_vec(GCs[cur], names)}, not one unit step along one new global dimension from the "
-                    "box origin")
-            break
-        r = int(nz[0])
-        nblk = N // cur
-        blocks = GCs[: nblk * cur].reshape(nblk, cur, R) - GCs[:cur][None]
-        q = np.arange(nblk, dtype=np.int64)
-        expect = np.zeros((nblk, R), dtype=np.int64)
-        expect[:, r] = q
-        ok = np.all(blocks == expect[:, None, :], axis=(1, 2))
-        ok &= np.all(ss[: nblk * cur].reshape(nblk, cur) == ss[0] + np.arange(nblk * cur).reshape(nblk, cur), axis=1)
-        m = int(np.argmin(ok)) if not ok.all() else nblk
+        m = _box_repeats(tile, cur, r)
         if m < 2:
-            stop = (f"the box ends after {cur} elements: the smem run along global {names[r]} from offset "
-                    f"{int(ss[cur])} does not repeat the box so far")
+            stop = (f"the box ends after {cur} elements: the smem run along global {tile.names[r]} from offset "
+                    f"{int(tile.ss[cur])} does not repeat the box so far")
             break
         d = m
         if split:
@@ -605,18 +686,22 @@ def plan_tma_load(
                 fit = _largest_divisor(m, lambda x: True)
             d = m if fit is None else fit
         box.append((r, d))
-        notes.append(f"boxDim[{len(box) - 1}]={d}: smem offsets step by {cur} along global {names[r]} "
-                     f"(stride {sub_stride[r]} elements) {m} times" + (f", split to {d}" if d != m else ""))
+        notes.append(f"boxDim[{len(box) - 1}]={d}: smem offsets step by {cur} along global {tile.names[r]} "
+                     f"(stride {tile.sub_stride[r]} elements) {m} times" + (f", split to {d}" if d != m else ""))
         cur *= d
         if d != m:
             stop = f"the box ends after {cur} elements: split=True shrank boxDim[{len(box) - 1}] from {m} to {d}"
             break
     notes.append(stop)
+    return box, notes
 
-    # -- dimension 0 must be the global stride-1 dimension --------------------------------------
-    unit = [r for r in range(R) if sub_stride[r] == 1 and sub_size[r] > 1]
+
+def _check_inner_dimension(tile: _Tile, box: list[tuple[int, int]], G: Any) -> None:
+    """Dimension 0 of the box must be the global stride-1 dimension."""
+    ss, GCs, names, sub_stride = tile.ss, tile.GCs, tile.names, tile.sub_stride
+    unit = [r for r in range(tile.R) if sub_stride[r] == 1 and tile.sub_size[r] > 1]
     if not box:
-        if N == 1:
+        if tile.N == 1:
             where = "the tile has a single element"
         elif ss[1] != ss[0] + 1:
             where = (f"no tile element sits at smem element offset {int(ss[0]) + 1} (after offset {int(ss[0])} the "
@@ -634,19 +719,25 @@ def plan_tma_load(
                    f"{', '.join(names[r] for r in unit) or 'absent from ' + str(G)} (smem and global majorness "
                    "differ: make the smem layout contiguous along the global stride-1 mode)")
 
-    # -- TMA dimensions -------------------------------------------------------------------------
+
+def _tma_dimensions(tile: _Tile, box: list[tuple[int, int]], G: Any) -> tuple[list[int], list[int]]:
+    """The TMA dimensions (sub-modes: the box's, then every other one the tile or the map needs) and boxDim."""
     in_box = [r for r, _ in box]
-    varies = [bool(np.any(GC[:, r] != GC[0, r])) for r in range(R)]
-    rest = [r for r in range(R) if r not in in_box and ((sub_size[r] > 1 and sub_stride[r] != 0) or varies[r])]
+    varies = [bool(np.any(tile.GC[:, r] != tile.GC[0, r])) for r in range(tile.R)]
+    rest = [r for r in range(tile.R)
+            if r not in in_box and ((tile.sub_size[r] > 1 and tile.sub_stride[r] != 0) or varies[r])]
     dims = in_box + rest
     if len(dims) > _MAX_TMA_RANK:
-        raise _err("plan.tma_rank", f"the tile needs {len(dims)} TMA dimensions ({', '.join(names[r] for r in dims)}: "
-                                    f"{len(in_box)} in the box, {len(rest)} more of the global layout {G}); coalesce "
-                                    "the global layout or give it fewer modes")
-    box_dim = [d for _, d in box] + [1] * len(rest)
-    B = math.prod(d for _, d in box)
+        raise _err("plan.tma_rank", f"the tile needs {len(dims)} TMA dimensions "
+                                    f"({', '.join(tile.names[r] for r in dims)}: {len(in_box)} in the box, "
+                                    f"{len(rest)} more of the global layout {G}); coalesce the global layout or give "
+                                    "it fewer modes")
+    return dims, [d for _, d in box] + [1] * len(rest)
 
-    # -- dense packing of boxes -----------------------------------------------------------------
+
+def _check_dense_packing(tile: _Tile, B: int, box_extents: list[int]) -> None:
+    """The tile must be a dense packing of copies of the box (``B`` elements each)."""
+    N, R, ss, GCs, names = tile.N, tile.R, tile.ss, tile.GCs, tile.names
     if N % B:
         raise _err("plan.not_dense_packing", f"the tile has {N} elements, not a multiple of the box's {B}")
     nb = N // B
@@ -659,27 +750,34 @@ def plan_tma_load(
         k = qb * B + rb
         want = origins[qb] + pattern[rb]
         raise _err("plan.not_dense_packing",
-                   f"copy #{qb} would write the box ({', '.join(map(str, box_dim[:len(box)]))}) at smem element offset "
+                   f"copy #{qb} would write the box ({', '.join(map(str, box_extents))}) at smem element offset "
                    f"{int(ss[qb * B])}, putting global {_fmt_vec(want, names)} at offset {int(ss[qb * B]) + rb}, but "
                    f"the layout has global {_fmt_vec(GCs[k], names)} at offset {int(ss[k])}")
 
-    # -- copies -------------------------------------------------------------------------------
-    align = info.required_alignment_bytes
+
+def _copies(tile: _Tile, B: int, dims: list[int], eb: int, base_address: int, mode: SwizzleMode) -> tuple[TmaCopy, ...]:
+    """One copy per box: TMA coordinates of its origin and its byte offset; destinations must be aligned."""
+    align = swizzle_mode_info(mode).required_alignment_bytes
+    origins = tile.GCs[::B]
     copies = []
-    for qb in range(nb):
-        off = int(ss[qb * B]) * eb
+    for qb in range(tile.N // B):
+        off = int(tile.ss[qb * B]) * eb
         dst = base_address + off
         if dst % align:
             raise _err("plan.copy_alignment",
                        f"copy #{qb} lands at byte address {dst:#x} (tile base {base_address:#x} + {off}), but swizzle "
-                       f"{mode.short_name} needs {align}-byte aligned destinations ({dst:#x} % {align} = {dst % align})")
+                       f"{mode.tma_name} needs {align}-byte aligned destinations ({dst:#x} % {align} = {dst % align})")
         copies.append(TmaCopy(tuple(int(origins[qb][r]) for r in dims), off))
+    return tuple(copies)
 
-    # -- the tensor map -----------------------------------------------------------------------
+
+def _tensor_map(tile: _Tile, dims: list[int], box_dim: list[int], dt: TensorDataType, eb: int, global_address: int,
+                mode: SwizzleMode, notes: list[str]) -> TiledTensorMap:
+    """The ``cuTensorMapEncodeTiled`` parameters; a map that violates a driver rule is an error."""
     tmap = TiledTensorMap(
         tensor_data_type=dt,
-        global_dim=tuple(sub_size[r] for r in dims),
-        global_strides=tuple(sub_stride[r] * eb for r in dims[1:]),
+        global_dim=tuple(tile.sub_size[r] for r in dims),
+        global_strides=tuple(tile.sub_stride[r] * eb for r in dims[1:]),
         box_dim=tuple(box_dim),
         global_address=global_address,
         swizzle=mode,
@@ -692,13 +790,4 @@ def plan_tma_load(
         msg += "".join(f"\n  [{v.rule}] {v.message}" for v in found[1:])
         msg += "\n  box derivation: " + "; ".join(notes)
         raise _err("plan.tensor_map_rules", msg, violations=tuple(found), tensor_map=tmap)
-    return TmaLoadPlan(
-        tensor_map=tmap,
-        copies=tuple(copies),
-        tma_modes=tuple(owners[r] for r in dims),
-        global_submodes=subs,
-        tile_shape=L.shape,
-        element_bits=bits,
-        base_address=base_address,
-        box_notes=tuple(notes),
-    )
+    return tmap

@@ -77,10 +77,10 @@ def placement_grid(m: Any, dst_address: int, direction: str = "load") -> tuple[i
     >>> cb, first, grid.tolist()
     (16, 0, [[0, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6]])
     """
-    from ...arch.tma.maps import TmaSwizzle
+    from ...arch.swizzle_modes import SwizzleMode
 
     placed = m.smem_layout(dst_address=dst_address, direction=direction).reshape(-1) + dst_address
-    cell = 8 if m.swizzle is TmaSwizzle.B128_ATOM_32B_FLIP_8B else 16
+    cell = 8 if m.swizzle is SwizzleMode.B128_ATOM_32B_FLIP_8B else 16
     src = np.arange(placed.size, dtype=np.int64)[::cell]
     dst = placed[::cell]
     first = int(dst.min()) // 128 * 128
@@ -145,12 +145,12 @@ def _params(m: Any) -> dict:
         "tensorDataType": m.tensor_data_type.short_name, "tensorRank": m.tensor_rank,
         "globalAddress": m.global_address, "globalDim": list(m.global_dim), "globalStrides": list(m.global_strides),
         "boxDim": list(m.box_dim), "elementStrides": list(m.element_strides), "interleave": m.interleave.short_name,
-        "swizzle": m.swizzle.short_name, "l2Promotion": m.l2_promotion.short_name, "oobFill": m.oob_fill.short_name,
+        "swizzle": m.swizzle.tma_name, "l2Promotion": m.l2_promotion.short_name, "oobFill": m.oob_fill.short_name,
     }
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from ...arch.tma.maps import TILED, swizzle_base_offset, swizzle_mode_info
+    from ...arch.tma import TILED, swizzle_base_offset, swizzle_mode_info
 
     m = _map_from_args(args)
     direction = args.direction
@@ -181,7 +181,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps({
             "valid": True, "function": TILED, "direction": direction, "parameters": _params(m),
             "elements_per_dim": list(loaded), "box_bytes": box_bytes, "dst_address": dst,
-            "swizzle": {"mode": info.mode.short_name, "value": int(info.mode), "span_bytes": info.span_bytes,
+            "swizzle": {"mode": info.mode.tma_name, "value": int(info.mode), "span_bytes": info.span_bytes,
                         "atomicity_bytes": info.atomicity_bytes, "period_bytes": info.period_bytes,
                         "byte_map": str(info.byte_map), "base_offset": base},
             "cell_bytes": cell, "first_line_address": first, "lines_total": int(grid.shape[0]),
@@ -198,7 +198,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"  boxDim {{{', '.join(map(str, m.box_dim))}}}, elementStrides {{{', '.join(map(str, m.element_strides))}}} "
           f"-> {' x '.join(map(str, loaded))} elements, {box_bytes} bytes per copy")
     print(f"  interleave {p['interleave']}, l2Promotion {p['l2Promotion']}, oobFill {p['oobFill']}")
-    print(f"  swizzle {info.mode.short_name} (CUtensorMapSwizzle {int(info.mode)}): span {span}, byte map "
+    print(f"  swizzle {info.mode.tma_name} (CUtensorMapSwizzle {int(info.mode)}): span {span}, byte map "
           f"{info.byte_map}, period {info.period_bytes} B, alignment {info.required_alignment_bytes} B")
     print(f"  dst {dst:#x}: swizzle base offset {base}")
     print(f"shared-memory placement ({cell}-byte cells; row = 128-byte line, cell = source {cell}-byte cell it "
@@ -230,7 +230,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     m = plan.tensor_map
     print(f"smem layout : {args.plan}  ({plan.element_bits}-bit {m.tensor_data_type.short_name})")
     print(f"global      : {args.global_layout}")
-    print(f"box         : {{{', '.join(map(str, plan.box_dim))}}} (innermost first), swizzle {plan.swizzle.short_name} "
+    print(f"box         : {{{', '.join(map(str, plan.box_dim))}}} (innermost first), swizzle {plan.swizzle.tma_name} "
           f"(CUtensorMapSwizzle {int(plan.swizzle)}), {plan.num_copies} cop{'y' if plan.num_copies == 1 else 'ies'} "
           f"of {plan.bytes_per_copy} bytes")
     for note in plan.box_notes:
@@ -239,7 +239,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
           f"tensorRank={m.tensor_rank}, globalDim={{{', '.join(map(str, m.global_dim))}}}, "
           f"globalStrides={{{', '.join(map(str, m.global_strides))}}}, boxDim={{{', '.join(map(str, m.box_dim))}}}, "
           f"elementStrides={{{', '.join(map(str, m.element_strides))}}}, interleave=NONE, "
-          f"swizzle={m.swizzle.short_name})")
+          f"swizzle={m.swizzle.tma_name})")
     print("copies      :   #  TMA coordinates (from the tile origin)  smem offset (bytes)")
     for i, c in enumerate(plan.copies):
         print(f"              {i:>3}  {'(' + ', '.join(map(str, c.coords)) + ')':<38} {c.smem_offset_bytes:#x}")
