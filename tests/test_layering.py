@@ -35,6 +35,7 @@ LAYERS = {
     "hwcheck": 5,
     "strategies": 5,
     "cli": 6,
+    "__main__": 6,
 }
 
 #: the order inside core: each module imports only from the modules before it
