@@ -431,70 +431,124 @@ def _bitwise_linear(layout: Any, blocks: tuple, what: str) -> str | None:
     return None
 
 
+class _Refuted(Exception):
+    """A proof step failed: ``reason`` (and ``where``, the witness (m, k, dst) or None) become a counterexample.
+
+    ``result`` is set when the step already holds the counterexample (the K-step lemma's).
+    """
+
+    def __init__(self, reason: str, where: tuple | None = None, result: Any = None):
+        super().__init__(reason)
+        self.reason, self.where, self.result = reason, where, result
+
+
+@dataclass
+class _Forms:
+    """Both unswizzled addresses as linear forms over the coordinate bits and block indices (step 3)."""
+
+    t_side: _Side
+    w_side: _Side
+    mn_bits: list  # sympy symbols mn0, mn1, ... (bits of mn inside the block)
+    k_bits: list
+    a: Any  # block index along MN
+    q: Any  # block index along K
+
+
 def _symbolic(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
-    def refute(reason: str, where: tuple | None = None) -> TheoremCounterexample:
-        cx = _find_counterexample(p, dst, faults, reason, where)
+    try:
+        return _symbolic_steps(p, dst, faults)
+    except (LibraryMismatch, _Refuted) as e:
+        if getattr(e, "result", None) is not None:
+            return e.result
+        cx = _find_counterexample(p, dst, faults, e.reason, e.where)
         if cx is None:
-            raise ProofError(f"{p.describe()}: the symbolic proof fails ({reason}) but no counterexample was found at "
-                             "the witness sizes and destinations; the method cannot decide this pairing")
+            raise ProofError(f"{p.describe()}: the symbolic proof fails ({e.reason}) but no counterexample was found at "
+                             "the witness sizes and destinations; the method cannot decide this pairing") from None
         return cx
 
-    try:
-        return _symbolic_steps(p, dst, faults, refute)
-    except LibraryMismatch as e:
-        return refute(e.reason, e.where)
 
-
-def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> TheoremProof | TheoremCounterexample:
+def _symbolic_steps(p: Pairing, dst: int, faults: Faults) -> TheoremProof:
+    """The steps of the symbolic proof in order; a failing step raises _Refuted (or LibraryMismatch)."""
     sp = sympy_module()
-    bm, bk = p.block_mn, p.block_k
-    tm, tk = p.tma_atom
+    where, claim = _claim(p, dst, faults)
+    if not (is_pow2(p.block_mn) and is_pow2(p.block_k)):
+        raise _Refuted(f"block {p.block_mn}x{p.block_k} is not a power of two in each mode: the coordinate is not a "
+                       "bit vector")
+    sy = _Symbolic(p, dst, faults)
+    steps: list = [_tma_side_step(p, sy, dst, sp)]
+    why = (_bitwise_linear(sy.tma_layout, (p.block_mn, p.block_k), "TMA packing")
+           or _bitwise_linear(sy.tile, (None, p.block_k), "tile (start addresses)")
+           or _bitwise_linear(sy.canonical_bound.inner, (p.block_mn, None), "canonical layout"))
+    if why:
+        raise _Refuted(f"linear forms: {why}")
+    dsc, desc_steps = _descriptor_steps(p, sy, sp)
+    steps += desc_steps
+    fm, form_steps = _linear_form_steps(p, sy, dst, faults, sp)
+    steps += form_steps
+    steps.append(_atom_base_step(p, fm, sp))
+    steps.append(_period_lemma_step(sy, dsc, sp))
+    steps.append(_in_atom_step(p, sy, fm, dsc, dst, sp))
+    k_step = _k_step_step(p, sy, dst, faults, sp)
+    if k_step is not None:
+        steps.append(k_step)
+    steps.append(("Conclusion: address = swizzle(base + in-atom) = base + swizzle(in-atom) on both sides (period "
+                  "lemma), the bases are equal and the in-atom parts are equal for every coordinate bit; so TMA and "
+                  f"wgmma addresses agree for {where}, given the descriptor fields of step 2.", None))
+    return TheoremProof(p, "symbolic", claim, steps)
+
+
+def _claim(p: Pairing, dst: int, faults: Faults) -> tuple[str, str]:
+    """(the domain in words, the claim) of the symbolic proof."""
     P = p.period_bytes
-    every_dst = faults.swizzle_anchor == "absolute"
     mn_s, k_s = p.tile_shape(*symbols("m k"))
     where = ("every 128-byte-aligned dst and all m, k >= 1 with the tile inside the 256 KiB shared-memory window"
-             if every_dst else f"dst = {dst:#x} + any multiple of {P} B and all m, k >= 1 with the tile inside the "
-                               "256 KiB shared-memory window")
+             if faults.swizzle_anchor == "absolute"
+             else f"dst = {dst:#x} + any multiple of {P} B and all m, k >= 1 with the tile inside the "
+                  "256 KiB shared-memory window")
     claim = (f"for {where}, and every element (mn, kk) of the ({mn_s})x({k_s}) tile: the byte address where the TMA "
              f"load puts it == the byte address the {p.arch} MMA unit reads through our descriptor ({p.describe()})")
     if faults.active():
         claim += f" [planted faults: {faults.describe()}]"
-    if not (is_pow2(bm) and is_pow2(bk)):
-        return refute(f"block {bm}x{bk} is not a power of two in each mode: the coordinate is not a bit vector")
-    sy = _Symbolic(p, dst, faults)
-    steps: list = []
-    # the TMA box the model loads (p.tma_box) must be the symbolic box the packing was derived from
+    return where, claim
+
+
+def _tma_side_step(p: Pairing, sy: _Symbolic, dst: int, sp: Any) -> tuple:
+    """Step 1: the TMA packing; the box the model loads (p.tma_box) must be the symbolic box it was derived from."""
     for m, k in WITNESS_SIZES:
         want = tuple(_num(x, {sy.m: m, sy.k: k}) for x in sy.box)
         if tuple(p.tma_box(m, k)) != want:
             raise LibraryMismatch(f"TMA box: the model loads {p.tma_box(m, k)} at m={m}, k={k}, the derivation "
-                                   f"assumes {want}", (m, k, dst))
-    steps.append((f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
-                  f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.short_name} byte map "
-                  f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
-                  f"coordinates gives, in elements, the layout {sy.tma_layout}",
-                  sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))"))))
-    why = (_bitwise_linear(sy.tma_layout, (bm, bk), "TMA packing")
-           or _bitwise_linear(sy.tile, (None, bk), "tile (start addresses)")
-           or _bitwise_linear(sy.canonical_bound.inner, (bm, None), "canonical layout"))
-    if why:
-        return refute(f"linear forms: {why}")
+                                  f"assumes {want}", (m, k, dst))
+    return (f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
+            f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.short_name} byte map "
+            f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
+            f"coordinates gives, in elements, the layout {sy.tma_layout}",
+            sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
+
+
+def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
+    """Step 2: the descriptor fields as formulas, compared with the library; and the wgmma side. (descriptor, steps)"""
     lib_lines, dsc, problem = _descriptor_check(sy)
     if problem:
-        return refute(*problem)
-    steps.append((f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
-                  f"{p.module.__name__.split('.')[-1]}.make_smem_desc of instruction j's K slice is encoded to 64 bits "
-                  "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
-                  "off the tile's strides -- compared (not proved) with the library at "
-                  + "; ".join(lib_lines) + ". Encoding and decoding of every field value: the descriptor-encoding lemma.",
-                  [sp.Eq(sp.Symbol("LBO"), sy.lbo), sp.Eq(sp.Symbol("SBO"), sy.sbo),
-                   sp.Eq(sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
-                   sp.Eq(sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
-                   sp.Eq(sp.Symbol("base_offset"), sy.base_offset)]))
-    steps.append((f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
-                  f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
-                  "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner))
-    # 1. linear forms (the leaf structure was checked above), computed
+        raise _Refuted(*problem)
+    steps = [(f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
+              f"{p.module.__name__.split('.')[-1]}.make_smem_desc of instruction j's K slice is encoded to 64 bits "
+              "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
+              "off the tile's strides -- compared (not proved) with the library at "
+              + "; ".join(lib_lines) + ". Encoding and decoding of every field value: the descriptor-encoding lemma.",
+              [sp.Eq(sp.Symbol("LBO"), sy.lbo), sp.Eq(sp.Symbol("SBO"), sy.sbo),
+               sp.Eq(sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
+               sp.Eq(sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
+               sp.Eq(sp.Symbol("base_offset"), sy.base_offset)]),
+             (f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
+              f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
+              "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner)]
+    return dsc, steps
+
+
+def _linear_form_steps(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple[_Forms, list]:
+    """Step 3: both unswizzled addresses as linear forms, cross-checked against the library at the witnesses."""
+    bm, bk = p.block_mn, p.block_k
     t_side = _linear_form("TMA", sy.tma_unswizzled, bm, bk)
     w_side = _linear_form("wgmma", sy.wgmma_unswizzled, bm, bk)
     a_s, q_s = sp.symbols("a q", integer=True, nonnegative=True)
@@ -502,84 +556,112 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> Theore
                    for f, s in ((sy.tma_unswizzled, t_side), (sy.wgmma_unswizzled, w_side)))
     mn_bits = [sp.Symbol(f"mn{t}", integer=True, nonnegative=True) for t in range(len(t_side.mn_bits))]
     k_bits = [sp.Symbol(f"kk{t}", integer=True, nonnegative=True) for t in range(len(t_side.k_bits))]
+    fm = _Forms(t_side, w_side, mn_bits, k_bits, a_s, q_s)
     coord = [sp.Eq(sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
              sp.Eq(sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
-    steps.append((f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
-                  "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
-                  "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
-                  "and the inner leaves divide the block (checked on the three layouts), so each mode is a mixed-radix "
-                  "sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q (sympy, symbolic a, q: "
-                  f"{'yes' if outer_ok else 'NO'})", coord))
-
-    def form(s: _Side) -> Any:
-        return (s.const + sum((c * b for c, b in zip(s.mn_bits, mn_bits)), sp.Integer(0))
-                + sum((c * b for c, b in zip(s.k_bits, k_bits)), sp.Integer(0)) + s.mn_outer * a_s + s.k_outer * q_s)
-
-    ft, fw = form(t_side), form(w_side)
+    steps = [(f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
+              "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
+              "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
+              "and the inner leaves divide the block (checked on the three layouts), so each mode is a mixed-radix "
+              "sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q (sympy, symbolic a, q: "
+              f"{'yes' if outer_ok else 'NO'})", coord)]
+    ft, fw = _form(fm, t_side, sp), _form(fm, w_side, sp)
     mism, checked = _forms_match_models(p, dst, faults, t_side, w_side, sy)
     if mism:
-        return refute(*mism)
+        raise _Refuted(*mism)
     steps.append((f"Unswizzled byte addresses as linear forms (sympy, symbolic in m and k). Cross-check: swizzled, they "
                   f"reproduce box_to_smem and the hardware-read descriptors element by element at {checked}:",
                   [sp.Eq(sp.Symbol("u_TMA"), ft), sp.Eq(sp.Symbol("u_wgmma"), fw)]))
     if not outer_ok:
-        return refute("linear forms: an address is not linear in the block indices")
-    # 2. atom base
-    in_mn = [t for t in range(len(mn_bits)) if (1 << t) < tm]
-    in_k = [t for t in range(len(k_bits)) if (1 << t) < tk]
+        raise _Refuted("linear forms: an address is not linear in the block indices")
+    return fm, steps
+
+
+def _form(fm: _Forms, s: _Side, sp: Any) -> Any:
+    """One side's unswizzled address as a sympy linear form in the coordinate bits and block indices."""
+    return (s.const + sum((c * b for c, b in zip(s.mn_bits, fm.mn_bits)), sp.Integer(0))
+            + sum((c * b for c, b in zip(s.k_bits, fm.k_bits)), sp.Integer(0)) + s.mn_outer * fm.a + s.k_outer * fm.q)
+
+
+def _in_atom_bits(p: Pairing, fm: _Forms) -> tuple[list, list]:
+    """The indices of the mn and kk bits inside one TMA atom."""
+    tm, tk = p.tma_atom
+    return ([t for t in range(len(fm.mn_bits)) if (1 << t) < tm], [t for t in range(len(fm.k_bits)) if (1 << t) < tk])
+
+
+def _atom_base_step(p: Pairing, fm: _Forms, sp: Any) -> tuple:
+    """Step 4: the terms at or above the TMA atom agree on both sides and are a multiple of the period."""
+    tm, tk = p.tma_atom
+    P = p.period_bytes
+    in_mn, in_k = _in_atom_bits(p, fm)
     dq = sp.Symbol("d", integer=True, nonnegative=True)
-    dst_lo = dst % P
 
     def base(s: _Side) -> Any:
-        return (P * dq + sum((s.mn_bits[t] * mn_bits[t] for t in range(len(mn_bits)) if t not in in_mn), sp.Integer(0))
-                + sum((s.k_bits[t] * k_bits[t] for t in range(len(k_bits)) if t not in in_k), sp.Integer(0))
-                + s.mn_outer * a_s + s.k_outer * q_s)
+        return (P * dq + sum((s.mn_bits[t] * fm.mn_bits[t] for t in range(len(fm.mn_bits)) if t not in in_mn),
+                             sp.Integer(0))
+                + sum((s.k_bits[t] * fm.k_bits[t] for t in range(len(fm.k_bits)) if t not in in_k), sp.Integer(0))
+                + s.mn_outer * fm.a + s.k_outer * fm.q)
 
-    bt, bw = base(t_side), base(w_side)
+    bt, bw = base(fm.t_side), base(fm.w_side)
     diff = sp.expand(bt - bw)
     mod_t = sp.Mod(sp.factor_terms(bt), P)  # gcd of the terms pulled out: Mod(16*(8*a + d + ...), 16) -> 0
-    steps.append((f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
-                  f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
-                  "integer symbols):", [sp.Eq(sp.Symbol("base"), bt), sp.Eq(sp.Symbol("base_TMA - base_wgmma"), diff),
-                                        sp.Eq(sp.Symbol(f"Mod(base, {P})"), mod_t)]))
+    step = (f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
+            f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
+            "integer symbols):", [sp.Eq(sp.Symbol("base"), bt), sp.Eq(sp.Symbol("base_TMA - base_wgmma"), diff),
+                                  sp.Eq(sp.Symbol(f"Mod(base, {P})"), mod_t)])
     if diff != 0:
-        return refute(f"atom base: base_TMA - base_wgmma = {diff} != 0")
+        raise _Refuted(f"atom base: base_TMA - base_wgmma = {diff} != 0")
     if mod_t != 0:
-        return refute(f"atom base: {bt} is not a multiple of the period {P}")
-    # 3. period lemma, over the whole window
+        raise _Refuted(f"atom base: {bt} is not a multiple of the period {P}")
+    return step
+
+
+def _period_lemma_step(sy: _Symbolic, dsc: Any, sp: Any) -> tuple:
+    """Step 5: the period lemma for both swizzles over the whole window."""
+    P = sy.p.period_bytes
     per_ok, per_bits, per_bad = _period_step(sy, dsc)
     lines = [sp.Eq(sp.Symbol(f"{name}: bits 0..{len(bits) - 1}"), sp.Tuple(*bits)) for name, bits in per_bits]
-    steps.append((f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
-                  f"256 KiB window (all 2^18 addresses evaluated). Hence swizzle(base + x) == base + swizzle(x) "
-                  f"whenever P divides base. Bit formulas on [0, {2 * P}):", lines))
     if not per_ok:
-        return refute(f"period lemma: {per_bad}")
-    # 4. in-atom identity, over the coordinate bits of one atom and (for absolute anchoring) dst mod P
+        raise _Refuted(f"period lemma: {per_bad}")
+    return (f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
+            f"256 KiB window (all 2^18 addresses evaluated). Hence swizzle(base + x) == base + swizzle(x) "
+            f"whenever P divides base. Bit formulas on [0, {2 * P}):", lines)
+
+
+def _lin(coefs: list, lo: Any, x: Any, y: Any) -> Any:
+    """``lo`` plus the coefficient of every set coordinate bit: ``coefs`` holds (coefficient, 0 for x / 1 for y, bit)."""
+    acc = lo
+    for c, which, t in coefs:
+        v = x if which == 0 else y
+        if int(c):
+            acc = acc + ((v >> t) & 1) * int(c)
+    return acc
+
+
+def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp: Any) -> tuple:
+    """Step 6: the in-atom identity over the coordinate bits of one atom (and dst mod P for absolute anchoring)."""
+    tm, tk = p.tma_atom
+    P = p.period_bytes
+    in_mn, in_k = _in_atom_bits(p, fm)
+    t_side, w_side = fm.t_side, fm.w_side
     tcoef = [(t_side.mn_bits[t], 0, t) for t in in_mn] + [(t_side.k_bits[t], 1, t) for t in in_k]
     wcoef = [(w_side.mn_bits[t], 0, t) for t in in_mn] + [(w_side.k_bits[t], 1, t) for t in in_k]
-    t_const = sp.expand(t_side.const - dst)
-    w_const = sp.expand(w_side.const - dst)
+    t_const, w_const = sp.expand(t_side.const - dst), sp.expand(w_side.const - dst)
     if not all(c.is_Integer for c, _, _ in tcoef + wcoef) or not (t_const.is_Integer and w_const.is_Integer):
-        return refute("in-atom offsets depend on m or k")
+        raise _Refuted("in-atom offsets depend on m or k")
+    every_dst = sy.faults.swizzle_anchor == "absolute"
+    dst_lo = dst % P
     n_res = max(1, P // 128) if every_dst else 1
     r0 = dst_lo if not every_dst else 0
     tmap = p.tma_info.byte_map
     dsw = descriptor_swizzle(dsc)
 
-    def lin(coefs: list, lo: Any, x: Any, y: Any) -> Any:
-        acc = lo
-        for c, which, t in coefs:
-            v = x if which == 0 else y
-            if int(c):
-                acc = acc + ((v >> t) & 1) * int(c)
-        return acc
-
     def f_tma(x: Any, y: Any, z: Any = 0) -> Any:
-        a = lin(tcoef, r0 + 128 * z + int(t_const), x, y)
+        a = _lin(tcoef, r0 + 128 * z + int(t_const), x, y)
         return apply_map(tmap, a) if isinstance(a, BitVector) else tmap(a)
 
     def f_wgmma(x: Any, y: Any, z: Any = 0) -> Any:
-        return dsw(lin(wcoef, r0 + 128 * z + int(w_const), x, y))
+        return dsw(_lin(wcoef, r0 + 128 * z + int(w_const), x, y))
 
     res = f"128*r (r < {n_res}: every 128-byte-aligned dst mod P)" if n_res > 1 else f"{r0}"
     f_tma.__name__ = f"in-atom TMA: {tmap}({res} + row/col offsets)"
@@ -588,32 +670,32 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> Theore
     if not inner:
         c = inner.coordinate
         d_bad = dst - dst_lo + (128 * c[2] if n_res > 1 else dst_lo)
-        return refute(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
-                      f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
-                      (1, 1, d_bad) if _fits(p, 1, 1, d_bad) else None)
+        raise _Refuted(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
+                       f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
+                       (1, 1, d_bad) if _fits(p, 1, 1, d_bad) else None)
     bit_lines = [sp.Eq(sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
-    steps.append((f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
-                  "address bit of the swizzled TMA offset equals the wgmma one (unique ANF):", bit_lines))
-    # 5. K-step lemma
-    if p.mma_major == "K" and sy.mode.is_swizzled and p.mma_mode.width_bytes > 32:
-        spa = p.mma_mode.width_bytes // 32
-        starts = [sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]
-        bad = _advance_check(p, dst, faults)
-        if bad:
-            r = prove_k_step(p.mma_mode, p.element_bits, p.arch, dst_address=dst)
-            if not r:
-                r.reason = f"failed step: K-step lemma: {bad}"
-                return r
-            return refute(f"K-step lemma: {bad}")
-        steps.append((f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
-                      f"{starts} bytes after the first (inside the row, part of the in-atom identity above), and the "
-                      "library's descriptor for each equals SmemDescriptor.advance(32*s, major='K') of the first "
-                      f"(checked for s = 0..{spa - 1} at dst {dst:#x})", None))
-    steps.append(("Conclusion: address = swizzle(base + in-atom) = base + swizzle(in-atom) on both sides (period "
-                  "lemma), the bases are equal and the in-atom parts are equal for every coordinate bit; so TMA and "
-                  f"wgmma addresses agree for {where}, given the descriptor fields of step 2.", None))
-    return TheoremProof(p, "symbolic", claim, steps)
+    return (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
+            "address bit of the swizzled TMA offset equals the wgmma one (unique ANF):", bit_lines)
+
+
+def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple | None:
+    """Step 7 (K-major swizzled rows wider than 32 B): each instruction's descriptor is the first one advanced."""
+    if not (p.mma_major == "K" and sy.mode.is_swizzled and p.mma_mode.width_bytes > 32):
+        return None
+    spa = p.mma_mode.width_bytes // 32
+    starts = [sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]
+    bad = _advance_check(p, dst, faults)
+    if bad:
+        r = prove_k_step(p.mma_mode, p.element_bits, p.arch, dst_address=dst)
+        if not r:
+            r.reason = f"failed step: K-step lemma: {bad}"
+            raise _Refuted(r.reason, result=r)
+        raise _Refuted(f"K-step lemma: {bad}")
+    return (f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
+            f"{starts} bytes after the first (inside the row, part of the in-atom identity above), and the "
+            "library's descriptor for each equals SmemDescriptor.advance(32*s, major='K') of the first "
+            f"(checked for s = 0..{spa - 1} at dst {dst:#x})", None)
 
 
 def _eval_form(s: _Side, sub: dict, bm: int, bk: int, shape: tuple) -> np.ndarray:
