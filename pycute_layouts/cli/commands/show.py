@@ -40,7 +40,7 @@ def _write(path: str, text: str) -> None:
 
 def _cmd_show(args: argparse.Namespace) -> int:
     from ...core.notation import parse
-    from ...render.picture import layout_table, picture, to_png, to_svg, to_tikz
+    from ...render import layout_table, picture, to_png, to_svg, to_tikz
 
     obj = parse(args.layout, **defines(args.define))
     opts = {"cell": args.cell, "label": _none(args.label), "color": _none(args.color), "element_bits": args.element_bits,
