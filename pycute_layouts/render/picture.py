@@ -264,6 +264,150 @@ def _rank_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inv.reshape(keys.shape)
 
 
+@dataclass
+class _Cells:
+    """The grid after choosing the cell unit: per-cell values, bit addresses, XOR phases and steps."""
+
+    values: np.ndarray | None
+    addr_bits: np.ndarray | None
+    phase: np.ndarray
+    row_step: int
+    col_step: int
+    chunk_cells: tuple[int, int]
+    value_name: str
+    who: str
+    element_bits: int | None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.phase.shape
+
+    def need_addr(self, what: str) -> np.ndarray:
+        """The cells' bit addresses; UnitError when the element width is unknown."""
+        if self.addr_bits is None:
+            raise UnitError(f"{self.who}: {what} needs byte addresses: pass element_bits (the width of one element in "
+                            "bits; --element-bits on the command line)")
+        return self.addr_bits
+
+    def value_grid(self) -> np.ndarray:
+        """The cells' values; UnitError when elements do not start on bytes."""
+        if self.values is None:
+            raise UnitError(f"{self.who}: {self.element_bits}-bit elements do not start on bytes; label or color by "
+                            "'value' in cell='chunk16' mode, or by 'coord'")
+        return self.values
+
+    def byte_grid(self, what: str) -> np.ndarray:
+        """The cells' byte addresses; UnitError when an element does not start on a byte."""
+        ab = self.need_addr(what)
+        if np.any(ab % 8):
+            raise UnitError(f"{self.who}: {what}: {self.element_bits}-bit elements do not all start on a byte; use "
+                            "cell='chunk16'")
+        return ab // 8
+
+
+def _cells(src: _Source, cell: str, who: str) -> _Cells:
+    """One cell per element, or per 16-byte chunk (``cell="chunk16"``); at most MAX_CELLS_PER_SIDE a side."""
+    eb = src.element_bits
+    cs = _Cells(src.values, src.addr_bits, src.phase, 1, 1, (1, 1),
+                "16-byte chunk" if cell == "chunk16" else src.value_name, who, eb)
+    if cell == "element" and cs.addr_bits is not None and 128 % eb == 0 and eb < 128:
+        try:
+            axis = _chunk_axis(cs.addr_bits, eb, who)
+            cs.chunk_cells = (1, 128 // eb) if axis == 1 else (128 // eb, 1)
+        except LayoutError:
+            pass
+    if cell == "chunk16":
+        ab = cs.need_addr("cell='chunk16'")
+        axis = _chunk_axis(ab, eb, who)
+        epc = 128 // eb
+        sl = (slice(None), slice(None, None, epc)) if axis == 1 else (slice(None, None, epc), slice(None))
+        cs.addr_bits, cs.phase = ab[sl], cs.phase[sl]
+        cs.values = cs.addr_bits // 128
+        cs.row_step, cs.col_step = (1, epc) if axis == 1 else (epc, 1)
+    nrows, ncols = cs.shape
+    if nrows > MAX_CELLS_PER_SIDE or ncols > MAX_CELLS_PER_SIDE:
+        hint = " (try cell='chunk16')" if cell == "element" else ""
+        raise LayoutValueError(f"{who}: the picture would be {nrows}x{ncols} cells; at most {MAX_CELLS_PER_SIDE}x"
+                               f"{MAX_CELLS_PER_SIDE} can be drawn{hint}; draw a tile of the layout instead")
+    return cs
+
+
+def _labels_of(cs: _Cells, label: str | None, is_1d: bool) -> tuple | None:
+    """The text of every cell for ``label`` (None: no labels)."""
+    if label is None:
+        return None
+    nrows, ncols = cs.shape
+    if label == "value":
+        grid = cs.value_grid()
+    elif label == "address":
+        grid = cs.byte_grid("label='address'")
+    elif label == "bank_group":
+        grid = (cs.need_addr("label='bank_group'") // 8 % 128) // 16
+    else:
+        rr = np.arange(nrows)[:, None] * cs.row_step
+        cc = np.arange(ncols)[None, :] * cs.col_step
+        return tuple(tuple(f"{r},{c}" if not is_1d else f"{c}" for c in cc[0]) for r in rr[:, 0])
+    return tuple(tuple(str(v) for v in row) for row in grid.tolist())
+
+
+def _colors_of(cs: _Cells, color: str | None) -> tuple[str | None, np.ndarray, list]:
+    """(the color kind after resolving "auto", the palette index of every cell, the legend)."""
+    if color == "auto":
+        color = "phase" if np.unique(cs.phase).size > 1 else ("value" if cs.values is not None else None)
+    legend: list[tuple[int, str]] = []
+    if color is None:
+        cidx = np.full(cs.shape, -1, dtype=np.int64)
+    elif color == "phase":
+        distinct, cidx = _rank_keys(cs.phase)
+        legend = [(k, f"phase {k}: XOR {int(v):#x}") for k, v in enumerate(distinct.tolist())]
+    elif color == "bank_group":
+        cidx = (cs.need_addr("color='bank_group'") // 8 % 128) // 16
+        legend = [(g, f"bank group {g} (banks {4 * g}-{4 * g + 3})") for g in range(8) if np.any(cidx == g)]
+    else:
+        cidx = cs.value_grid() % 8
+        legend = [(k, f"{cs.value_name} mod 8 = {k}") for k in range(8) if np.any(cidx == k)]
+    if len(legend) > len(PALETTE):
+        legend = legend[: len(PALETTE)] + [(-1, f"... colors repeat every {len(PALETTE)}")]
+    return color, cidx, legend
+
+
+def _tooltips_of(cs: _Cells, cell: str, is_1d: bool) -> tuple:
+    """The full description of every cell: coordinate, value, byte address and bank group, XOR phase."""
+    nrows, ncols = cs.shape
+    vt = cs.values.tolist() if cs.values is not None else None
+    at = (cs.addr_bits // 8).tolist() if cs.addr_bits is not None and not np.any(cs.addr_bits % 8) else None
+    pt = cs.phase.tolist()
+    tips = []
+    for r in range(nrows):
+        row = []
+        for c in range(ncols):
+            t = f"({c * cs.col_step})" if is_1d else f"({r * cs.row_step},{c * cs.col_step})"
+            if vt is not None:
+                t += f" {cs.value_name} {vt[r][c]}"
+            if at is not None and (cs.value_name != "byte address" or cell == "chunk16"):
+                t += f", byte {at[r][c]}, bank group {(at[r][c] % 128) // 16}"
+            if pt[r][c]:
+                t += f", XOR {pt[r][c]:#x}"
+            row.append(t)
+        tips.append(tuple(row))
+    return tuple(tips)
+
+
+def _subtitle(src: _Source, cs: _Cells, cell: str, label: str | None, color: str | None) -> str:
+    """The subtitle: element width and units, cell size, what the labels and colors show."""
+    eb = src.element_bits
+    sub = [f"{eb}-bit elements" if eb is not None else "", src.units if eb is not None else ""]
+    if cell == "chunk16":
+        sub.append(f"one cell = 16 bytes ({128 // eb} element{'s' if eb < 128 else ''})")
+    if label is not None:
+        sub.append("labels: " + ({"value": cs.value_name, "bank_group": "bank group (16-byte column of the 128-byte line)",
+                                  "address": "byte address", "coord": "coordinate"}[label]))
+    if color is not None:
+        sub.append("colors: " + {"phase": "swizzle phase", "bank_group": "bank group",
+                                 "value": f"{cs.value_name} mod 8"}[color])
+    return "; ".join(s for s in sub if s)
+
+
 def picture(obj: Any, *, cell: str = "element", label: str | None = "value", color: str | None = "auto",
             element_bits: int | None = None, swizzle_unit: str = "bytes", title: str | None = None,
             who: str = "picture") -> Picture:
@@ -293,127 +437,21 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     if title is not None and not isinstance(title, str):
         raise LayoutTypeError(f"{who}: title must be a string, got {title!r}")
     src = _source(obj, eb, swizzle_unit, who)
-    eb = src.element_bits
-
-    values, addr_bits, phase = src.values, src.addr_bits, src.phase
-
-    def need_addr(what: str) -> np.ndarray:  # the current grid's addresses (per chunk after chunking)
-        if addr_bits is None:
-            raise UnitError(f"{who}: {what} needs byte addresses: pass element_bits (the width of one element in bits; "
-                            "--element-bits on the command line)")
-        return addr_bits
-
-    row_step = col_step = 1
-    chunk_cells = (1, 1)
-    if cell == "element" and addr_bits is not None and 128 % eb == 0 and eb < 128:
-        try:
-            axis = _chunk_axis(addr_bits, eb, who)
-            chunk_cells = (1, 128 // eb) if axis == 1 else (128 // eb, 1)
-        except LayoutError:
-            pass
-    if cell == "chunk16":
-        ab = need_addr("cell='chunk16'")
-        axis = _chunk_axis(ab, eb, who)
-        epc = 128 // eb
-        sl = (slice(None), slice(None, None, epc)) if axis == 1 else (slice(None, None, epc), slice(None))
-        addr_bits, phase = ab[sl], phase[sl]
-        values = addr_bits // 128
-        row_step, col_step = (1, epc) if axis == 1 else (epc, 1)
-    nrows, ncols = phase.shape
-    if nrows > MAX_CELLS_PER_SIDE or ncols > MAX_CELLS_PER_SIDE:
-        hint = " (try cell='chunk16')" if cell == "element" else ""
-        raise LayoutValueError(f"{who}: the picture would be {nrows}x{ncols} cells; at most {MAX_CELLS_PER_SIDE}x"
-                               f"{MAX_CELLS_PER_SIDE} can be drawn{hint}; draw a tile of the layout instead")
-
-    value_name = "16-byte chunk" if cell == "chunk16" else src.value_name
-    rr = np.arange(nrows)[:, None] * row_step
-    cc = np.arange(ncols)[None, :] * col_step
-
-    def value_grid() -> np.ndarray:
-        if values is None:
-            raise UnitError(f"{who}: {eb}-bit elements do not start on bytes; label or color by 'value' in "
-                            "cell='chunk16' mode, or by 'coord'")
-        return values
-
-    def byte_grid(what: str) -> np.ndarray:
-        ab = need_addr(what)
-        if np.any(ab % 8):
-            raise UnitError(f"{who}: {what}: {eb}-bit elements do not all start on a byte; use cell='chunk16'")
-        return ab // 8
-
-    # labels
-    labels = None
-    if label is not None:
-        if label == "value":
-            grid = value_grid()
-        elif label == "address":
-            grid = byte_grid("label='address'")
-        elif label == "bank_group":
-            grid = (need_addr("label='bank_group'") // 8 % 128) // 16
-        else:
-            grid = None
-        if grid is None:
-            labels = tuple(tuple(f"{r},{c}" if not src.is_1d else f"{c}" for c in cc[0]) for r in rr[:, 0])
-        else:
-            labels = tuple(tuple(str(v) for v in row) for row in grid.tolist())
-
-    # colors
-    if color == "auto":
-        color = "phase" if np.unique(phase).size > 1 else ("value" if values is not None else None)
-    legend: list[tuple[int, str]] = []
-    if color is None:
-        cidx = np.full((nrows, ncols), -1, dtype=np.int64)
-    elif color == "phase":
-        distinct, cidx = _rank_keys(phase)
-        legend = [(k, f"phase {k}: XOR {int(v):#x}") for k, v in enumerate(distinct.tolist())]
-    elif color == "bank_group":
-        cidx = (need_addr("color='bank_group'") // 8 % 128) // 16
-        legend = [(g, f"bank group {g} (banks {4 * g}-{4 * g + 3})") for g in range(8) if np.any(cidx == g)]
-    else:
-        cidx = value_grid() % 8
-        legend = [(k, f"{value_name} mod 8 = {k}") for k in range(8) if np.any(cidx == k)]
-    if len(legend) > len(PALETTE):
-        legend = legend[: len(PALETTE)] + [(-1, f"... colors repeat every {len(PALETTE)}")]
-
-    # tooltips
-    vt = values.tolist() if values is not None else None
-    at = (addr_bits // 8).tolist() if addr_bits is not None and not np.any(addr_bits % 8) else None
-    pt = phase.tolist()
-    tips = []
-    for r in range(nrows):
-        row = []
-        for c in range(ncols):
-            crd = f"({c * col_step})" if src.is_1d else f"({r * row_step},{c * col_step})"
-            t = crd
-            if vt is not None:
-                t += f" {value_name} {vt[r][c]}"
-            if at is not None and (value_name != "byte address" or cell == "chunk16"):
-                t += f", byte {at[r][c]}, bank group {(at[r][c] % 128) // 16}"
-            if pt[r][c]:
-                t += f", XOR {pt[r][c]:#x}"
-            row.append(t)
-        tips.append(tuple(row))
-
-    sub = [f"{eb}-bit elements" if eb is not None else "", src.units if eb is not None else ""]
-    if cell == "chunk16":
-        sub.append(f"one cell = 16 bytes ({128 // eb} element{'s' if eb < 128 else ''})")
-    if label is not None:
-        sub.append("labels: " + ({"value": value_name, "bank_group": "bank group (16-byte column of the 128-byte line)",
-                                  "address": "byte address", "coord": "coordinate"}[label]))
-    if color is not None:
-        sub.append("colors: " + {"phase": "swizzle phase", "bank_group": "bank group", "value": f"{value_name} mod 8"}[color])
-    unit_word = "bytes" if isinstance(obj, np.ndarray) and eb == 8 else "elements"
+    cs = _cells(src, cell, who)
+    labels = _labels_of(cs, label, src.is_1d)
+    color, cidx, legend = _colors_of(cs, color)
+    unit_word = "bytes" if isinstance(obj, np.ndarray) and src.element_bits == 8 else "elements"
     step_note = lambda s: f" ({s} {unit_word} per cell)" if s > 1 else ""  # noqa: E731
+    nrows, ncols = cs.shape
     return Picture(
         title=title if title is not None else src.text,
-        subtitle="; ".join(s for s in sub if s),
-        nrows=nrows, ncols=ncols, row_step=row_step, col_step=col_step,
-        row_caption=(src.row_name + step_note(row_step)) if src.row_name else "",
-        col_caption=src.col_name + step_note(col_step),
+        subtitle=_subtitle(src, cs, cell, label, color),
+        nrows=nrows, ncols=ncols, row_step=cs.row_step, col_step=cs.col_step,
+        row_caption=(src.row_name + step_note(cs.row_step)) if src.row_name else "",
+        col_caption=src.col_name + step_note(cs.col_step),
         labels=labels,
         colors=tuple(tuple(row) for row in cidx.tolist()),
         legend=tuple(legend),
-        tooltips=tuple(tips),
-        label_kind=label, color_kind=color, chunk_cells=chunk_cells,
+        tooltips=_tooltips_of(cs, cell, src.is_1d),
+        label_kind=label, color_kind=color, chunk_cells=cs.chunk_cells,
     )
-
