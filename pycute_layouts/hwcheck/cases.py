@@ -273,7 +273,8 @@ def _im2col(note: str, dtype: str = "UINT16", gdim: Sequence[int] = (64, 16, 16,
             "oob": "NONE", "addr_off": addr_off}
 
 
-def _valid_cases() -> list[dict]:
+def _valid_box_cases() -> list[dict]:
+    """Tiled maps: rank, box extents, inner box bytes, inner box vs swizzle span."""
     c: list[dict] = []
     # rank
     for r in range(1, 6):
@@ -294,6 +295,12 @@ def _valid_cases() -> list[dict]:
                      ("128B_ATOM_64B", 128)):
         c.append(_tiled(f"swizzle.inner_box_span: {sw} inner {span} B (limit)", box=(span // 2, 8), swizzle=sw))
         c.append(_tiled(f"swizzle.inner_box_span: {sw} inner {span + 16} B (past)", box=(span // 2 + 8, 8), swizzle=sw))
+    return c
+
+
+def _valid_global_cases() -> list[dict]:
+    """Tiled maps: global strides, global address alignment, global dims, element strides."""
+    c: list[dict] = []
     # global strides
     c.append(_tiled("global_strides.multiple16: stride 528 (x16)", gdim=(256, 64), gstrides=[528]))
     c.append(_tiled("global_strides.multiple16: stride 520 (not x16)", gdim=(256, 64), gstrides=[520]))
@@ -313,6 +320,12 @@ def _valid_cases() -> list[dict]:
         tag = "valid" if 1 <= es <= 8 else "past"
         c.append(_tiled(f"element_strides.range: elementStrides[1]={es} ({tag})", gdim=(64, 64), box=(64, 16),
                         estrides=[1, es]))
+    return c
+
+
+def _valid_mode_cases() -> list[dict]:
+    """Tiled maps: interleave and swizzle combinations, OOB fill, packed types."""
+    c: list[dict] = []
     # interleave
     c.append(_tiled("rank.interleave_min3: interleave 16B rank 2 (past)", gdim=(64, 64), box=(8, 8), interleave="16B"))
     c.append(_tiled("rank.interleave_min3: interleave 16B rank 3 (valid)", gdim=(64, 8, 8), box=(8, 8, 8),
@@ -340,6 +353,12 @@ def _valid_cases() -> list[dict]:
                     gstrides=[128], box=(64, 8)))
     c.append(_tiled("global_dim.u4align8_multiple2: 16U4_ALIGN8B dim 257 (past)", dtype="U4x16_ALIGN8B", gdim=(257, 8),
                     gstrides=[144], box=(64, 8)))
+    return c
+
+
+def _valid_im2col_cases() -> list[dict]:
+    """im2col maps: rank, pixel box, channels, pixels, swizzle span, strides, alignment."""
+    c: list[dict] = []
     # im2col
     for r in (3, 4, 5):
         gd = [64] + [8] * (r - 2) + [2]
@@ -375,6 +394,12 @@ def _valid_cases() -> list[dict]:
     c.append(_im2col("element_strides.range: im2col 9 (past)", estrides=[1, 9, 1, 1]))
     c.append(_im2col("global_address.align16: im2col +8 B (past)", addr_off=8))
     c.append(_im2col("interleave: im2col interleave 32B + swizzle 32B (valid)", interleave="32B", swizzle="32B"))
+    return c
+
+
+def _valid_cases() -> list[dict]:
+    """The tensor-map validation battery: parameter sets at and just past each rule, numbered in order."""
+    c = _valid_box_cases() + _valid_global_cases() + _valid_mode_cases() + _valid_im2col_cases()
     for i, case in enumerate(c):
         case["id"] = f"valid/{i:03d}"
     return c
