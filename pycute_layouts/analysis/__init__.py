@@ -17,4 +17,8 @@ from .banks import (
 from .explain import EXPLAIN_MAX_SIZE, LayoutExplanation, explain
 from .linear import LinearLayout, from_linear_layout, to_linear_layout
 
-__all__ = ['NUM_BANKS', 'BANK_WIDTH_BYTES', 'AccessPattern', 'BankConflicts', 'SwizzleCandidate', 'bank_conflicts', 'ldmatrix_pattern', 'stmatrix_pattern', 'vector_pattern', 'conflict_free_swizzles', 'parse_pattern', 'phases_for', 'LinearLayout', 'to_linear_layout', 'from_linear_layout', 'EXPLAIN_MAX_SIZE', 'LayoutExplanation', 'explain']
+__all__ = [
+    'NUM_BANKS', 'BANK_WIDTH_BYTES', 'AccessPattern', 'BankConflicts', 'SwizzleCandidate', 'bank_conflicts', 'ldmatrix_pattern',
+    'stmatrix_pattern', 'vector_pattern', 'conflict_free_swizzles', 'parse_pattern', 'phases_for', 'LinearLayout',
+    'to_linear_layout', 'from_linear_layout', 'EXPLAIN_MAX_SIZE', 'LayoutExplanation', 'explain',
+]
