@@ -1,4 +1,4 @@
-"""Hardware validation (issue 9): the committed H100 result files checked against the CURRENT library.
+"""Hardware validation: the committed H100 result files checked against the CURRENT library.
 
 Round 2 (hwcheck-h100-2026-11-21-r2.json, the main file): constants from pycute_layouts.codegen, TMA stores, im2col
 loads, every base offset; round 1 (hwcheck-h100-2026-11-21.json) is kept as history and verified too.

@@ -1,4 +1,4 @@
-"""Hardware validation (issue 9): generate CUDA checks from the library, and verify a GPU result file.
+"""Hardware validation: generate CUDA checks from the library, and verify a GPU result file.
 
 The library's claims about TMA placement, tensor-map validation, im2col and wgmma descriptors are
 turned into CUDA kernels whose every layout constant comes from the library (no constant is typed by

@@ -49,7 +49,7 @@ class _OperandConsts:
 
 
 def _order(cfg: dict) -> str:
-    """The tile order of a configuration; round-1 records (no ``order``) used ``mn_first`` for every operand."""
+    """The tile order of a configuration: its ``order``, else ``mn_first`` (see docs/hardware-validation.md)."""
     return cfg.get("order") or "mn_first"
 
 
@@ -90,8 +90,8 @@ def _codegen_consts(cfg: dict) -> tuple[Any, Any, Any]:
 
 def _r1_boxes(major: str, mode: str, eb: int, mn: int, k: int, comp: ComposedLayout, base: int
               ) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
-    """Round 1's TMA boxes (before codegen existed), kept to verify round-1 result files: K-major one box per
-    K atom covering every row, MN-major one box per atom (8 rows)."""
+    """The TMA boxes of a configuration without ``order``: K-major one box per K atom covering every row,
+    MN-major one box per atom (8 rows). Result-file formats: docs/hardware-validation.md."""
     w_elems = SwizzleMode.parse(mode).width_bytes // eb
     boxes: list[tuple[int, int, int]] = []
     if major == "K":

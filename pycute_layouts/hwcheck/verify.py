@@ -198,11 +198,9 @@ def _verify_mma(obs: dict) -> dict:
     return _row(obs, not problems, "; ".join(problems) if problems else f"{got}, as predicted")
 
 
-#: Differences between the library and the H100 that remain after the library adopted the hardware's
-#: behaviour where the reference documents are silent (row pitch of narrow swizzled boxes; the sm90
-#: rules of ``validate(arch="sm90")``; 128-byte aligned TMA destinations), documented in
-#: docs/hardware-validation.md. A failing row is labelled with one of these keys only when its evidence
-#: matches the documented pattern exactly; any other failure stays unexplained.
+#: Documented differences between the library and the hardware (docs/hardware-validation.md). A failing
+#: row is labelled with one of these keys only when its evidence matches the documented pattern exactly;
+#: any other failure stays unexplained.
 KNOWN_DIFFERENCES: dict[str, str] = {
     "tma.interleave32_swizzle": ("the driver accepts interleave 32B with a swizzle other than 32B, although the driver "
                                  "documentation (and validate()) require CU_TENSOR_MAP_SWIZZLE_32B; the library keeps "

@@ -295,6 +295,3 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
     claim = (f"{what}: every start / LBO / SBO field value (the whole 256 KiB window in 16-byte units), every layout "
              "type and base offset encodes at the PTX bit positions and decodes back")
     return TheoremProof(None, "exhaustive", claim, steps, domain=(n,))
-
-
-#: Pairings that do not exist on the hardware, written out from the PTX ISA (not from the library):

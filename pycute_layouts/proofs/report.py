@@ -38,6 +38,10 @@ __all__ = ["EXPECTED_NOT_APPLICABLE", "EXPECTED_REFUTED_MODES", "expected_status
 #: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
 #: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
 #: refuted against the nearest atom.
+#: Pairings that do not exist on the hardware, written out from the PTX ISA (not from the library):
+#: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
+#: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
+#: refuted against the nearest atom.
 EXPECTED_NOT_APPLICABLE = (
     ("*", "MN", (8, 32), "sm90",
      "PTX wgmma.mma_async: imm-trans-a/b (MN-major operands) are allowed only for .f16/.bf16"),
