@@ -35,9 +35,7 @@ from .theorem import prove_pairing
 
 __all__ = ["EXPECTED_NOT_APPLICABLE", "EXPECTED_REFUTED_MODES", "expected_status", "ReportRow", "ProofReport", "report"]
 
-#: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
-#: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
-#: refuted against the nearest atom.
+
 #: Pairings that do not exist on the hardware, written out from the PTX ISA (not from the library):
 #: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
 #: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
