@@ -247,6 +247,9 @@ def _cxx_tuple(x: Any, kind: str) -> str:
 def cute_layout_type(swizzle: Swizzle, element_bits: int, layout: Layout) -> str:
     """The CuTe C++ type of a swizzled shared-memory layout built from a GMMA/UMMA atom.
 
+    Pre:  ``swizzle`` a Swizzle, ``element_bits`` positive, ``layout`` a concrete Layout.
+    Post: the C++ type ``cute::ComposedLayout<...>`` CuTe builds for it.
+
     CuTe's atoms are ``ComposedLayout<Swizzle<B,M,S>, smem_ptr_flag_bits<bits>, Layout<...>>`` with
     the swizzle on byte addresses (as here) and the layout in elements; ``tile_to_shape`` keeps
     that form, and this library's ``tile_to_shape`` builds the same shape/stride tree.
@@ -282,6 +285,9 @@ def _cute_expr(arch: str, major: str, mode: Any, dtype: DType, shape: tuple[int,
 def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shape: tuple[int, int],
                     inner: Layout, descriptor: Any) -> tuple[str | None, dict, str]:
     """The PTX canonical layout of one instruction's operand, with ``T, m, k, LBO, SBO`` substituted.
+
+    Pre:  arch, major, swizzle and element width the arch module accepts; ``shape`` (MN, K) in elements.
+    Post: the PTX canonical layout the tile matches, as text.
 
     ``shape`` is the operand's ``(MN, K)`` in elements, ``inner`` its element layout (offset 0),
     ``descriptor`` its descriptor. LBO/SBO are substituted in elements (as the PTX examples write
@@ -511,6 +517,9 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
                      swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
     """The constants of one ``MN x K`` operand tile built from the swizzle atom (the ``desc`` command).
 
+    Pre:  arch, major, swizzle, dtype and tile as in a spec operand; ``start_address`` 16-byte aligned.
+    Post: the OperandConstants of that tile at ``start_address``; LayoutError subclasses naming the argument otherwise.
+
     ``tile`` is ``(MN, K)`` or ``"MNxK"``; see the module docstring for how the tile is built.
 
     >>> oc = describe_operand("sm90", "K", "128B", "bf16", "64x64", 0x400)
@@ -542,6 +551,9 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
 def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_address: int = 0, *,
                     swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
     """The constants of an operand given as a layout (CuTe notation parsed, swizzle on byte addresses).
+
+    Pre:  ``layout`` an operand tile (Layout or byte-swizzled ComposedLayout of shape (MN, K) in elements).
+    Post: the OperandConstants of that tile; LayoutError subclasses naming the rule otherwise.
 
     The layout is the ``(MN, K)`` tile in elements; its K must be a multiple of one instruction's
     K (32 bytes); K step ``k`` is ``flat_divide(layout, (MN, K_instr))(_, _, 0, k)``.
@@ -662,6 +674,10 @@ class KernelConstants:
 
 def kernel_constants(spec: KernelSpec) -> KernelConstants:
     """Derive every operand's constants; stages are placed from ``smem_base`` in spec order (A, then B).
+
+    Pre:  ``spec`` a KernelSpec (parse_spec / load_spec).
+    Post: KernelConstants whose operands' stages fit the 256 KiB window without overlapping; SpecError or
+          DescriptorError naming the spec field otherwise.
 
     Each operand starts at its ``start_address`` or at the first address after the previous
     operand that is a multiple of its stage alignment. Errors name the spec field.

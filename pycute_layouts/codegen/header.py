@@ -149,6 +149,9 @@ def _desc_helpers(arch: str) -> list[str]:
 def emit_header(kc: KernelConstants) -> str:
     """The C++/CUDA header: ``namespace <kernel> { struct OperandA {...}; static_asserts }``, plain ``<cstdint>``.
 
+    Pre:  ``kc`` KernelConstants (kernel_constants).
+    Post: the header text; SpecError for any other argument.
+
     Define ``PYCUTE_LAYOUTS_WITH_CUTE`` before including it (with CuTe on the include path) to
     also check that ``SmemLayoutA`` is exactly the type CuTe's ``tile_to_shape`` builds from the
     GMMA/UMMA atom. With ``<cuda.h>`` included first, ``kTmaSwizzleEnum`` is the driver enumerator.

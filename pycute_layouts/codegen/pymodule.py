@@ -14,6 +14,9 @@ __all__ = ["emit_python", "emit_json"]
 def emit_python(kc: KernelConstants) -> str:
     """A Python module: ``A_DESC = 0x...`` style integer constants plus ``CONSTANTS`` (the JSON data).
 
+    Pre:  ``kc`` KernelConstants (kernel_constants).
+    Post: the Python module's source; SpecError for any other argument.
+
     >>> from pycute_layouts.codegen import kernel_constants, parse_spec
     >>> src = emit_python(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",
     ...                   "dtype": "bf16", "major": "K", "swizzle": "128B"}})))
@@ -61,6 +64,9 @@ def emit_python(kc: KernelConstants) -> str:
 
 def emit_json(kc: KernelConstants) -> str:
     """The JSON document (schema ``pycute_layouts.codegen/1``), keys sorted, 2-space indent.
+
+    Pre:  ``kc`` KernelConstants (kernel_constants).
+    Post: the JSON text; SpecError for any other argument.
 
     >>> from pycute_layouts.codegen import kernel_constants, parse_spec
     >>> j = json.loads(emit_json(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",

@@ -69,6 +69,9 @@ _DTYPE_ALIASES = {
 def parse_dtype(name: Any) -> DType:
     """The :class:`DType` named by ``name`` (case-insensitive; aliases such as ``fp8``, ``half``).
 
+    Pre:  ``name`` one of DTYPES' names or aliases (case-insensitive).
+    Post: the DType; SpecError naming the allowed names otherwise.
+
     >>> parse_dtype("half").name
     'f16'
     >>> parse_dtype("fp32")
@@ -270,6 +273,9 @@ def _parse_operand(name: str, d: Any) -> OperandSpec:
 def parse_spec(data: Any) -> KernelSpec:
     """Check and normalize a spec given as a dict (the parsed TOML or JSON; see docs/codegen.md).
 
+    Pre:  ``data`` a mapping with ``kernel``, ``arch`` and operand tables ``A``/``B``.
+    Post: a validated KernelSpec; SpecError naming the offending spec field otherwise.
+
     Fields: ``kernel`` (C++ identifier), ``arch`` (``sm90`` or ``sm100``), optional ``smem_base``
     (byte address of the first stage, default 0), and tables ``A`` and ``B`` with ``tile``
     (``"MNxK"`` or ``[MN, K]``, elements), ``dtype``, ``major`` (``K``/``MN``), ``swizzle``
@@ -308,6 +314,9 @@ def parse_spec(data: Any) -> KernelSpec:
 
 def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = None) -> KernelSpec:
     """Read a spec from a TOML or JSON file and :func:`parse_spec` it.
+
+    Pre:  a path, a file object or ``text=``, in TOML or JSON (``fmt`` or the file suffix says which).
+    Post: the KernelSpec of :func:`parse_spec`; SpecError for unreadable or invalid input.
 
     ``source`` is a path; ``fmt`` (``"toml"``/``"json"``) defaults to the suffix (``.json`` is
     JSON, anything else TOML unless it starts with ``{``). Pass ``text=`` instead of a path to

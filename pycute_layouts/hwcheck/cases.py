@@ -95,6 +95,9 @@ def _splitmix(x: np.ndarray) -> np.ndarray:
 def fnv_hash(values: Any) -> str:
     """Order-sensitive 64-bit hash of a sequence of int32 values, as 16 hex digits.
 
+    Pre:  ``values`` integers (any shape).
+    Post: 16 hex digits, the hash the CUDA program computes over the same values.
+
     ``sum_i splitmix64(i) * splitmix64(uint32(v_i)) mod 2**64`` -- vectorised here, a loop in the
     CUDA program; the name is historical. Raises :class:`HwCheckError` for non-integer input.
 
@@ -473,6 +476,9 @@ WRONG_MODE = {"none": "128B", "32B": "64B", "64B": "128B", "128B": "64B"}
 
 def plan() -> list[dict]:
     """Every case the GPU program runs, as JSON-able dicts (``kind``, ``id`` and the parameters).
+
+    Pre:  none.
+    Post: every case as a JSON-able dict with a unique ``id`` and its ``kind``.
 
     >>> p = plan()
     >>> len([c for c in p if c["kind"] == "valid"]) >= 60

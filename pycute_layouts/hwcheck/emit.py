@@ -320,6 +320,9 @@ def _mma_lines(mm: list[dict], blob: _Blob, vindex: dict, n_header: int, n_descr
 def emit(out_dir: str | os.PathLike) -> dict:
     """Write ``hwcheck_cases.cuh`` and ``hwcheck_data.bin`` (and ``plan.json``) into ``out_dir``.
 
+    Pre:  ``out_dir`` a directory or a path that does not exist yet.
+    Post: the header, codegen header, data blob and plan written there; counts per kind.
+
     Every layout constant in them comes from the library: the TMA swizzle modes, boxes and
     destinations, the wgmma descriptors (``make_smem_desc(...).encode()``) per K step, and the
     shared-memory address of every operand element (``SwizzledSmemLayout.byte_address``).

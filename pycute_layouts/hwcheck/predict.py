@@ -173,6 +173,9 @@ def _mma_consts_cached(key: str) -> dict:
 def mma_constants(cfg: dict) -> dict:
     """The library-derived constants of one wgmma configuration (see :func:`plan` for ``cfg``).
 
+    Pre:  ``cfg`` a wgmma configuration of the plan (dtype, M, N, K, majors, modes).
+    Post: the library's constants and operand values of that configuration; HwCheckError otherwise.
+
     Returns ``A`` and ``B`` (store addresses, descriptors per MN block and K step, K-step
     advances, TMA boxes) and the operand values ``va`` (M x K) and ``vb`` (N x K).
 

@@ -220,6 +220,9 @@ def _known(obs: dict, row: dict) -> str | None:
 def verify(results: Any) -> tuple[list[dict], dict]:
     """Recompute every prediction for a result file (path or dict) with the current library.
 
+    Pre:  ``results`` a result file path or its parsed dict.
+    Post: (one row per case with ``ok`` and ``known``, the file's meta); HwCheckError for a malformed file.
+
     Returns ``(rows, meta)``: one row per case (``id``, ``kind``, ``ok``, ``detail``, and
     ``known``: the :data:`KNOWN_DIFFERENCES` key that explains a failing row, else None) and the
     file's metadata. Raises :class:`HwCheckError` for a file that is not a result file.
@@ -253,6 +256,9 @@ def verify(results: Any) -> tuple[list[dict], dict]:
 
 def format_table(rows: list[dict], *, all_rows: bool = False) -> str:
     """A pass/fail summary per kind, the known differences, then the unexplained failures (every row with ``all_rows``).
+
+    Pre:  ``rows`` as :func:`verify` returns them.
+    Post: a pass/fail table per kind, then the failing (or all) rows.
 
     >>> print(format_table([{"id": "a", "kind": "mma", "ok": True, "detail": "fine"}]))
     kind    pass  fail

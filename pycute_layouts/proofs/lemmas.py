@@ -41,6 +41,9 @@ __all__ = [
 def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> tuple[bool, list]:
     """Whether ``fn(x + n*P) == fn(x) + n*P`` for every byte address of the 256 KiB window; and bit formulas.
 
+    Pre:  ``fn`` maps int arrays of byte addresses; ``period_bytes`` a power of two up to 2**18.
+    Post: (whether the period holds at every address of the window, the bit formulas on [0, 2P)).
+
     Decided by evaluating ``fn`` at all 2^18 addresses of the shared-memory window (vectorised):
     ``fn(a) == fn(a mod P) + (a - a mod P)``. The bit formulas (sympy, for the proof text) are those
     of ``[0, 2P)``.
@@ -113,6 +116,9 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
                  advance_bytes: int = 32) -> TheoremProof | TheoremCounterexample:
     """The K-step lemma: advancing the start address by ``advance_bytes`` inside a swizzled row reads the next K slice.
 
+    Pre:  a K-major swizzled pairing whose swizzle row holds more than 32 bytes; ``advance_bytes`` a multiple of 16.
+    Post: a TheoremProof, or a TheoremCounterexample at the first element read from the wrong address.
+
     For a K-major tile of one swizzle atom along K (``m = 2`` 8-row groups), instruction ``s``
     reads its descriptor ``D.advance(advance_bytes * s)``; the lemma holds when for every row
     ``r``, slice ``s`` and column ``c < K_instr`` the wgmma byte address equals the TMA byte
@@ -173,6 +179,9 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
 
 def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any = None) -> TheoremProof | Counterexample:
     """The base-offset rule: data swizzled relative to a pattern start ``S`` is read with PTX's base offset of ``S``.
+
+    Pre:  a swizzled mode the arch's descriptor has; ``base_offset_fn(mode, S)`` optional.
+    Post: a TheoremProof over every pattern start and byte of one period, or the first counterexample.
 
     For every pattern start ``S = 128*n`` (``n`` < 8) and every byte ``x`` of one period: the
     descriptor model with ``base_offset = base_offset_for_pattern_start(mode, S)`` reads
@@ -236,6 +245,9 @@ def _bijection(i: np.ndarray, salt: int) -> np.ndarray:
 
 def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounterexample:
     """Every field value of the descriptor encodes at the literal PTX bit positions and decodes back.
+
+    Pre:  ``arch`` is sm90 or sm100.
+    Post: a TheoremProof when every field value encodes at the PTX bit positions and decodes back, else a LemmaCounterexample.
 
     2^14 descriptors of the library's class (``SmemDescriptor`` / ``UmmaSmemDescriptor``) are
     built so that the start address, LBO and SBO fields each take every one of their 2^14 values

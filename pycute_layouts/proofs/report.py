@@ -55,6 +55,9 @@ EXPECTED_REFUTED_MODES = ("128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B", "96B")
 def expected_status(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any) -> tuple[str, str]:
     """The classification the report expects for a pairing, from the fixed table (not from the library).
 
+    Pre:  a TMA mode, major, element width and arch the parsers accept.
+    Post: (``'proved'`` | ``'refuted'`` | ``'not applicable'``, the reason) from the fixed table.
+
     >>> expected_status("64B", "MN", 32, "sm90")[0], expected_status("96B", "K", 16, "sm90")[0]
     ('not applicable', 'refuted')
     >>> expected_status("128B_ATOM_32B", "MN", 16, "sm100")
@@ -206,6 +209,9 @@ def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Fa
 def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
            exhaustive: bool = True) -> ProofReport:
     """Classify every pairing (mode x major x element width x arch), the stated mismatches and the lemmas.
+
+    Pre:  archs, modes, majors and element widths the parsers accept (default: all).
+    Post: a ProofReport whose ``ok`` is True when every row is as the fixed table expects.
 
     Each row's expectation comes from the fixed table (:func:`expected_status`), not from the
     library; the stated mismatches and lemmas are those relevant to the selected modes, majors,

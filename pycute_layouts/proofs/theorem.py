@@ -112,6 +112,9 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
                 method: str = "exhaustive") -> TheoremCounterexample | None:
     """Compare every coordinate of the tile for each ``(m, k)`` in ``sizes``; the first mismatch or None.
 
+    Pre:  ``p`` a resolved Pairing; ``sizes`` (m, k) pairs whose tiles fit the window at ``dst_address``.
+    Post: None when every coordinate of every tile agrees, else the first TheoremCounterexample.
+
     >>> from pycute_layouts.proofs.model import pairing
     >>> check_sizes(pairing("64B", "MN", 16), [(1, 1), (4, 2)], 0x480) is None
     True
@@ -766,6 +769,9 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
                   faults: Faults | None = None) -> TheoremProof | TheoremCounterexample:
     """The lower-level entry point: prove or refute a resolved :class:`~pycute_layouts.proofs.model.Pairing`.
 
+    Pre:  ``p`` a resolved Pairing; ``method`` ``'symbolic'`` or ``'exhaustive'``; ``dst_address`` aligned as TMA requires.
+    Post: a TheoremProof (truthy) or a TheoremCounterexample (falsy); ProofError for bad input.
+
     >>> from pycute_layouts.proofs.model import pairing
     >>> bool(prove_pairing(pairing("32B", "K", 8), "exhaustive", dst_address=0x100))
     True
@@ -793,6 +799,10 @@ def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arc
                             method: str = "symbolic", wgmma_swizzle: Any = None, *, wgmma_major: Any = None,
                             dst_address: int = 0, faults: Faults | None = None) -> TheoremProof | TheoremCounterexample:
     """Prove that a TMA load in ``tma_swizzle`` puts every element where wgmma reads it, or refute it.
+
+    Pre:  a TMA mode, major (K/MN), element width (8/16/32) and arch (sm90/sm100) that pair on the hardware;
+          ``dst_address`` 128-byte aligned with the smallest tile inside the 256 KiB window.
+    Post: a TheoremProof (truthy) or a TheoremCounterexample (falsy); NotApplicable or ProofError otherwise.
 
     ``wgmma_swizzle`` (default: the atom matching ``tma_swizzle``) and ``wgmma_major`` (default
     ``major``) state the MMA side; naming others states a mismatched pairing. ``dst_address`` is

@@ -413,6 +413,9 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
             who: str = "picture") -> Picture:
     """The :class:`Picture` of a layout: the cells, labels, colors and legend every backend draws.
 
+    Pre:  ``obj`` a concrete rank-1/2 layout or a 2-D array of byte offsets; options among the allowed values.
+    Post: the Picture; LayoutValueError, LayoutTypeError or UnitError naming the option otherwise.
+
     ``obj`` is a rank-1/rank-2 Layout, a ComposedLayout (``Sw<..> o off o L``), a
     SwizzledSmemLayout, or a 2-D integer array of byte offsets (``arch.tma.box_to_smem``). See the
     module docstring for ``cell``, ``label``, ``color``, ``element_bits`` and ``swizzle_unit``.

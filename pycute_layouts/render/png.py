@@ -22,6 +22,9 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
            title: str | None = None, dpi: int = 150) -> str:
     """Write the picture as a PNG through matplotlib (``pip install 'pycute-layouts[png]'``); returns the path.
 
+    Pre:  as :func:`~pycute_layouts.render.picture.picture`; matplotlib installed; ``path`` writable.
+    Post: the PNG written to ``path``; MissingDependencyError without matplotlib.
+
     Same picture as :func:`to_svg` (large tiles label at most 1024 cells: matplotlib draws text
     slowly, a 128x128 tile takes seconds). Without matplotlib, raises :class:`MissingDependencyError`
     naming the extra to install (the SVG needs nothing: convert it with any SVG tool instead).

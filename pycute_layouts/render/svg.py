@@ -186,6 +186,9 @@ def to_svg(layout: Any, *, cell: str = "element", label: str | None = "value", c
            element_bits: int | None = None, swizzle_unit: str = "bytes", title: str | None = None) -> str:
     """An SVG picture of a layout (PTX-figure style), written directly: no dependency.
 
+    Pre:  as :func:`~pycute_layouts.render.picture.picture`.
+    Post: the SVG document text.
+
     One ``<rect class="cell">`` per element (or per 16-byte chunk with ``cell="chunk16"``), filled
     by swizzle phase (or bank group, or value mod 8), labelled with values, addresses, bank groups
     or coordinates, with a tooltip per cell, the mode indices on the axes, a title and a legend.

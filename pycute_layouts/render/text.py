@@ -15,6 +15,9 @@ __all__ = ["layout_grid", "layout_table"]
 def layout_grid(layout: Any) -> np.ndarray:
     """The values of a rank-1 or rank-2 layout as a 2-D int array (rows = mode 0, columns = mode 1).
 
+    Pre:  ``layout`` a concrete layout of rank 1 or 2.
+    Post: an int array, rows = mode 0, columns = mode 1.
+
     >>> from pycute_layouts import Layout
     >>> layout_grid(Layout((2, 2), (1, 2))).tolist()
     [[0, 2], [1, 3]]
@@ -34,6 +37,9 @@ def layout_grid(layout: Any) -> np.ndarray:
 
 def layout_table(layout: Any) -> str:
     """CuTe's ``print_layout``: the layout's value at every (row, column) coordinate as a text table.
+
+    Pre:  ``layout`` a concrete layout of rank 1 or 2.
+    Post: the table text, first line the layout itself.
 
     >>> from pycute_layouts import Layout
     >>> print(layout_table(Layout(4, 2)))

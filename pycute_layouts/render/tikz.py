@@ -26,6 +26,9 @@ def to_tikz(layout: Any, *, cell: str = "element", label: str | None = "value", 
             standalone: bool = False) -> str:
     """The picture as a LaTeX TikZ ``tikzpicture`` (``standalone=True``: a whole compilable document).
 
+    Pre:  as :func:`~pycute_layouts.render.picture.picture`; ``standalone`` a bool.
+    Post: the TikZ picture (or whole LaTeX document) text.
+
     One ``\\node[cell, ...]`` per cell (in the ``cells`` scope), colors defined with
     ``\\definecolor`` from :data:`PALETTE`; the picture fits about 17 cm x 24 cm. Needs TikZ (and
     xcolor) in the including document. Options and errors as :func:`picture`.
