@@ -26,6 +26,7 @@ from pycute_layouts.arch.swizzle_modes import SwizzleMode
 from pycute_layouts.arch.tma import maps as tma_maps
 from pycute_layouts.core.symbols import symbols
 from pycute_layouts.errors import DescriptorError, ProofError
+from pycute_layouts.proofs.exhaustive import check_sizes
 from pycute_layouts.proofs.lemmas import (
     prove_base_offset_rule,
     prove_descriptor_encoding,
@@ -53,7 +54,6 @@ from pycute_layouts.proofs.theorem import (
     TheoremCounterexample,
     TheoremProof,
     _bitwise_linear,
-    check_sizes,
     prove_pairing,
     prove_tma_matches_wgmma,
 )

@@ -1,10 +1,12 @@
 """Proofs that each TMA swizzle mode writes exactly the wgmma/tcgen05 swizzle atom.
 
 Modules, bottom up: ``bitvec`` (the bit-vector model), ``model`` (both sides as numpy models),
-``results`` (proofs and counterexamples), ``lemmas`` (period, K step, base offset, encoding),
-``theorem`` (TMA == wgmma, symbolic and exhaustive), ``report`` (the classified table).
+``results`` (proofs and counterexamples), ``exhaustive`` (every coordinate of concrete tiles),
+``lemmas`` (period, K step, base offset, encoding), ``theorem`` (TMA == wgmma, symbolic and exhaustive),
+``report`` (the classified table).
 """
 
+from .exhaustive import check_sizes
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step, swizzle_period_lemma
 from .model import (
     ARCHS,
@@ -27,7 +29,7 @@ from .model import (
 )
 from .report import ProofReport, expected_status, report
 from .results import LemmaCounterexample, TheoremCounterexample, TheoremProof
-from .theorem import check_sizes, prove_pairing, prove_tma_matches_wgmma
+from .theorem import prove_pairing, prove_tma_matches_wgmma
 
 __all__ = [
     'ARCHS', 'MAJORS', 'ELEMENT_BITS', 'TMA_MODES', 'NotApplicable', 'Faults', 'Pairing', 'pairing', 'tma_addresses',

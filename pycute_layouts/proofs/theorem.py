@@ -61,6 +61,7 @@ from ..core.layout import Layout
 from ..core.symbols import symbols
 from ..errors import LayoutError, ProofError
 from .bitvec import BitVector, apply_map, equivalent
+from .exhaustive import first_mismatch, fits_window, prove_exhaustive, witness_destinations
 from .lemmas import descriptor_swizzle, first_period_violation, prove_k_step, swizzle_period_lemma
 from .model import (
     Faults,
@@ -80,68 +81,10 @@ __all__ = [
     "TheoremCounterexample",
     "prove_tma_matches_wgmma",
     "prove_pairing",
-    "check_sizes",
 ]
 
-#: Sizes (m, k) and destinations the exhaustive method checks by default (every coordinate of each).
-EXHAUSTIVE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 3), (3, 2), (4, 1), (1, 4))
 #: Sizes the symbolic method evaluates to connect its formulas to the library (and to find counterexamples).
 WITNESS_SIZES = ((1, 1), (2, 2), (3, 1))
-#: The witness destination off the swizzle period: dst + 0x180 (128-byte aligned, as TMA requires).
-OFF_PERIOD_BYTES = 0x180
-
-
-# ----------------------------------------------------------------------------------------------
-# exhaustive
-# ----------------------------------------------------------------------------------------------
-
-
-def _first_mismatch(p: Pairing, m: int, k: int, dst: int, faults: Faults, method: str,
-                    reason: str) -> TheoremCounterexample | None:
-    a = tma_addresses(p, m, k, dst)
-    b, descs = wgmma_addresses(p, m, k, dst, faults)
-    bad = np.argwhere(a != b)
-    if not len(bad):
-        return None
-    mn, kk = (int(x) for x in bad[0])
-    return TheoremCounterexample(p, (mn, kk), int(a[mn, kk]), int(b[mn, kk]), m, k, dst,
-                                 descs[kk // p.k_instr_elems], method, reason, faults)
-
-
-def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | None = None,
-                method: str = "exhaustive") -> TheoremCounterexample | None:
-    """Compare every coordinate of the tile for each ``(m, k)`` in ``sizes``; the first mismatch or None.
-
-    Pre:  ``p`` a resolved Pairing; ``sizes`` (m, k) pairs whose tiles fit the window at ``dst_address``.
-    Post: None when every coordinate of every tile agrees, else the first TheoremCounterexample.
-
-    >>> from pycute_layouts.proofs.model import pairing
-    >>> check_sizes(pairing("64B", "MN", 16), [(1, 1), (4, 2)], 0x480) is None
-    True
-    """
-    f = faults or Faults()
-    for m, k in sizes:
-        cx = _first_mismatch(p, m, k, dst_address, f, method, "every coordinate evaluated")
-        if cx is not None:
-            return cx
-    return None
-
-
-def _exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
-    steps: list = []
-    n = 0
-    for m, k in EXHAUSTIVE_SIZES:
-        for d in _witness_dsts(p, m, k, dst):
-            cx = _first_mismatch(p, m, k, d, faults, "exhaustive", "every coordinate evaluated")
-            if cx is not None:
-                return cx
-            mn, kk = p.tile_shape(m, k)
-            n += mn * kk
-            steps.append((f"m={m}, k={k}, dst={d:#x}: all {mn * kk} elements of the {mn}x{kk} tile have equal TMA "
-                          "and wgmma byte addresses (vectorised: box_to_smem vs the hardware-read descriptors)", None))
-    claim = (f"{p.describe()}: every coordinate of every listed tile ({n} elements; at dst, dst + 0x180 and the top "
-             "of the 256 KiB window) has the same byte address on both sides")
-    return TheoremProof(p, "exhaustive", claim, steps)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -262,23 +205,6 @@ def _last_stride(s: Any) -> Any:
     return s
 
 
-def _fits(p: Pairing, m: int, k: int, dst: int) -> bool:
-    mn, kk = p.tile_shape(m, k)
-    return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
-
-
-def _witness_dsts(p: Pairing, m: int, k: int, dst: int) -> list:
-    """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
-    aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
-    mn, kk = p.tile_shape(m, k)
-    top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
-    out = []
-    for d in (dst, dst + OFF_PERIOD_BYTES, top):
-        if d not in out and d % p.tma_alignment_bytes == 0 and _fits(p, m, k, d):
-            out.append(d)
-    return out
-
-
 def _sweep_sizes(p: Pairing) -> list:
     """(m, k) = (2^i, 1) and (1, 2^i) up to the window: every bit a field formula in m or k can set."""
     bb = p.block_mn * p.block_k * p.element_bytes
@@ -303,14 +229,14 @@ def _find_counterexample(p: Pairing, dst: int, faults: Faults, reason: str,
     if where is not None:
         tried.append(where)
     for m, k in list(WITNESS_SIZES) + [(2, 1), (1, 2), (2, 3), (4, 4), (4, 1), (1, 4)]:
-        tried += [(m, k, d) for d in _witness_dsts(p, m, k, dst)]
-    tried += [(m, k, dst) for m, k in _sweep_sizes(p) if _fits(p, m, k, dst)]
+        tried += [(m, k, d) for d in witness_destinations(p, m, k, dst)]
+    tried += [(m, k, dst) for m, k in _sweep_sizes(p) if fits_window(p, m, k, dst)]
     seen = set()
     for m, k, d in tried:
-        if (m, k, d) in seen or not _fits(p, m, k, d):
+        if (m, k, d) in seen or not fits_window(p, m, k, d):
             continue
         seen.add((m, k, d))
-        cx = _first_mismatch(p, m, k, d, faults, method, "every coordinate evaluated")
+        cx = first_mismatch(p, m, k, d, faults, method, "every coordinate evaluated")
         if cx is not None:
             cx.reason = f"failed step: {reason}; counterexample confirmed by evaluating both sides"
             return cx
@@ -331,8 +257,8 @@ def _descriptor_check(sy: _Symbolic) -> tuple[list, Any, tuple | None]:
     first = None
     plan = []
     for m, k in WITNESS_SIZES:
-        plan += [(m, k, d) for d in _witness_dsts(p, m, k, sy.dst)]
-    plan += [(m, k, sy.dst) for m, k in _sweep_sizes(p) if _fits(p, m, k, sy.dst) and (m, k) not in WITNESS_SIZES]
+        plan += [(m, k, d) for d in witness_destinations(p, m, k, sy.dst)]
+    plan += [(m, k, sy.dst) for m, k in _sweep_sizes(p) if fits_window(p, m, k, sy.dst) and (m, k) not in WITNESS_SIZES]
     ki = p.k_instr_elems
     n_desc = 0
     for m, k, d in plan:
@@ -675,7 +601,7 @@ def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp:
         d_bad = dst - dst_lo + (128 * c[2] if n_res > 1 else dst_lo)
         raise _Refuted(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
                        f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
-                       (1, 1, d_bad) if _fits(p, 1, 1, d_bad) else None)
+                       (1, 1, d_bad) if fits_window(p, 1, 1, d_bad) else None)
     bit_lines = [sp.Eq(sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
     return (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
@@ -725,7 +651,7 @@ def _forms_match_models(p: Pairing, dst: int, faults: Faults, t_side: _Side, w_s
         shape = p.tile_shape(m, k)
         ut = _eval_form(t_side, sub, p.block_mn, p.block_k, shape)
         uw = _eval_form(w_side, sub, p.block_mn, p.block_k, shape)
-        for d in _witness_dsts(p, m, k, dst):
+        for d in witness_destinations(p, m, k, dst):
             dsw = descriptor_swizzle(instruction_descriptors(p, 1, 1, d, faults, only_first=True)[0])
             if not np.array_equal(np.asarray(p.tma_info.byte_map(ut + (d - dst))), tma_addresses(p, m, k, d)):
                 return (f"linear forms: the TMA linear form disagrees with box_to_smem at m={m}, k={k}, dst={d:#x}",
@@ -786,12 +712,12 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
     if dst_address % p.tma_alignment_bytes:
         raise ProofError(f"dst_address {dst_address:#x} is not a multiple of {p.tma_alignment_bytes} bytes, the TMA "
                          f"destination alignment of {p.tma.short_name}")
-    if not _fits(p, 1, 1, dst_address):
+    if not fits_window(p, 1, 1, dst_address):
         mn, kk = p.tile_shape(1, 1)
         raise ProofError(f"dst_address {dst_address:#x}: the smallest tile ({mn}x{kk}) does not fit the 256 KiB "
                          "shared-memory window there")
     if method == "exhaustive":
-        return _exhaustive(p, dst_address, f)
+        return prove_exhaustive(p, dst_address, f)
     return _symbolic(p, dst_address, f)
 
 
