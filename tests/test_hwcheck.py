@@ -1,4 +1,4 @@
-"""Hardware validation (issue 9): the committed H100 result files checked against the CURRENT library.
+"""Hardware validation: the committed H100 result files checked against the CURRENT library.
 
 Round 2 (hwcheck-h100-2026-11-21-r2.json, the main file): constants from pycute_layouts.codegen, TMA stores, im2col
 loads, every base offset; round 1 (hwcheck-h100-2026-11-21.json) is kept as history and verified too.
@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pycute_layouts import hwcheck
 from pycute_layouts.arch import tma
 from pycute_layouts.errors import LayoutError
-from pycute_layouts.hwcheck import cases as hwcheck
+from pycute_layouts.hwcheck import cases, predict
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "examples" / "hardware" / "results" / "hwcheck-h100-2026-11-21-r2.json"
@@ -321,12 +322,12 @@ def test_planted_codegen_fault_is_caught(data: dict, monkeypatch: pytest.MonkeyP
         return dataclasses.replace(kc, operands=(bad, kc.operand("B")))
 
     monkeypatch.setattr(codegen, "kernel_constants", faulty)
-    hwcheck._mma_consts_cached.cache_clear()
+    predict._mma_consts_cached.cache_clear()
     try:
         r = _verify_one(data, c)
     finally:
         monkeypatch.undo()
-        hwcheck._mma_consts_cached.cache_clear()
+        predict._mma_consts_cached.cache_clear()
     assert not r["ok"] and "descriptors differ" in r["detail"]
 
 
@@ -345,9 +346,9 @@ def test_bad_result_files() -> None:
 
 def test_values_and_hash_are_stable() -> None:
     assert hwcheck.fnv_hash([1, 2, 3]) == "42189266390ddcf3"
-    v = hwcheck._values(7, (4, 4))
+    v = cases.operand_values(7, (4, 4))
     assert v.dtype == np.int8 and v.min() >= -3 and v.max() <= 3
-    assert np.array_equal(v, hwcheck._values(7, (4, 4)))
+    assert np.array_equal(v, cases.operand_values(7, (4, 4)))
 
 
 # --------------------------------------------------------------------------------------------------

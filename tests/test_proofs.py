@@ -26,6 +26,13 @@ from pycute_layouts.arch.swizzle_modes import MMA_MODES, SwizzleMode
 from pycute_layouts.arch.tma import box as tma_box
 from pycute_layouts.core.symbols import symbols
 from pycute_layouts.errors import DescriptorError, ProofError
+from pycute_layouts.proofs.exhaustive import check_sizes
+from pycute_layouts.proofs.lemmas import (
+    prove_base_offset_rule,
+    prove_descriptor_encoding,
+    prove_k_step,
+    swizzle_period_lemma,
+)
 from pycute_layouts.proofs.model import (
     ARCHS,
     ELEMENT_BITS,
@@ -33,31 +40,22 @@ from pycute_layouts.proofs.model import (
     PTX_TCGEN05_LAYOUT_TYPE,
     PTX_WGMMA_LAYOUT_TYPE,
     TMA_MODES,
-    _derive,
+    instruction_descriptors,
     pairing,
     ptx_decode,
     ptx_encode,
     tma_addresses,
     wgmma_addresses,
 )
+from pycute_layouts.proofs.report import EXPECTED_NOT_APPLICABLE, ProofReport, ReportRow, expected_status, report
 from pycute_layouts.proofs.theorem import (
-    EXPECTED_NOT_APPLICABLE,
     Faults,
     NotApplicable,
-    ProofReport,
-    ReportRow,
     TheoremCounterexample,
     TheoremProof,
     _bitwise_linear,
-    check_sizes,
-    expected_status,
-    prove_base_offset_rule,
-    prove_descriptor_encoding,
-    prove_k_step,
     prove_pairing,
     prove_tma_matches_wgmma,
-    report,
-    swizzle_period_lemma,
 )
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -172,7 +170,7 @@ def test_reference_values() -> None:
     assert [d.start_address - 0x400 for d in descs] == [0, 32, 64, 96]
     # MN-major 64B bf16 (PTX example: LBO 256 x 2 B, SBO 512 x 2 B) for a 64 x 16 tile
     p = pairing("64B", "MN", 16)
-    d = _derive(p, 2, 1, 0, Faults())[0]
+    d = instruction_descriptors(p, 2, 1, 0, Faults())[0]
     assert (d.lbo_bytes, d.sbo_bytes, d.lbo_16B, d.sbo_16B) == (512, 1024, 32, 64)
 
 
@@ -208,7 +206,7 @@ def test_exhaustive_every_coordinate(case: tuple) -> None:
 @given(sized_pairings(), st.data())
 def test_planted_faults_are_caught(case: tuple, data: st.DataObject) -> None:
     p, m, k, dst = case
-    d = _derive(p, m, k, dst, Faults())[0]
+    d = instruction_descriptors(p, m, k, dst, Faults())[0]
     mode = p.mma_mode
     options = []
     mn, _ = p.tile_shape(m, k)

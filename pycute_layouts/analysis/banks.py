@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from ..arch.swizzle_modes import SwizzleMode
+from ..arch.tma import swizzle_byte_map
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -271,7 +273,7 @@ def _norm_coord(c: Any, who: str, t: int) -> Any:
 def _byte_address_fn(layout: Any, element_bits: Any, who: str) -> tuple[Callable[[Any], int], Any]:
     """(coordinate -> byte address, the domain Layout used to check coordinates or None)."""
     if element_bits is not None and isinstance(layout, (Layout, ComposedLayout)):
-        layout = _as_smem(layout, element_bits, who)
+        layout = as_smem_layout(layout, element_bits, who)
     elif element_bits is not None and not isinstance(layout, SwizzledSmemLayout):
         raise UnitError(f"{who}: element_bits applies to a Layout, ComposedLayout or SwizzledSmemLayout; a callable "
                         "layout must return byte addresses itself")
@@ -313,8 +315,16 @@ def _domain_layout(c: ComposedLayout) -> Layout:
     return inner
 
 
-def _as_smem(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayout:
-    """An element layout (optionally ``Swizzle o offset o Layout`` with a BYTE swizzle) as a SwizzledSmemLayout."""
+def as_smem_layout(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayout:
+    """An element layout (optionally ``Swizzle o offset o Layout`` with a BYTE swizzle) as a SwizzledSmemLayout.
+
+    Pre: ``element_bits`` is a positive int; ``layout`` is a Layout or ``Swizzle o offset o Layout`` whose
+    offset starts on a byte. Post: the SwizzledSmemLayout that places the same elements (UnitError,
+    LayoutTypeError or LayoutValueError otherwise; ``who`` prefixes the message).
+
+    >>> as_smem_layout(Layout((8, 64), (64, 1)), 16, "example").element_bits
+    16
+    """
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) or element_bits <= 0:
         raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
     bits = int(element_bits)
@@ -611,16 +621,21 @@ class SwizzleCandidate:
                 "tma_modes": list(self.tma_modes), "wgmma_mode": self.wgmma_mode}
 
 
-def _tma_maps() -> list[tuple[str, Swizzle | XorSwizzle]]:
-    from ..arch.swizzle_modes import SwizzleMode
-    from ..arch.tma import swizzle_byte_map
+def tma_swizzle_maps() -> list[tuple[str, Swizzle | XorSwizzle]]:
+    """Every TMA swizzle mode's name and its byte map.
 
+    >>> [name for name, _ in tma_swizzle_maps()][:4]
+    ['NONE', '32B', '64B', '128B']
+    """
     return [(m.tma_name, swizzle_byte_map(m)) for m in SwizzleMode]
 
 
-def _wgmma_name(sw: Swizzle | XorSwizzle) -> str | None:
-    from ..arch.swizzle_modes import SwizzleMode
+def wgmma_mode_name(sw: Swizzle | XorSwizzle) -> str | None:
+    """The name of the MMA swizzle mode whose byte swizzle is ``sw``, or None when none is.
 
+    >>> wgmma_mode_name(Swizzle(3, 4, 3)), wgmma_mode_name(Swizzle(3, 3, 3))
+    ('128B', None)
+    """
     try:
         return SwizzleMode.from_swizzle(sw).short_name
     except LayoutError:
@@ -672,7 +687,7 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
                 sw = Swizzle(b, m, s)
                 tried.setdefault(sw.to_xor(), sw)
     tma_by_map: dict[Any, list[str]] = {}
-    for name, mp in _tma_maps():
+    for name, mp in tma_swizzle_maps():
         key = mp.to_xor() if isinstance(mp, Swizzle) else mp
         tma_by_map.setdefault(key, []).append(name)
         tried.setdefault(key, mp)
@@ -683,7 +698,7 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
         except LayoutError:
             continue  # the swizzle splits an access (misaligned) or moves bits below an element
         out.append(SwizzleCandidate(sw, r.wavefronts, r.ideal_wavefronts, r.conflict_degree,
-                                    tuple(tma_by_map.get(key, ())), _wgmma_name(sw)))
+                                    tuple(tma_by_map.get(key, ())), wgmma_mode_name(sw)))
     out.sort(key=lambda c: (c.wavefronts, len(c.swizzle.to_xor().pairs if isinstance(c.swizzle, Swizzle)
                                               else c.swizzle.pairs), not c.tma_modes, str(c.swizzle)))
     return out if include_conflicting else [c for c in out if c.is_conflict_free]

@@ -30,12 +30,14 @@ from typing import Any
 
 import numpy as np
 
+from ..arch.wgmma import make_smem_desc, smem_atom
 from ..core.algebra import composition
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
 
@@ -174,9 +176,7 @@ def _norm_explain_input(layout: Any, element_bits: Any) -> tuple[Any, Layout, An
             raise LayoutTypeError(f"{who}: a ComposedLayout must be 'Swizzle o offset o Layout', got {layout}")
         if element_bits is None:
             return layout, inner, layout.outer, None, "ComposedLayout"
-        from .banks import _as_smem
-
-        return _as_smem(layout, int(element_bits), who), inner, layout.outer, int(element_bits), "ComposedLayout"
+        return as_smem_layout(layout, int(element_bits), who), inner, layout.outer, int(element_bits), "ComposedLayout"
     raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got {type(layout).__name__}")
 
 
@@ -240,8 +240,6 @@ def _swizzle_info(sw: Any, bytes_unit: bool) -> dict | None:
     pairs = xs.pairs
     if not pairs:
         return None
-    from .banks import _tma_maps, _wgmma_name
-
     srcs = sorted({s for s, _ in pairs})
     tgts = sorted({t for _, t in pairs})
     info = {
@@ -258,14 +256,12 @@ def _swizzle_info(sw: Any, bytes_unit: bool) -> dict | None:
         "wgmma_mode": None,
     }
     if bytes_unit:
-        info["tma_modes"] = [n for n, m in _tma_maps() if (m.to_xor() if isinstance(m, Swizzle) else m) == xs]
-        info["wgmma_mode"] = _wgmma_name(sw)
+        info["tma_modes"] = [n for n, m in tma_swizzle_maps() if (m.to_xor() if isinstance(m, Swizzle) else m) == xs]
+        info["wgmma_mode"] = wgmma_mode_name(sw)
     return info
 
 
 def _wgmma_matches(inner: Layout, sw: Any, bits: int | None, base_bytes: int) -> tuple[tuple[dict, ...], tuple[str, ...]]:
-    from ..arch.wgmma import make_smem_desc, smem_atom
-
     if bits is None:
         return (), ("wgmma: pass element_bits to check the canonical wgmma layouts",)
     if inner.rank() != 2 or not isinstance(inner.shape, tuple):

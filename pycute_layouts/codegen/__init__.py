@@ -1,25 +1,23 @@
-"""Kernel constants from a spec: C++/CUDA header, Python module, JSON (every fact asked of ``arch``)."""
+"""Kernel constants from a spec: C++/CUDA header, Python module, JSON (every fact asked of ``arch``).
 
-from .kernel import (
-    DTYPES,
-    MMA_K_BYTES,
-    DType,
+Modules: ``spec`` (parse and validate the spec), ``constants`` (derive every operand's constants),
+``header`` (the C++ header), ``pymodule`` (the Python module and JSON).
+"""
+
+from ..errors import SpecError
+from .constants import (
     KernelConstants,
-    KernelSpec,
     OperandConstants,
-    OperandSpec,
-    SpecError,
     canonical_match,
     cute_layout_type,
     describe_layout,
     describe_operand,
-    emit_header,
-    emit_json,
-    emit_python,
     kernel_constants,
-    load_spec,
-    parse_dtype,
-    parse_spec,
 )
+from .header import emit_header
+from .pymodule import emit_json, emit_python
+from .spec import DTYPES, MMA_K_BYTES, DType, KernelSpec, OperandSpec, load_spec, parse_dtype, parse_spec
 
-__all__ = ['DTYPES', 'DType', 'KernelConstants', 'KernelSpec', 'MMA_K_BYTES', 'OperandConstants', 'OperandSpec', 'SpecError', 'canonical_match', 'cute_layout_type', 'describe_layout', 'describe_operand', 'emit_header', 'emit_json', 'emit_python', 'kernel_constants', 'load_spec', 'parse_dtype', 'parse_spec']
+__all__ = ['DTYPES', 'DType', 'KernelConstants', 'KernelSpec', 'MMA_K_BYTES', 'OperandConstants', 'OperandSpec', 'SpecError',
+           'canonical_match', 'cute_layout_type', 'describe_layout', 'describe_operand', 'emit_header', 'emit_json',
+           'emit_python', 'kernel_constants', 'load_spec', 'parse_dtype', 'parse_spec']

@@ -484,7 +484,7 @@ def pairing(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
     try:
         mod.smem_atom(wmj, mode, bits)
         # the descriptor rules (element types per major) are checked on the smallest tile
-        _derive(p, 1, 1, 0, Faults(), only_first=True)
+        instruction_descriptors(p, 1, 1, 0, Faults(), only_first=True)
     except DescriptorError as e:
         raise NotApplicable(str(e)) from None
     return p
@@ -530,7 +530,7 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     return placed[kk // r, mn // span, kk % r, (mn % span) * eb]
 
 
-def _derive(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False,
+def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False,
             instructions: Any = None) -> list:
     """The descriptor of every instruction K slice as the hardware reads it.
 
@@ -614,7 +614,7 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
     """
     _check_size(p, m, k, dst_address)
     f = faults or Faults()
-    descs = _derive(p, m, k, int(dst_address), f)
+    descs = instruction_descriptors(p, m, k, int(dst_address), f)
     mn_n, k_n = p.tile_shape(m, k)
     ki = p.k_instr_elems
     out = np.empty((mn_n, k_n), dtype=np.int64)

@@ -47,41 +47,32 @@ address, confirmed by direct evaluation.
 (False, (0, 32), 512, 64)
 """
 
+
 from __future__ import annotations
 
-import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..arch.swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.symbols import symbols
 from ..errors import LayoutError, ProofError
-from .bitvec import BitVector, Counterexample, Proof, address_bits, apply_map, equivalent
+from .bitvec import BitVector, apply_map, equivalent
+from .exhaustive import first_mismatch, fits_window, prove_exhaustive, witness_destinations
+from .lemmas import descriptor_swizzle, first_period_violation, prove_k_step, swizzle_period_lemma
 from .model import (
-    ARCHS,
-    ELEMENT_BITS,
-    MAJORS,
-    NEAREST_ATOM,
-    TMA_MODES,
     Faults,
     NotApplicable,
     Pairing,
-    _derive,
+    instruction_descriptors,
     pairing,
-    parse_arch,
-    parse_bits,
-    parse_major,
-    parse_tma_mode,
-    ptx_encode,
-    ptx_fields,
     tma_addresses,
     wgmma_addresses,
 )
+from .results import LibraryMismatch, TheoremCounterexample, TheoremProof, is_pow2, sympy_module
 
 __all__ = [
     "Faults",
@@ -90,171 +81,10 @@ __all__ = [
     "TheoremCounterexample",
     "prove_tma_matches_wgmma",
     "prove_pairing",
-    "check_sizes",
-    "prove_k_step",
-    "prove_base_offset_rule",
-    "swizzle_period_lemma",
-    "prove_descriptor_encoding",
-    "expected_status",
-    "LemmaCounterexample",
-    "ProofReport",
-    "report",
 ]
 
-#: Sizes (m, k) and destinations the exhaustive method checks by default (every coordinate of each).
-EXHAUSTIVE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 3), (3, 2), (4, 1), (1, 4))
 #: Sizes the symbolic method evaluates to connect its formulas to the library (and to find counterexamples).
 WITNESS_SIZES = ((1, 1), (2, 2), (3, 1))
-#: The witness destination off the swizzle period: dst + 0x180 (128-byte aligned, as TMA requires).
-OFF_PERIOD_BYTES = 0x180
-
-
-def _sp() -> Any:
-    import sympy
-
-    return sympy
-
-
-# ----------------------------------------------------------------------------------------------
-# results
-# ----------------------------------------------------------------------------------------------
-
-
-class TheoremProof(Proof):
-    """A proof of the TMA == wgmma theorem for one pairing (truthy); ``steps`` are ``(words, formulas)``.
-
-    >>> p = prove_tma_matches_wgmma("none", "MN", 16, method="exhaustive")
-    >>> p.method, p.pairing.mma_mode.short_name, p.to_text().splitlines()[-1]
-    ('exhaustive', 'none', 'Q.E.D.')
-    """
-
-    def __init__(self, p: Pairing | None, method: str, claim: str, steps: list, domain: Any = ("MN", "K")):
-        super().__init__("TMA", "wgmma", domain, 0, steps, method)
-        self.pairing = p
-        self._claim = claim
-
-    @property
-    def claim(self) -> str:
-        """The statement proved."""
-        return self._claim
-
-    def __repr__(self) -> str:
-        what = self.pairing.describe() if self.pairing is not None else self.claim.split(":")[0]
-        return f"TheoremProof({what!r}, method={self.method!r})"
-
-
-class TheoremCounterexample(Counterexample):
-    """A refutation (falsy): a tile coordinate where the TMA and wgmma byte addresses differ.
-
-    ``coordinate`` is ``(mn, kk)`` of a tile of ``m`` x ``k`` blocks loaded at ``dst_address``;
-    ``tma_address`` / ``wgmma_address`` are absolute shared-memory byte addresses (confirmed by
-    direct evaluation); ``descriptor`` is the decoded descriptor of the instruction that reads the
-    element; ``reason`` names the proof step that failed (symbolic method).
-
-    >>> cx = prove_tma_matches_wgmma("128B", "K", 16, faults=Faults(sbo_bytes=512))
-    >>> cx.coordinate, cx.tma_address, cx.wgmma_address, cx.m
-    ((8, 0), 1024, 576, 2)
-    """
-
-    def __init__(self, p: Pairing, coordinate: tuple[int, int], tma_address: int, wgmma_address: int, m: int, k: int,
-                 dst_address: int, descriptor: Any, method: str, reason: str, faults: Faults):
-        mn, kk = p.tile_shape(m, k)
-        diff = int(tma_address) ^ int(wgmma_address)
-        bits = [t for t in range(diff.bit_length()) if diff >> t & 1]
-        super().__init__("TMA", "wgmma", (mn, kk), coordinate, coordinate[0] + mn * coordinate[1], int(tma_address),
-                         int(wgmma_address), bits[0] if bits else 0, None, None, {}, bits)
-        self.pairing = p
-        self.tma_address = int(tma_address)
-        self.wgmma_address = int(wgmma_address)
-        self.m, self.k, self.dst_address = m, k, dst_address
-        self.descriptor = descriptor
-        self.method = method
-        self.reason = reason
-        self.faults = faults
-
-    def summary(self) -> str:
-        """One line: coordinate and the two addresses.
-
-        >>> prove_tma_matches_wgmma("128B", "K", 16, faults=Faults(swizzle="64B")).summary()
-        '(mn, kk) = (1, 0) of the 8x64 tile at 0x0: TMA 0x90, wgmma 0x40'
-        """
-        mn, kk = self.pairing.tile_shape(self.m, self.k)
-        return (f"(mn, kk) = {self.coordinate} of the {mn}x{kk} tile at {self.dst_address:#x}: TMA "
-                f"{self.tma_address:#x}, wgmma {self.wgmma_address:#x}")
-
-    def to_text(self) -> str:
-        """The refutation in words: pairing, faults, coordinate, both addresses, the descriptor, the failed step."""
-        lines = [f"Counterexample: {self.pairing.describe()}"]
-        if self.faults.active():
-            lines.append(f"  planted faults: {self.faults.describe()}")
-        lines += [
-            f"  tile m={self.m}, k={self.k} at dst {self.dst_address:#x}: element {self.summary()}",
-            f"  address bits that differ: {self.differing_bits}",
-            f"  descriptor of the instruction reading it: {self.descriptor.encode():#018x} "
-            f"(start {self.descriptor.start_address:#x}, LBO {self.descriptor.lbo_bytes} B, SBO "
-            f"{self.descriptor.sbo_bytes} B, {self.descriptor.swizzle.short_name}, base offset "
-            f"{self.descriptor.base_offset})",
-            f"  found by: {self.method}; {self.reason}",
-        ]
-        return "\n".join(lines)
-
-    def to_markdown(self) -> str:
-        """The refutation as a short Markdown block."""
-        return "\n".join(f"- {x.strip()}" if i else f"**{x}**" for i, x in enumerate(self.to_text().splitlines()))
-
-    def __repr__(self) -> str:
-        return (f"TheoremCounterexample(coordinate={self.coordinate!r}, tma_address={self.tma_address}, "
-                f"wgmma_address={self.wgmma_address})")
-
-
-# ----------------------------------------------------------------------------------------------
-# exhaustive
-# ----------------------------------------------------------------------------------------------
-
-
-def _first_mismatch(p: Pairing, m: int, k: int, dst: int, faults: Faults, method: str,
-                    reason: str) -> TheoremCounterexample | None:
-    a = tma_addresses(p, m, k, dst)
-    b, descs = wgmma_addresses(p, m, k, dst, faults)
-    bad = np.argwhere(a != b)
-    if not len(bad):
-        return None
-    mn, kk = (int(x) for x in bad[0])
-    return TheoremCounterexample(p, (mn, kk), int(a[mn, kk]), int(b[mn, kk]), m, k, dst,
-                                 descs[kk // p.k_instr_elems], method, reason, faults)
-
-
-def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | None = None,
-                method: str = "exhaustive") -> TheoremCounterexample | None:
-    """Compare every coordinate of the tile for each ``(m, k)`` in ``sizes``; the first mismatch or None.
-
-    >>> from pycute_layouts.proofs.model import pairing
-    >>> check_sizes(pairing("64B", "MN", 16), [(1, 1), (4, 2)], 0x480) is None
-    True
-    """
-    f = faults or Faults()
-    for m, k in sizes:
-        cx = _first_mismatch(p, m, k, dst_address, f, method, "every coordinate evaluated")
-        if cx is not None:
-            return cx
-    return None
-
-
-def _exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
-    steps: list = []
-    n = 0
-    for m, k in EXHAUSTIVE_SIZES:
-        for d in _witness_dsts(p, m, k, dst):
-            cx = _first_mismatch(p, m, k, d, faults, "exhaustive", "every coordinate evaluated")
-            if cx is not None:
-                return cx
-            mn, kk = p.tile_shape(m, k)
-            n += mn * kk
-            steps.append((f"m={m}, k={k}, dst={d:#x}: all {mn * kk} elements of the {mn}x{kk} tile have equal TMA "
-                          "and wgmma byte addresses (vectorised: box_to_smem vs the hardware-read descriptors)", None))
-    claim = (f"{p.describe()}: every coordinate of every listed tile ({n} elements; at dst, dst + 0x180 and the top "
-             "of the 256 KiB window) has the same byte address on both sides")
-    return TheoremProof(p, "exhaustive", claim, steps)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -272,18 +102,6 @@ class _Side:
     k_outer: Any
 
 
-class _LibraryMismatch(ProofError):
-    """The library disagrees with the symbolic model at a concrete witness: turned into a refutation."""
-
-    def __init__(self, reason: str, where: tuple | None = None):
-        self.reason = reason
-        self.where = where  # (m, k, dst) where it was seen, or None
-        super().__init__(reason)
-
-
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
 
 def _num(expr: Any, sub: dict) -> int:
     """A sympy expression in m, k evaluated at integers (xreplace: much faster than subs)."""
@@ -291,7 +109,7 @@ def _num(expr: Any, sub: dict) -> int:
 
 
 def _linear_form(name: str, f: Any, bm: int, bk: int) -> _Side:
-    sp = _sp()
+    sp = sympy_module()
     c0 = sp.expand(f(0, 0))
     mnb = [sp.expand(f(1 << t, 0) - c0) for t in range(bm.bit_length() - 1)]
     kb = [sp.expand(f(0, 1 << t) - c0) for t in range(bk.bit_length() - 1)]
@@ -312,7 +130,7 @@ class _Symbolic:
     """The symbolic objects of one pairing (both sides as functions of concrete coordinates, sympy values)."""
 
     def __init__(self, p: Pairing, dst: int, faults: Faults):
-        sp = _sp()
+        sp = sympy_module()
         self.p, self.dst, self.faults = p, dst, faults
         self._starts: dict = {}
         self.m, self.k = symbols("m k")
@@ -365,11 +183,11 @@ class _Symbolic:
         if r is None:
             if not isinstance(j, int) or j & (j - 1) == 0:  # symbolic, 0 or a power of two: evaluate the tile
                 off = self.tile(0, j * self.p.k_instr_elems) * self.p.element_bytes
-                r = _sp().expand(self.dst + self.faults.start_offset_bytes + off)
+                r = sympy_module().expand(self.dst + self.faults.start_offset_bytes + off)
             else:
                 s0 = self.start(0)
-                r = _sp().expand(s0 + sum((self.start(1 << b) - s0 for b in range(j.bit_length()) if j >> b & 1),
-                                          _sp().Integer(0)))
+                r = sympy_module().expand(s0 + sum((self.start(1 << b) - s0 for b in range(j.bit_length()) if j >> b & 1),
+                                          sympy_module().Integer(0)))
             self._starts[j] = r
         return r
 
@@ -385,23 +203,6 @@ def _last_stride(s: Any) -> Any:
     while isinstance(s, tuple):
         s = s[-1]
     return s
-
-
-def _fits(p: Pairing, m: int, k: int, dst: int) -> bool:
-    mn, kk = p.tile_shape(m, k)
-    return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
-
-
-def _witness_dsts(p: Pairing, m: int, k: int, dst: int) -> list:
-    """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
-    aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
-    mn, kk = p.tile_shape(m, k)
-    top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
-    out = []
-    for d in (dst, dst + OFF_PERIOD_BYTES, top):
-        if d not in out and d % p.tma_alignment_bytes == 0 and _fits(p, m, k, d):
-            out.append(d)
-    return out
 
 
 def _sweep_sizes(p: Pairing) -> list:
@@ -428,14 +229,14 @@ def _find_counterexample(p: Pairing, dst: int, faults: Faults, reason: str,
     if where is not None:
         tried.append(where)
     for m, k in list(WITNESS_SIZES) + [(2, 1), (1, 2), (2, 3), (4, 4), (4, 1), (1, 4)]:
-        tried += [(m, k, d) for d in _witness_dsts(p, m, k, dst)]
-    tried += [(m, k, dst) for m, k in _sweep_sizes(p) if _fits(p, m, k, dst)]
+        tried += [(m, k, d) for d in witness_destinations(p, m, k, dst)]
+    tried += [(m, k, dst) for m, k in _sweep_sizes(p) if fits_window(p, m, k, dst)]
     seen = set()
     for m, k, d in tried:
-        if (m, k, d) in seen or not _fits(p, m, k, d):
+        if (m, k, d) in seen or not fits_window(p, m, k, d):
             continue
         seen.add((m, k, d))
-        cx = _first_mismatch(p, m, k, d, faults, method, "every coordinate evaluated")
+        cx = first_mismatch(p, m, k, d, faults, method, "every coordinate evaluated")
         if cx is not None:
             cx.reason = f"failed step: {reason}; counterexample confirmed by evaluating both sides"
             return cx
@@ -456,14 +257,14 @@ def _descriptor_check(sy: _Symbolic) -> tuple[list, Any, tuple | None]:
     first = None
     plan = []
     for m, k in WITNESS_SIZES:
-        plan += [(m, k, d) for d in _witness_dsts(p, m, k, sy.dst)]
-    plan += [(m, k, sy.dst) for m, k in _sweep_sizes(p) if _fits(p, m, k, sy.dst) and (m, k) not in WITNESS_SIZES]
+        plan += [(m, k, d) for d in witness_destinations(p, m, k, sy.dst)]
+    plan += [(m, k, sy.dst) for m, k in _sweep_sizes(p) if fits_window(p, m, k, sy.dst) and (m, k) not in WITNESS_SIZES]
     ki = p.k_instr_elems
     n_desc = 0
     for m, k, d in plan:
         n = p.tile_shape(m, k)[1] // ki
         js = _instructions(n)
-        descs = _derive(p, m, k, d, sy.faults, instructions=js)
+        descs = instruction_descriptors(p, m, k, d, sy.faults, instructions=js)
         n_desc += len(descs)
         if first is None and d == sy.dst:
             first = descs[0]
@@ -513,76 +314,6 @@ def _groups(p: Pairing, mode: SwizzleMode, mn: int) -> dict:
     return {"LBO": n_mn, "SBO": n_k} if mode.is_swizzled else {"LBO": n_k, "SBO": n_mn}
 
 
-def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> tuple[bool, list]:
-    """Whether ``fn(x + n*P) == fn(x) + n*P`` for every byte address of the 256 KiB window; and bit formulas.
-
-    Decided by evaluating ``fn`` at all 2^18 addresses of the shared-memory window (vectorised):
-    ``fn(a) == fn(a mod P) + (a - a mod P)``. The bit formulas (sympy, for the proof text) are those
-    of ``[0, 2P)``.
-
-    >>> from pycute_layouts import Swizzle
-    >>> ok, bits = swizzle_period_lemma(Swizzle(1, 4, 3), 256)
-    >>> ok, bits[4]
-    (True, i4 ^ i7)
-    >>> swizzle_period_lemma(Swizzle(3, 4, 3), 256)[0]
-    False
-    """
-    if isinstance(period_bytes, bool) or not isinstance(period_bytes, (int, np.integer)) or not _is_pow2(int(period_bytes)) \
-            or period_bytes > SMEM_WINDOW_BYTES:
-        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {period_bytes!r}")
-    P = int(period_bytes)
-    return _period_holds(fn, P) is None, address_bits(fn, (2 * P,), P.bit_length())
-
-
-def _period_holds(fn: Any, P: int) -> int | None:
-    """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None."""
-    a = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
-    lo = a % P
-    try:
-        bad = np.nonzero(np.asarray(fn(a), dtype=np.int64) != np.asarray(fn(lo), dtype=np.int64) + (a - lo))[0]
-    except (TypeError, ValueError, LayoutError) as e:
-        raise ProofError(f"swizzle_period_lemma: {_name_of(fn)} cannot be evaluated on address arrays: {e}") from None
-    return int(bad[0]) if len(bad) else None
-
-
-def _name_of(fn: Any) -> str:
-    return getattr(fn, "__name__", None) or str(fn)
-
-
-#: (descriptor class, its swizzled_address, mode, byte swizzle, base offset) -> first disagreeing address or None.
-_SWIZZLE_CHECKED: dict = {}
-
-
-def _descriptor_swizzle(d: Any) -> Any:
-    """The descriptor's swizzle model as integer operations that also run on bit vectors.
-
-    ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` (PTX's address formula as
-    SmemDescriptor.swizzled_address models it), with the subtraction written as an addition mod
-    2**B; compared with the library's function at every address of the 256 KiB window (a
-    disagreement raises _LibraryMismatch).
-    """
-    sw = d.swizzle.byte_swizzle
-    mask = (1 << sw.bits) - 1
-    add = (-d.base_offset) % (1 << sw.bits) if sw.bits else 0
-
-    def desc_swizzle(a: Any) -> Any:
-        if not mask:
-            return a
-        return a ^ ((((a >> 7) + add) & mask) << sw.base)
-
-    key = (type(d), type(d).swizzled_address, d.swizzle, sw, d.base_offset)
-    x = _SWIZZLE_CHECKED.get(key, -1)
-    if x == -1:
-        xs = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
-        bad = np.nonzero(desc_swizzle(xs) != np.asarray(d.swizzled_address(xs), dtype=np.int64))[0]
-        x = _SWIZZLE_CHECKED[key] = int(bad[0]) if len(bad) else None
-    if x is not None:
-        raise _LibraryMismatch(f"descriptor swizzle: {type(d).__name__}.swizzled_address({x:#x}) = "
-                               f"{int(d.swizzled_address(x)):#x}, the PTX formula for {d.swizzle} base offset "
-                               f"{d.base_offset} gives {desc_swizzle(x):#x}")
-    desc_swizzle.__name__ = f"desc_swizzle[{d.swizzle}, base offset {d.base_offset}]"
-    return desc_swizzle
-
 
 def _period_step(sy: _Symbolic, dsc: Any) -> tuple[bool, list, str]:
     p = sy.p
@@ -591,11 +322,11 @@ def _period_step(sy: _Symbolic, dsc: Any) -> tuple[bool, list, str]:
     bad = []
     out = []
     for name, fn in (("TMA " + str(tmap), tmap), (f"descriptor {dsc.swizzle} base offset {dsc.base_offset}",
-                                                  _descriptor_swizzle(dsc))):
+                                                  descriptor_swizzle(dsc))):
         ok, bits = swizzle_period_lemma(fn, P)
         out.append((name, bits))
         if not ok:
-            x = _period_holds(fn, P)
+            x = first_period_violation(fn, P)
             bad.append(f"{name}: f({x:#x}) = {int(fn(x)):#x} but f({x % P:#x}) + {x - x % P:#x} = "
                        f"{int(fn(x % P)) + x - x % P:#x}")
     return not bad, out, "; ".join(bad)
@@ -621,7 +352,7 @@ def _bitwise_linear(layout: Any, blocks: tuple, what: str) -> str | None:
         sym = [t for t, x in enumerate(leaves) if not (isinstance(x, (int, np.integer)) or getattr(x, "is_Integer", False))]
         if sym and sym != [len(leaves) - 1]:
             return f"{what}: mode {i} {mode} has a symbolic leaf that is not its last"
-        if not all(_is_pow2(c) for c in concrete):
+        if not all(is_pow2(c) for c in concrete):
             return f"{what}: mode {i} {mode} has a leaf that is not a power of two"
         inner = int(np.prod(concrete[:len(leaves) - 1] if sym else concrete[:-1] or [1]))
         if blocks[i] is not None and blocks[i] % inner:
@@ -629,70 +360,124 @@ def _bitwise_linear(layout: Any, blocks: tuple, what: str) -> str | None:
     return None
 
 
+class _Refuted(Exception):
+    """A proof step failed: ``reason`` (and ``where``, the witness (m, k, dst) or None) become a counterexample.
+
+    ``result`` is set when the step already holds the counterexample (the K-step lemma's).
+    """
+
+    def __init__(self, reason: str, where: tuple | None = None, result: Any = None):
+        super().__init__(reason)
+        self.reason, self.where, self.result = reason, where, result
+
+
+@dataclass
+class _Forms:
+    """Both unswizzled addresses as linear forms over the coordinate bits and block indices (step 3)."""
+
+    t_side: _Side
+    w_side: _Side
+    mn_bits: list  # sympy symbols mn0, mn1, ... (bits of mn inside the block)
+    k_bits: list
+    a: Any  # block index along MN
+    q: Any  # block index along K
+
+
 def _symbolic(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
-    def refute(reason: str, where: tuple | None = None) -> TheoremCounterexample:
-        cx = _find_counterexample(p, dst, faults, reason, where)
+    try:
+        return _symbolic_steps(p, dst, faults)
+    except (LibraryMismatch, _Refuted) as e:
+        if getattr(e, "result", None) is not None:
+            return e.result
+        cx = _find_counterexample(p, dst, faults, e.reason, e.where)
         if cx is None:
-            raise ProofError(f"{p.describe()}: the symbolic proof fails ({reason}) but no counterexample was found at "
-                             "the witness sizes and destinations; the method cannot decide this pairing")
+            raise ProofError(f"{p.describe()}: the symbolic proof fails ({e.reason}) but no counterexample was found at "
+                             "the witness sizes and destinations; the method cannot decide this pairing") from None
         return cx
 
-    try:
-        return _symbolic_steps(p, dst, faults, refute)
-    except _LibraryMismatch as e:
-        return refute(e.reason, e.where)
+
+def _symbolic_steps(p: Pairing, dst: int, faults: Faults) -> TheoremProof:
+    """The steps of the symbolic proof in order; a failing step raises _Refuted (or LibraryMismatch)."""
+    sp = sympy_module()
+    where, claim = _claim(p, dst, faults)
+    if not (is_pow2(p.block_mn) and is_pow2(p.block_k)):
+        raise _Refuted(f"block {p.block_mn}x{p.block_k} is not a power of two in each mode: the coordinate is not a "
+                       "bit vector")
+    sy = _Symbolic(p, dst, faults)
+    steps: list = [_tma_side_step(p, sy, dst, sp)]
+    why = (_bitwise_linear(sy.tma_layout, (p.block_mn, p.block_k), "TMA packing")
+           or _bitwise_linear(sy.tile, (None, p.block_k), "tile (start addresses)")
+           or _bitwise_linear(sy.canonical_bound.inner, (p.block_mn, None), "canonical layout"))
+    if why:
+        raise _Refuted(f"linear forms: {why}")
+    dsc, desc_steps = _descriptor_steps(p, sy, sp)
+    steps += desc_steps
+    fm, form_steps = _linear_form_steps(p, sy, dst, faults, sp)
+    steps += form_steps
+    steps.append(_atom_base_step(p, fm, sp))
+    steps.append(_period_lemma_step(sy, dsc, sp))
+    steps.append(_in_atom_step(p, sy, fm, dsc, dst, sp))
+    k_step = _k_step_step(p, sy, dst, faults, sp)
+    if k_step is not None:
+        steps.append(k_step)
+    steps.append(("Conclusion: address = swizzle(base + in-atom) = base + swizzle(in-atom) on both sides (period "
+                  "lemma), the bases are equal and the in-atom parts are equal for every coordinate bit; so TMA and "
+                  f"wgmma addresses agree for {where}, given the descriptor fields of step 2.", None))
+    return TheoremProof(p, "symbolic", claim, steps)
 
 
-def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> TheoremProof | TheoremCounterexample:
-    sp = _sp()
-    bm, bk = p.block_mn, p.block_k
-    tm, tk = p.tma_atom
+def _claim(p: Pairing, dst: int, faults: Faults) -> tuple[str, str]:
+    """(the domain in words, the claim) of the symbolic proof."""
     P = p.period_bytes
-    every_dst = faults.swizzle_anchor == "absolute"
     mn_s, k_s = p.tile_shape(*symbols("m k"))
     where = ("every 128-byte-aligned dst and all m, k >= 1 with the tile inside the 256 KiB shared-memory window"
-             if every_dst else f"dst = {dst:#x} + any multiple of {P} B and all m, k >= 1 with the tile inside the "
-                               "256 KiB shared-memory window")
+             if faults.swizzle_anchor == "absolute"
+             else f"dst = {dst:#x} + any multiple of {P} B and all m, k >= 1 with the tile inside the "
+                  "256 KiB shared-memory window")
     claim = (f"for {where}, and every element (mn, kk) of the ({mn_s})x({k_s}) tile: the byte address where the TMA "
              f"load puts it == the byte address the {p.arch} MMA unit reads through our descriptor ({p.describe()})")
     if faults.active():
         claim += f" [planted faults: {faults.describe()}]"
-    if not (_is_pow2(bm) and _is_pow2(bk)):
-        return refute(f"block {bm}x{bk} is not a power of two in each mode: the coordinate is not a bit vector")
-    sy = _Symbolic(p, dst, faults)
-    steps: list = []
-    # the TMA box the model loads (p.tma_box) must be the symbolic box the packing was derived from
+    return where, claim
+
+
+def _tma_side_step(p: Pairing, sy: _Symbolic, dst: int, sp: Any) -> tuple:
+    """Step 1: the TMA packing; the box the model loads (p.tma_box) must be the symbolic box it was derived from."""
     for m, k in WITNESS_SIZES:
         want = tuple(_num(x, {sy.m: m, sy.k: k}) for x in sy.box)
         if tuple(p.tma_box(m, k)) != want:
-            raise _LibraryMismatch(f"TMA box: the model loads {p.tma_box(m, k)} at m={m}, k={k}, the derivation "
-                                   f"assumes {want}", (m, k, dst))
-    steps.append((f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
-                  f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
-                  f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
-                  f"coordinates gives, in elements, the layout {sy.tma_layout}",
-                  sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))"))))
-    why = (_bitwise_linear(sy.tma_layout, (bm, bk), "TMA packing")
-           or _bitwise_linear(sy.tile, (None, bk), "tile (start addresses)")
-           or _bitwise_linear(sy.canonical_bound.inner, (bm, None), "canonical layout"))
-    if why:
-        return refute(f"linear forms: {why}")
+            raise LibraryMismatch(f"TMA box: the model loads {p.tma_box(m, k)} at m={m}, k={k}, the derivation "
+                                  f"assumes {want}", (m, k, dst))
+    return (f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
+            f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
+            f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
+            f"coordinates gives, in elements, the layout {sy.tma_layout}",
+            sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
+
+
+def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
+    """Step 2: the descriptor fields as formulas, compared with the library; and the wgmma side. (descriptor, steps)"""
     lib_lines, dsc, problem = _descriptor_check(sy)
     if problem:
-        return refute(*problem)
-    steps.append((f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
-                  f"{p.module.__name__.split('.')[-1]}.make_smem_desc of instruction j's K slice is encoded to 64 bits "
-                  "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
-                  "off the tile's strides -- compared (not proved) with the library at "
-                  + "; ".join(lib_lines) + ". Encoding and decoding of every field value: the descriptor-encoding lemma.",
-                  [sp.Eq(sp.Symbol("LBO"), sy.lbo), sp.Eq(sp.Symbol("SBO"), sy.sbo),
-                   sp.Eq(sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
-                   sp.Eq(sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
-                   sp.Eq(sp.Symbol("base_offset"), sy.base_offset)]))
-    steps.append((f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
-                  f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
-                  "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner))
-    # 1. linear forms (the leaf structure was checked above), computed
+        raise _Refuted(*problem)
+    steps = [(f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
+              f"{p.module.__name__.split('.')[-1]}.make_smem_desc of instruction j's K slice is encoded to 64 bits "
+              "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
+              "off the tile's strides -- compared (not proved) with the library at "
+              + "; ".join(lib_lines) + ". Encoding and decoding of every field value: the descriptor-encoding lemma.",
+              [sp.Eq(sp.Symbol("LBO"), sy.lbo), sp.Eq(sp.Symbol("SBO"), sy.sbo),
+               sp.Eq(sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
+               sp.Eq(sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
+               sp.Eq(sp.Symbol("base_offset"), sy.base_offset)]),
+             (f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
+              f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
+              "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner)]
+    return dsc, steps
+
+
+def _linear_form_steps(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple[_Forms, list]:
+    """Step 3: both unswizzled addresses as linear forms, cross-checked against the library at the witnesses."""
+    bm, bk = p.block_mn, p.block_k
     t_side = _linear_form("TMA", sy.tma_unswizzled, bm, bk)
     w_side = _linear_form("wgmma", sy.wgmma_unswizzled, bm, bk)
     a_s, q_s = sp.symbols("a q", integer=True, nonnegative=True)
@@ -700,84 +485,112 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> Theore
                    for f, s in ((sy.tma_unswizzled, t_side), (sy.wgmma_unswizzled, w_side)))
     mn_bits = [sp.Symbol(f"mn{t}", integer=True, nonnegative=True) for t in range(len(t_side.mn_bits))]
     k_bits = [sp.Symbol(f"kk{t}", integer=True, nonnegative=True) for t in range(len(t_side.k_bits))]
+    fm = _Forms(t_side, w_side, mn_bits, k_bits, a_s, q_s)
     coord = [sp.Eq(sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
              sp.Eq(sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
-    steps.append((f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
-                  "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
-                  "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
-                  "and the inner leaves divide the block (checked on the three layouts), so each mode is a mixed-radix "
-                  "sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q (sympy, symbolic a, q: "
-                  f"{'yes' if outer_ok else 'NO'})", coord))
-
-    def form(s: _Side) -> Any:
-        return (s.const + sum((c * b for c, b in zip(s.mn_bits, mn_bits)), sp.Integer(0))
-                + sum((c * b for c, b in zip(s.k_bits, k_bits)), sp.Integer(0)) + s.mn_outer * a_s + s.k_outer * q_s)
-
-    ft, fw = form(t_side), form(w_side)
+    steps = [(f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
+              "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
+              "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
+              "and the inner leaves divide the block (checked on the three layouts), so each mode is a mixed-radix "
+              "sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q (sympy, symbolic a, q: "
+              f"{'yes' if outer_ok else 'NO'})", coord)]
+    ft, fw = _form(fm, t_side, sp), _form(fm, w_side, sp)
     mism, checked = _forms_match_models(p, dst, faults, t_side, w_side, sy)
     if mism:
-        return refute(*mism)
+        raise _Refuted(*mism)
     steps.append((f"Unswizzled byte addresses as linear forms (sympy, symbolic in m and k). Cross-check: swizzled, they "
                   f"reproduce box_to_smem and the hardware-read descriptors element by element at {checked}:",
                   [sp.Eq(sp.Symbol("u_TMA"), ft), sp.Eq(sp.Symbol("u_wgmma"), fw)]))
     if not outer_ok:
-        return refute("linear forms: an address is not linear in the block indices")
-    # 2. atom base
-    in_mn = [t for t in range(len(mn_bits)) if (1 << t) < tm]
-    in_k = [t for t in range(len(k_bits)) if (1 << t) < tk]
+        raise _Refuted("linear forms: an address is not linear in the block indices")
+    return fm, steps
+
+
+def _form(fm: _Forms, s: _Side, sp: Any) -> Any:
+    """One side's unswizzled address as a sympy linear form in the coordinate bits and block indices."""
+    return (s.const + sum((c * b for c, b in zip(s.mn_bits, fm.mn_bits)), sp.Integer(0))
+            + sum((c * b for c, b in zip(s.k_bits, fm.k_bits)), sp.Integer(0)) + s.mn_outer * fm.a + s.k_outer * fm.q)
+
+
+def _in_atom_bits(p: Pairing, fm: _Forms) -> tuple[list, list]:
+    """The indices of the mn and kk bits inside one TMA atom."""
+    tm, tk = p.tma_atom
+    return ([t for t in range(len(fm.mn_bits)) if (1 << t) < tm], [t for t in range(len(fm.k_bits)) if (1 << t) < tk])
+
+
+def _atom_base_step(p: Pairing, fm: _Forms, sp: Any) -> tuple:
+    """Step 4: the terms at or above the TMA atom agree on both sides and are a multiple of the period."""
+    tm, tk = p.tma_atom
+    P = p.period_bytes
+    in_mn, in_k = _in_atom_bits(p, fm)
     dq = sp.Symbol("d", integer=True, nonnegative=True)
-    dst_lo = dst % P
 
     def base(s: _Side) -> Any:
-        return (P * dq + sum((s.mn_bits[t] * mn_bits[t] for t in range(len(mn_bits)) if t not in in_mn), sp.Integer(0))
-                + sum((s.k_bits[t] * k_bits[t] for t in range(len(k_bits)) if t not in in_k), sp.Integer(0))
-                + s.mn_outer * a_s + s.k_outer * q_s)
+        return (P * dq + sum((s.mn_bits[t] * fm.mn_bits[t] for t in range(len(fm.mn_bits)) if t not in in_mn),
+                             sp.Integer(0))
+                + sum((s.k_bits[t] * fm.k_bits[t] for t in range(len(fm.k_bits)) if t not in in_k), sp.Integer(0))
+                + s.mn_outer * fm.a + s.k_outer * fm.q)
 
-    bt, bw = base(t_side), base(w_side)
+    bt, bw = base(fm.t_side), base(fm.w_side)
     diff = sp.expand(bt - bw)
     mod_t = sp.Mod(sp.factor_terms(bt), P)  # gcd of the terms pulled out: Mod(16*(8*a + d + ...), 16) -> 0
-    steps.append((f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
-                  f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
-                  "integer symbols):", [sp.Eq(sp.Symbol("base"), bt), sp.Eq(sp.Symbol("base_TMA - base_wgmma"), diff),
-                                        sp.Eq(sp.Symbol(f"Mod(base, {P})"), mod_t)]))
+    step = (f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
+            f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
+            "integer symbols):", [sp.Eq(sp.Symbol("base"), bt), sp.Eq(sp.Symbol("base_TMA - base_wgmma"), diff),
+                                  sp.Eq(sp.Symbol(f"Mod(base, {P})"), mod_t)])
     if diff != 0:
-        return refute(f"atom base: base_TMA - base_wgmma = {diff} != 0")
+        raise _Refuted(f"atom base: base_TMA - base_wgmma = {diff} != 0")
     if mod_t != 0:
-        return refute(f"atom base: {bt} is not a multiple of the period {P}")
-    # 3. period lemma, over the whole window
+        raise _Refuted(f"atom base: {bt} is not a multiple of the period {P}")
+    return step
+
+
+def _period_lemma_step(sy: _Symbolic, dsc: Any, sp: Any) -> tuple:
+    """Step 5: the period lemma for both swizzles over the whole window."""
+    P = sy.p.period_bytes
     per_ok, per_bits, per_bad = _period_step(sy, dsc)
     lines = [sp.Eq(sp.Symbol(f"{name}: bits 0..{len(bits) - 1}"), sp.Tuple(*bits)) for name, bits in per_bits]
-    steps.append((f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
-                  f"256 KiB window (all 2^18 addresses evaluated). Hence swizzle(base + x) == base + swizzle(x) "
-                  f"whenever P divides base. Bit formulas on [0, {2 * P}):", lines))
     if not per_ok:
-        return refute(f"period lemma: {per_bad}")
-    # 4. in-atom identity, over the coordinate bits of one atom and (for absolute anchoring) dst mod P
+        raise _Refuted(f"period lemma: {per_bad}")
+    return (f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
+            f"256 KiB window (all 2^18 addresses evaluated). Hence swizzle(base + x) == base + swizzle(x) "
+            f"whenever P divides base. Bit formulas on [0, {2 * P}):", lines)
+
+
+def _lin(coefs: list, lo: Any, x: Any, y: Any) -> Any:
+    """``lo`` plus the coefficient of every set coordinate bit: ``coefs`` holds (coefficient, 0 for x / 1 for y, bit)."""
+    acc = lo
+    for c, which, t in coefs:
+        v = x if which == 0 else y
+        if int(c):
+            acc = acc + ((v >> t) & 1) * int(c)
+    return acc
+
+
+def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp: Any) -> tuple:
+    """Step 6: the in-atom identity over the coordinate bits of one atom (and dst mod P for absolute anchoring)."""
+    tm, tk = p.tma_atom
+    P = p.period_bytes
+    in_mn, in_k = _in_atom_bits(p, fm)
+    t_side, w_side = fm.t_side, fm.w_side
     tcoef = [(t_side.mn_bits[t], 0, t) for t in in_mn] + [(t_side.k_bits[t], 1, t) for t in in_k]
     wcoef = [(w_side.mn_bits[t], 0, t) for t in in_mn] + [(w_side.k_bits[t], 1, t) for t in in_k]
-    t_const = sp.expand(t_side.const - dst)
-    w_const = sp.expand(w_side.const - dst)
+    t_const, w_const = sp.expand(t_side.const - dst), sp.expand(w_side.const - dst)
     if not all(c.is_Integer for c, _, _ in tcoef + wcoef) or not (t_const.is_Integer and w_const.is_Integer):
-        return refute("in-atom offsets depend on m or k")
+        raise _Refuted("in-atom offsets depend on m or k")
+    every_dst = sy.faults.swizzle_anchor == "absolute"
+    dst_lo = dst % P
     n_res = max(1, P // 128) if every_dst else 1
     r0 = dst_lo if not every_dst else 0
     tmap = p.tma_info.byte_map
-    dsw = _descriptor_swizzle(dsc)
-
-    def lin(coefs: list, lo: Any, x: Any, y: Any) -> Any:
-        acc = lo
-        for c, which, t in coefs:
-            v = x if which == 0 else y
-            if int(c):
-                acc = acc + ((v >> t) & 1) * int(c)
-        return acc
+    dsw = descriptor_swizzle(dsc)
 
     def f_tma(x: Any, y: Any, z: Any = 0) -> Any:
-        a = lin(tcoef, r0 + 128 * z + int(t_const), x, y)
+        a = _lin(tcoef, r0 + 128 * z + int(t_const), x, y)
         return apply_map(tmap, a) if isinstance(a, BitVector) else tmap(a)
 
     def f_wgmma(x: Any, y: Any, z: Any = 0) -> Any:
-        return dsw(lin(wcoef, r0 + 128 * z + int(w_const), x, y))
+        return dsw(_lin(wcoef, r0 + 128 * z + int(w_const), x, y))
 
     res = f"128*r (r < {n_res}: every 128-byte-aligned dst mod P)" if n_res > 1 else f"{r0}"
     f_tma.__name__ = f"in-atom TMA: {tmap}({res} + row/col offsets)"
@@ -786,32 +599,32 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults, refute: Any) -> Theore
     if not inner:
         c = inner.coordinate
         d_bad = dst - dst_lo + (128 * c[2] if n_res > 1 else dst_lo)
-        return refute(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
-                      f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
-                      (1, 1, d_bad) if _fits(p, 1, 1, d_bad) else None)
+        raise _Refuted(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
+                       f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
+                       (1, 1, d_bad) if fits_window(p, 1, 1, d_bad) else None)
     bit_lines = [sp.Eq(sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
-    steps.append((f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
-                  "address bit of the swizzled TMA offset equals the wgmma one (unique ANF):", bit_lines))
-    # 5. K-step lemma
-    if p.mma_major == "K" and sy.mode.is_swizzled and p.mma_mode.width_bytes > 32:
-        spa = p.mma_mode.width_bytes // 32
-        starts = [sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]
-        bad = _advance_check(p, dst, faults)
-        if bad:
-            r = prove_k_step(p.mma_mode, p.element_bits, p.arch, dst_address=dst)
-            if not r:
-                r.reason = f"failed step: K-step lemma: {bad}"
-                return r
-            return refute(f"K-step lemma: {bad}")
-        steps.append((f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
-                      f"{starts} bytes after the first (inside the row, part of the in-atom identity above), and the "
-                      "library's descriptor for each equals SmemDescriptor.advance(32*s, major='K') of the first "
-                      f"(checked for s = 0..{spa - 1} at dst {dst:#x})", None))
-    steps.append(("Conclusion: address = swizzle(base + in-atom) = base + swizzle(in-atom) on both sides (period "
-                  "lemma), the bases are equal and the in-atom parts are equal for every coordinate bit; so TMA and "
-                  f"wgmma addresses agree for {where}, given the descriptor fields of step 2.", None))
-    return TheoremProof(p, "symbolic", claim, steps)
+    return (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
+            "address bit of the swizzled TMA offset equals the wgmma one (unique ANF):", bit_lines)
+
+
+def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple | None:
+    """Step 7 (K-major swizzled rows wider than 32 B): each instruction's descriptor is the first one advanced."""
+    if not (p.mma_major == "K" and sy.mode.is_swizzled and p.mma_mode.width_bytes > 32):
+        return None
+    spa = p.mma_mode.width_bytes // 32
+    starts = [sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]
+    bad = _advance_check(p, dst, faults)
+    if bad:
+        r = prove_k_step(p.mma_mode, p.element_bits, p.arch, dst_address=dst)
+        if not r:
+            r.reason = f"failed step: K-step lemma: {bad}"
+            raise _Refuted(r.reason, result=r)
+        raise _Refuted(f"K-step lemma: {bad}")
+    return (f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
+            f"{starts} bytes after the first (inside the row, part of the in-atom identity above), and the "
+            "library's descriptor for each equals SmemDescriptor.advance(32*s, major='K') of the first "
+            f"(checked for s = 0..{spa - 1} at dst {dst:#x})", None)
 
 
 def _eval_form(s: _Side, sub: dict, bm: int, bk: int, shape: tuple) -> np.ndarray:
@@ -838,8 +651,8 @@ def _forms_match_models(p: Pairing, dst: int, faults: Faults, t_side: _Side, w_s
         shape = p.tile_shape(m, k)
         ut = _eval_form(t_side, sub, p.block_mn, p.block_k, shape)
         uw = _eval_form(w_side, sub, p.block_mn, p.block_k, shape)
-        for d in _witness_dsts(p, m, k, dst):
-            dsw = _descriptor_swizzle(_derive(p, 1, 1, d, faults, only_first=True)[0])
+        for d in witness_destinations(p, m, k, dst):
+            dsw = descriptor_swizzle(instruction_descriptors(p, 1, 1, d, faults, only_first=True)[0])
             if not np.array_equal(np.asarray(p.tma_info.byte_map(ut + (d - dst))), tma_addresses(p, m, k, d)):
                 return (f"linear forms: the TMA linear form disagrees with box_to_smem at m={m}, k={k}, dst={d:#x}",
                         (m, k, d)), ""
@@ -856,7 +669,7 @@ def _advance_check(p: Pairing, dst: int, faults: Faults) -> str | None:
     TMA destinations are 128-byte aligned, so a K-major tile starts on a row of the swizzle
     pattern and rows counted from the pattern boundary are rows counted from the tile.
     """
-    descs = _derive(p, 2, 1, dst, faults)
+    descs = instruction_descriptors(p, 2, 1, dst, faults)
     spa = p.mma_mode.width_bytes // 32
     for s in range(spa):
         try:
@@ -882,6 +695,9 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
                   faults: Faults | None = None) -> TheoremProof | TheoremCounterexample:
     """The lower-level entry point: prove or refute a resolved :class:`~pycute_layouts.proofs.model.Pairing`.
 
+    Pre:  ``p`` a resolved Pairing; ``method`` ``'symbolic'`` or ``'exhaustive'``; ``dst_address`` aligned as TMA requires.
+    Post: a TheoremProof (truthy) or a TheoremCounterexample (falsy); ProofError for bad input.
+
     >>> from pycute_layouts.proofs.model import pairing
     >>> bool(prove_pairing(pairing("32B", "K", 8), "exhaustive", dst_address=0x100))
     True
@@ -896,12 +712,12 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
     if dst_address % p.tma_alignment_bytes:
         raise ProofError(f"dst_address {dst_address:#x} is not a multiple of {p.tma_alignment_bytes} bytes, the TMA "
                          f"destination alignment of {p.tma.tma_name}")
-    if not _fits(p, 1, 1, dst_address):
+    if not fits_window(p, 1, 1, dst_address):
         mn, kk = p.tile_shape(1, 1)
         raise ProofError(f"dst_address {dst_address:#x}: the smallest tile ({mn}x{kk}) does not fit the 256 KiB "
                          "shared-memory window there")
     if method == "exhaustive":
-        return _exhaustive(p, dst_address, f)
+        return prove_exhaustive(p, dst_address, f)
     return _symbolic(p, dst_address, f)
 
 
@@ -909,6 +725,10 @@ def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arc
                             method: str = "symbolic", wgmma_swizzle: Any = None, *, wgmma_major: Any = None,
                             dst_address: int = 0, faults: Faults | None = None) -> TheoremProof | TheoremCounterexample:
     """Prove that a TMA load in ``tma_swizzle`` puts every element where wgmma reads it, or refute it.
+
+    Pre:  a TMA mode, major (K/MN), element width (8/16/32) and arch (sm90/sm100) that pair on the hardware;
+          ``dst_address`` 128-byte aligned with the smallest tile inside the 256 KiB window.
+    Post: a TheoremProof (truthy) or a TheoremCounterexample (falsy); NotApplicable or ProofError otherwise.
 
     ``wgmma_swizzle`` (default: the atom matching ``tma_swizzle``) and ``wgmma_major`` (default
     ``major``) state the MMA side; naming others states a mismatched pairing. ``dst_address`` is
@@ -928,530 +748,3 @@ def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arc
     """
     p = pairing(tma_swizzle, major, element_bits, arch, mma_mode=wgmma_swizzle, mma_major=wgmma_major)
     return prove_pairing(p, method, dst_address, faults)
-
-
-def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_address: int = 0,
-                 advance_bytes: int = 32) -> TheoremProof | TheoremCounterexample:
-    """The K-step lemma: advancing the start address by ``advance_bytes`` inside a swizzled row reads the next K slice.
-
-    For a K-major tile of one swizzle atom along K (``m = 2`` 8-row groups), instruction ``s``
-    reads its descriptor ``D.advance(advance_bytes * s)``; the lemma holds when for every row
-    ``r``, slice ``s`` and column ``c < K_instr`` the wgmma byte address equals the TMA byte
-    address of element ``(r, s * K_instr + c)`` -- a bit-vector identity over one atom. A wrong
-    step (16 bytes) is refuted.
-
-    >>> bool(prove_k_step("128B", 16))
-    True
-    >>> prove_k_step("128B", 16, advance_bytes=16).coordinate
-    (0, 16)
-    """
-    p = pairing(swizzle, "K", element_bits, arch)
-    if not p.mma_mode.is_swizzled or p.mma_mode.width_bytes <= 32:
-        raise NotApplicable(f"the {p.mma_mode.short_name} mode holds one instruction's 32 bytes of K per swizzle row "
-                            "(or less): the next K slice is the next atom, covered by the atom-base step")
-    if isinstance(advance_bytes, bool) or not isinstance(advance_bytes, int) or advance_bytes % 16:
-        raise ProofError(f"advance_bytes must be a multiple of 16, got {advance_bytes!r}")
-    from .model import _derive
-
-    d0 = _derive(p, 2, 1, dst_address, Faults())[0]
-    spa = p.mma_mode.width_bytes // 32
-    ki = p.k_instr_elems
-    eb = p.element_bytes
-    span_b = p.mma_mode.width_bytes
-    tmap = p.tma_info.byte_map
-    descs = [p.descriptor_class.decode(d0.advance(advance_bytes * s).encode()) for s in range(spa)]
-    from .model import canonical_offsets
-
-    offs = canonical_offsets(p, d0, 16)
-    a_t = np.empty((16, spa * ki), dtype=np.int64)
-    a_w = np.empty_like(a_t)
-    r, c = np.meshgrid(np.arange(16), np.arange(ki), indexing="ij")
-    for s, d in enumerate(descs):
-        a_w[:, s * ki:(s + 1) * ki] = d.swizzled_address(d.start_address + offs * eb)
-        a_t[:, s * ki:(s + 1) * ki] = tmap(dst_address + r * span_b + (s * ki + c) * eb)
-    # the same identity on bit vectors over one atom (8 rows, spa slices, K_instr columns)
-    lo = dst_address
-    bv = equivalent(lambda r_, s_, c_: tmap(lo + r_ * span_b + s_ * 32 + c_ * eb),
-                    lambda r_, s_, c_: descs[0].swizzled_address(lo + advance_bytes * s_ + r_ * span_b + c_ * eb),
-                    (8, spa, ki))
-    bad = np.argwhere(a_t != a_w)
-    if len(bad) or not bv:
-        mn, kk = (int(x) for x in bad[0]) if len(bad) else (0, 0)
-        return TheoremCounterexample(p, (mn, kk), int(a_t[mn, kk]), int(a_w[mn, kk]), 2, 1, dst_address,
-                                     descs[kk // ki], "exhaustive + bit vectors",
-                                     f"instruction {kk // ki} reads D.advance({advance_bytes * (kk // ki)})", Faults())
-    sp = _sp()
-    steps = [
-        (f"The library's descriptor of instruction 0: {d0.encode():#018x}; instruction s uses D.advance({advance_bytes}*s) "
-         f"(encoded and decoded), s = 0..{spa - 1}.", [sp.Eq(sp.Symbol(f"start_{s}"), d.start_address)
-                                                        for s, d in enumerate(descs)]),
-        (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
-         f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) for "
-         "every address bit:", [st[1] for st in bv.steps[3:]]),
-        (f"Every element of a 16 x {spa * ki} K-major tile compared (vectorised): equal.", None),
-    ]
-    claim = (f"K-step lemma ({p.mma_mode.short_name}, {p.element_bits}-bit, {p.arch}): advancing the start address by "
-             f"{advance_bytes} bytes per instruction inside a {span_b}-byte swizzled row reads the next K slice "
-             "of the same TMA tile")
-    return TheoremProof(p, "symbolic", claim, steps)
-
-
-def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any = None) -> TheoremProof | Counterexample:
-    """The base-offset rule: data swizzled relative to a pattern start ``S`` is read with PTX's base offset of ``S``.
-
-    For every pattern start ``S = 128*n`` (``n`` < 8) and every byte ``x`` of one period: the
-    descriptor model with ``base_offset = base_offset_for_pattern_start(mode, S)`` reads
-    ``S + x`` at ``S + swizzle(x)`` -- a bit-vector identity over ``(x, n)``. TMA data (swizzled by
-    absolute address) is the case ``S = 0``: base offset 0 wherever the tile starts.
-    ``base_offset_fn(mode, S)`` replaces the rule (fault injection).
-
-    >>> bool(prove_base_offset_rule("128B"))
-    True
-    >>> bool(prove_base_offset_rule("64B", base_offset_fn=lambda mode, s: 0))
-    False
-    """
-    ar = parse_arch(arch)
-    try:
-        mode = SwizzleMode.parse(swizzle)
-    except LayoutError as e:
-        raise ProofError(f"unknown swizzle mode {swizzle!r}: {e}") from None
-    from ..arch import umma as umma_mod
-    from ..arch import wgmma as wgmma_mod
-
-    cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
-    if not mode.is_swizzled:
-        raise NotApplicable("the unswizzled mode has no pattern and no base offset")
-    if ar == "sm90" and not mode.on_sm90:
-        raise NotApplicable(f"sm90 wgmma has no {mode.short_name} layout type")
-    rule = base_offset_fn or base_offset_for_pattern_start
-    sw = mode.byte_swizzle
-    P = mode.period_bytes
-    descs = [cls(0, 16, 16, mode, rule(mode, 128 * n)) for n in range(8)]
-    sp = _sp()
-    lines = []
-    for n, d in enumerate(descs):
-        try:
-            dsw = _descriptor_swizzle(d)
-        except _LibraryMismatch as e:
-            return LemmaCounterexample(f"base-offset rule ({mode.short_name}, {ar})", e.reason)
-
-        def reads(x: Any, _f: Any = dsw, _n: int = n) -> Any:
-            return _f(x + 128 * _n)
-
-        def relative(x: Any, _n: int = n) -> Any:
-            return sw(x) + 128 * _n
-
-        reads.__name__ = f"descriptor model, base offset {d.base_offset}, at S + x (S = {128 * n})"
-        relative.__name__ = f"S + {sw}(x)"
-        r = equivalent(reads, relative, (P,))
-        if not r:
-            return r
-        lines.append(sp.Eq(sp.Symbol(f"S={128 * n}, base_offset={d.base_offset}"),
-                           sp.Tuple(*[st[1] for st in r.steps[3:]])))
-    steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} "
-              "(base_offset_for_pattern_start: 0 on the pattern boundary, else (S >> 7) & 7).", None),
-             (f"For each S, bit vectors over x < {P}: every address bit of the descriptor model at S + x equals that of "
-              f"S + {sw}(x):", lines)]
-    claim = (f"base-offset rule ({mode.short_name}, {ar}): for every pattern start S = 128*n and every byte x of one "
-             f"{P}-byte period, the descriptor with base offset {rule.__name__}(mode, S) reads S + x at S + {sw}(x)")
-    return TheoremProof(None, "symbolic", claim, steps, domain=(P, 8))
-
-
-class LemmaCounterexample:
-    """A refuted lemma whose witness is not a tile coordinate (a descriptor value, an address); falsy.
-
-    >>> cx = LemmaCounterexample("descriptor encoding (sm90)", "start 0x20000 encodes to 0x0")
-    >>> bool(cx), cx.summary()
-    (False, 'start 0x20000 encodes to 0x0')
-    """
-
-    def __init__(self, what: str, reason: str, value: Any = None):
-        self.what, self.reason, self.value = what, reason, value
-
-    def __bool__(self) -> bool:
-        return False
-
-    def summary(self) -> str:
-        """The witness in one line."""
-        return self.reason
-
-    def to_text(self) -> str:
-        """The refutation in words."""
-        return f"Counterexample: {self.what}\n  {self.reason}"
-
-    def __repr__(self) -> str:
-        return f"LemmaCounterexample({self.what!r}, {self.reason!r})"
-
-
-def _bijection(i: np.ndarray, salt: int) -> np.ndarray:
-    """A bijection of [0, 2^14): multiply by an odd number, add, mask (so every field value occurs once)."""
-    return (i * (2 * salt + 1) + 977 * salt) & 0x3FFF
-
-
-def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounterexample:
-    """Every field value of the descriptor encodes at the literal PTX bit positions and decodes back.
-
-    2^14 descriptors of the library's class (``SmemDescriptor`` / ``UmmaSmemDescriptor``) are
-    built so that the start address, LBO and SBO fields each take every one of their 2^14 values
-    (three different bijections of the index), with every layout type and base offset (and, on
-    sm100, LBO mode) cycling through. Each is encoded by the library; the values are compared, as
-    one vectorised identity, with :func:`~pycute_layouts.proofs.model.ptx_encode` -- the fields
-    shifted to the bit positions written literally in ``proofs_model`` (wgmma: layout type in bits
-    62-63 with 128B=1, 64B=2, 32B=3, interleave 0; tcgen05: bits 61-63 with 128B_base32B=1, 128B=2,
-    64B=4, 32B=6, none 0, and the fixed 0b001 in bits 46-48) -- and decoded by the library back to
-    the same descriptor.
-
-    >>> bool(prove_descriptor_encoding("sm90")), bool(prove_descriptor_encoding("sm100"))
-    (True, True)
-    """
-    ar = parse_arch(arch)
-    from ..arch import umma as umma_mod
-    from ..arch import wgmma as wgmma_mod
-
-    cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
-    _fields, types = ptx_fields(ar)
-    modes = [SwizzleMode.parse(name) for name in types]
-    n = 1 << 14
-    i = np.arange(n, dtype=np.int64)
-    start, lbo, sbo = i, _bijection(i, 2), _bijection(i ^ 0x2AAA, 5)
-    mode_ix = i % len(modes)
-    swizzled = np.array([m.is_swizzled for m in modes])[mode_ix]
-    bo = np.where(swizzled, (i // len(modes)) % 8, 0)
-    lbo_mode = np.zeros(n, dtype=np.int64)
-    if ar == "sm100":  # bit 52 needs the 128B mode and base offset 0
-        b128 = np.array([m is SwizzleMode.B128 for m in modes])[mode_ix]
-        lbo_mode = np.where(b128 & (bo == 0) & ((i >> 6) & 1 == 1), 1, 0)
-    codes = np.array([types[m.short_name] for m in modes])[mode_ix]
-    want = ptx_encode(ar, start, lbo, sbo, bo, codes, lbo_mode)
-    got = np.zeros(n, dtype=np.uint64)
-    what = f"descriptor encoding ({ar}, {cls.__name__})"
-    for t in range(n):
-        kw = {"lbo_mode": int(lbo_mode[t])} if ar == "sm100" else {}
-        try:
-            d = cls(int(start[t]) << 4, int(lbo[t]) << 4, int(sbo[t]) << 4, modes[mode_ix[t]], int(bo[t]), **kw)
-            v = d.encode()
-            got[t] = v
-            back = cls.decode(v)
-        except (LayoutError, OverflowError, TypeError, ValueError) as e:
-            return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "
-                                             f"{int(sbo[t]) << 4}, {modes[mode_ix[t]]}, base offset {int(bo[t])}: {e}")
-        if back != d:
-            return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {d!r}: decoded {back!r}", v)
-    bad = np.nonzero(got != want)[0]
-    if len(bad):
-        t = int(bad[0])
-        return LemmaCounterexample(
-            what, f"start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4} B, SBO {int(sbo[t]) << 4} B, "
-                  f"{modes[mode_ix[t]]}, base offset {int(bo[t])}: encode() = {int(got[t]):#018x}, the PTX bit "
-                  f"positions give {int(want[t]):#018x} (differing bits {int(got[t]) ^ int(want[t]):#018x})", int(got[t]))
-    steps = [(f"{n} descriptors: start, LBO and SBO fields each take all 2^14 values; layout types "
-              f"{', '.join(f'{m}={types[m.short_name]}' for m in modes)}, base offsets 0..7 (swizzled modes)"
-              + (", LBO mode 0/1 (128B)" if ar == "sm100" else "") + " cycle through.", None),
-             ("encode() equals the literal PTX bit layout for all of them (one vectorised comparison), and "
-              "decode(encode(D)) == D for each.", None)]
-    claim = (f"{what}: every start / LBO / SBO field value (the whole 256 KiB window in 16-byte units), every layout "
-             "type and base offset encodes at the PTX bit positions and decodes back")
-    return TheoremProof(None, "exhaustive", claim, steps, domain=(n,))
-
-
-#: Pairings that do not exist on the hardware, written out from the PTX ISA (not from the library):
-#: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
-#: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
-#: refuted against the nearest atom.
-EXPECTED_NOT_APPLICABLE = (
-    ("*", "MN", (8, 32), "sm90",
-     "PTX wgmma.mma_async: imm-trans-a/b (MN-major operands) are allowed only for .f16/.bf16"),
-    (("128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B"), "*", (8, 16, 32), "sm90",
-     "PTX 9.7.15.5.1.2 Table 38 / descriptor layout types: wgmma has no 128-byte swizzle with 32-byte atomicity"),
-    (("128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B"), "K", (8, 16, 32), "sm100",
-     "tcgen05's 128B_base32B layout type has only an MN-major canonical layout (CuTe: invalid for Major-K)"),
-)
-#: TMA modes without an MMA layout type (PTX 5.5.7 Table 14 vs the descriptor layout types).
-EXPECTED_REFUTED_MODES = ("128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B", "96B")
-
-
-def expected_status(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any) -> tuple[str, str]:
-    """The classification the report expects for a pairing, from the fixed table (not from the library).
-
-    >>> expected_status("64B", "MN", 32, "sm90")[0], expected_status("96B", "K", 16, "sm90")[0]
-    ('not applicable', 'refuted')
-    >>> expected_status("128B_ATOM_32B", "MN", 16, "sm100")
-    ('proved', '')
-    """
-    t = parse_tma_mode(tma_swizzle).tma_name
-    mj, bits, ar = parse_major(major), parse_bits(element_bits), parse_arch(arch)
-    for modes, m_major, widths, m_arch, reason in EXPECTED_NOT_APPLICABLE:
-        if (modes == "*" or t in modes) and m_major in ("*", mj) and bits in widths and m_arch == ar:
-            return "not applicable", reason
-    return ("refuted" if t in EXPECTED_REFUTED_MODES else "proved"), ""
-
-
-# ----------------------------------------------------------------------------------------------
-# the report
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ReportRow:
-    """One classified pairing of the report."""
-
-    tma_mode: str
-    major: str
-    element_bits: int
-    arch: str
-    wgmma_mode: str | None
-    status: str  # "proved" | "refuted" | "not applicable"
-    expected: str  # "proved" | "refuted" | "not applicable"
-    detail: str
-    exhaustive: str | None = None
-    seconds: float = 0.0
-    counterexample: dict | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status == self.expected and (self.exhaustive is None or self.exhaustive == self.status)
-
-    def to_dict(self) -> dict:
-        d = dict(self.__dict__)
-        d["ok"] = self.ok
-        return d
-
-
-@dataclass
-class ProofReport:
-    """The table of ``pycute-layouts prove``: pairings, stated mismatches and lemmas, each classified.
-
-    ``ok`` is False when any row differs from its expectation (an expected proof that failed, an
-    expected refutation that was proved, or symbolic and exhaustive answers that disagree).
-    """
-
-    rows: list = field(default_factory=list)
-    negatives: list = field(default_factory=list)
-    lemmas: list = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return all(r.ok for r in self.rows + self.negatives + self.lemmas)
-
-    @property
-    def failures(self) -> list:
-        return [r for r in self.rows + self.negatives + self.lemmas if not r.ok]
-
-    def counts(self) -> dict:
-        out: dict = {}
-        for r in self.rows:
-            out[r.status] = out.get(r.status, 0) + 1
-        return out
-
-    def _table(self, rows: list, md: bool, neg: bool = False) -> list:
-        head = ["TMA mode", "major", "bits", "arch", "wgmma atom", "result", "exhaustive", "detail"]
-        if neg:
-            head[0] = "stated pairing"
-        body = [[r.tma_mode, r.major, str(r.element_bits), r.arch, r.wgmma_mode or "-",
-                 r.status + ("" if r.ok else " (UNEXPECTED)"), r.exhaustive or "-", r.detail] for r in rows]
-        if md:
-            out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
-            return out
-        widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h) for i, h in enumerate(head)]
-        widths[-1] = 0
-        fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
-        return [fmt(head), fmt(["-" * max(w, 1) for w in widths[:-1]] + ["------"])] + [fmt(r) for r in body]
-
-    def _summary(self) -> str:
-        c = self.counts()
-        return (f"{len(self.rows)} pairings: {c.get('proved', 0)} proved, {c.get('refuted', 0)} refuted, "
-                f"{c.get('not applicable', 0)} not applicable; {len(self.negatives)} stated mismatches refuted as "
-                f"expected: {sum(r.ok for r in self.negatives)}; lemmas: {sum(r.ok for r in self.lemmas)}/"
-                f"{len(self.lemmas)}; {'all as expected' if self.ok else f'{len(self.failures)} UNEXPECTED'}")
-
-    def to_text(self) -> str:
-        """The three tables as plain text, with a summary line."""
-        out = ["TMA swizzle modes vs wgmma/tcgen05 descriptors (symbolic proof for all m, k; exhaustive check at "
-               "concrete sizes)", ""]
-        out += self._table(self.rows, False)
-        out += ["", "Stated mismatches and planted faults (each must be refuted):", ""]
-        out += self._table(self.negatives, False, neg=True)
-        out += ["", "Lemmas:", ""] + self._table(self.lemmas, False, neg=True)
-        out += ["", self._summary()]
-        return "\n".join(out)
-
-    def to_markdown(self) -> str:
-        """The three tables as Markdown (the table in ``docs/proofs.md`` is this text)."""
-        out = ["#### Pairings", ""] + self._table(self.rows, True)
-        out += ["", "#### Stated mismatches and planted faults", ""] + self._table(self.negatives, True, neg=True)
-        out += ["", "#### Lemmas", ""] + self._table(self.lemmas, True, neg=True)
-        out += ["", self._summary()]
-        return "\n".join(out)
-
-    def to_json(self) -> str:
-        """Everything as JSON (rows, negatives, lemmas, ok, counts)."""
-        return json.dumps({"ok": self.ok, "counts": self.counts(), "rows": [r.to_dict() for r in self.rows],
-                           "negatives": [r.to_dict() for r in self.negatives],
-                           "lemmas": [r.to_dict() for r in self.lemmas]}, indent=1)
-
-
-def _cx_dict(cx: Any) -> dict:
-    return {"coordinate": list(cx.coordinate), "tma_address": cx.tma_address, "wgmma_address": cx.wgmma_address,
-            "m": cx.m, "k": cx.k, "dst_address": cx.dst_address, "descriptor": f"{cx.descriptor.encode():#018x}"}
-
-
-def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Faults | None = None,
-              dst: int = 0) -> tuple:
-    """(status, expected, detail, exhaustive status, seconds, counterexample dict) of one pairing.
-
-    A ProofError that is not a refutation (the method cannot decide, or an encoded descriptor the
-    hardware cannot read) gives the status "error", which never matches an expectation.
-    """
-    t0 = time.perf_counter()
-    try:
-        r = prove_pairing(p, "symbolic", dst, faults)
-        ex = None
-        if exhaustive:
-            ex = "proved" if prove_pairing(p, "exhaustive", dst, faults) else "refuted"
-    except ProofError as e:
-        return "error", expected, (note + "; " if note else "") + str(e), None, time.perf_counter() - t0, None
-    status = "proved" if r else "refuted"
-    detail = note
-    cxd = None
-    if not r:
-        detail = (note + "; " if note else "") + r.summary()
-        cxd = _cx_dict(r)
-    return status, expected, detail, ex, time.perf_counter() - t0, cxd
-
-
-def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
-           exhaustive: bool = True) -> ProofReport:
-    """Classify every pairing (mode x major x element width x arch), the stated mismatches and the lemmas.
-
-    Each row's expectation comes from the fixed table (:func:`expected_status`), not from the
-    library; the stated mismatches and lemmas are those relevant to the selected modes, majors,
-    element widths and archs.
-
-    >>> r = report(archs=("sm90",), modes=("128B",), majors=("K",), element_bits=(16,))
-    >>> [(x.tma_mode, x.status) for x in r.rows], r.ok, len(r.negatives), len(r.lemmas)
-    ([('128B', 'proved')], True, 3, 4)
-    """
-    t0 = time.perf_counter()
-    archs = tuple(parse_arch(a) for a in archs)
-    mds = TMA_MODES if modes is None else tuple(parse_tma_mode(m) for m in modes)
-    majors = tuple(parse_major(m) for m in majors)
-    bits_list = tuple(parse_bits(b) for b in element_bits)
-    rep = ProofReport()
-    for mode in mds:
-        for major in majors:
-            for bits in bits_list:
-                for arch in archs:
-                    rep.rows.append(_row(mode, major, bits, arch, exhaustive))
-    _negatives(rep, exhaustive, mds, majors, bits_list, archs)
-    _lemmas(rep, mds, majors, bits_list, archs)
-    rep.seconds = time.perf_counter() - t0
-    return rep
-
-
-def _row(mode: Any, major: str, bits: int, arch: str, exhaustive: bool) -> ReportRow:
-    expected, why = expected_status(mode, major, bits, arch)
-    t0 = time.perf_counter()
-    try:
-        try:
-            p = pairing(mode, major, bits, arch)
-            note = ""
-        except NotApplicable as e:
-            near = NEAREST_ATOM.get(mode)
-            if near is None:
-                raise
-            try:
-                p = pairing(mode, major, bits, arch, mma_mode=near)
-            except NotApplicable as e2:
-                raise NotApplicable(f"{e.reason.split('; name')[0]}; the nearest atom ({near.short_name}) does not "
-                                    f"apply either: {e2.reason}") from None
-            note = f"no MMA atom matches ({e.reason.split(';')[0].split(':')[0]}); vs the nearest"
-    except NotApplicable as e:
-        detail = e.reason if expected == "not applicable" else f"{e.reason}; expected {expected}"
-        return ReportRow(mode.tma_name, major, bits, arch, None, "not applicable", expected, detail,
-                         seconds=time.perf_counter() - t0)
-    except ProofError as e:
-        return ReportRow(mode.tma_name, major, bits, arch, None, "error", expected, str(e),
-                         seconds=time.perf_counter() - t0)
-    if expected == "not applicable":
-        note = (note + "; " if note else "") + f"expected not applicable: {why}"
-    return ReportRow(mode.tma_name, major, bits, arch, p.mma_mode.short_name, *_classify(p, expected, note, exhaustive))
-
-
-#: The stated mismatches and planted faults of the report: (label, pairing args, faults, dst).
-NEGATIVES = (
-    ("TMA 64B box, wgmma 128B atom", ("64B", "K", 16, "sm90"), {"mma_mode": "128B"}, None, 0),
-    ("TMA 128B MN-major box, K-major atom", ("128B", "MN", 16, "sm90"), {"mma_major": "K"}, None, 0),
-    ("TMA 128B K-major box, MN-major atom", ("128B", "K", 16, "sm100"), {"mma_major": "MN"}, None, 0),
-    ("wrong LBO (128 B fixed)", ("none", "K", 16, "sm90"), {}, Faults(lbo_bytes=128), 0),
-    ("wrong SBO (512 B)", ("128B", "K", 16, "sm90"), {}, Faults(sbo_bytes=512), 0),
-    ("LBO/SBO swapped (interleave swap)", ("64B", "MN", 16, "sm90"), {}, "swap", 0),
-    ("wrong layout type (64B)", ("128B", "K", 16, "sm90"), {}, Faults(swizzle="64B"), 0),
-    ("tile at 0x480 off the 1024 B boundary, PTX base offset", ("128B", "K", 16, "sm90"), {},
-     Faults(swizzle_anchor="tile"), 0x480),
-    ("base offset 2 on aligned TMA data", ("64B", "MN", 16, "sm100"), {}, Faults(base_offset=2), 0),
-)
-
-
-def _negatives(rep: ProofReport, exhaustive: bool, mds: tuple = TMA_MODES, majors: tuple = MAJORS,
-               bits_list: tuple = ELEMENT_BITS, archs: tuple = ARCHS) -> None:
-    for label, args, kw, faults, dst in NEGATIVES:
-        if parse_tma_mode(args[0]) not in mds or args[1] not in majors or args[2] not in bits_list or args[3] not in archs:
-            continue
-        try:
-            p = pairing(*args, **kw)
-            if faults == "swap":
-                d = _derive(p, 2, 2, dst, Faults())[0]
-                faults = Faults(lbo_bytes=d.sbo_bytes, sbo_bytes=d.lbo_bytes)
-        except ProofError as e:  # NotApplicable included: every stated mismatch must exist
-            rep.negatives.append(ReportRow(f"{args[0]} / {args[1]}", kw.get("mma_major", args[1]), args[2], args[3],
-                                           str(kw.get("mma_mode", args[0])), "error", "refuted", f"{label}; {e}"))
-            continue
-        res = _classify(p, "refuted", label, exhaustive, faults, dst)
-        rep.negatives.append(ReportRow(p.tma.tma_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
-                                       p.mma_mode.short_name, *res))
-
-
-def _lemma_row(name: str, major: str, bits: int, arch: str, mode: str, expected: str, detail: str, fn: Any) -> ReportRow:
-    t0 = time.perf_counter()
-    try:
-        r = fn()
-        status = "proved" if r else "refuted"
-        if not r and hasattr(r, "summary"):
-            detail += "; " + r.summary()
-    except ProofError as e:
-        status, detail = "error", f"{detail}; {e}"
-    return ReportRow(name, major, bits, arch, mode, status, expected, detail, seconds=time.perf_counter() - t0)
-
-
-def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
-            archs: tuple = ARCHS) -> None:
-    names = {m.tma_name for m in mds}
-    for arch in ARCHS:
-        if arch not in archs:
-            continue
-        rep.lemmas.append(_lemma_row(
-            "descriptor encoding", "-", 0, arch, "all", "proved",
-            "every start/LBO/SBO field value, layout type and base offset: encode() == PTX bit positions, decode "
-            "inverts it", lambda a=arch: prove_descriptor_encoding(a)))
-        for mode in ("64B", "128B"):
-            if mode not in names or "K" not in majors:
-                continue
-            for bits in ELEMENT_BITS:
-                if bits in bits_list:
-                    rep.lemmas.append(_lemma_row(
-                        f"K-step lemma {mode}", "K", bits, arch, mode, "proved",
-                        "start += 32 B per instruction inside the swizzled row",
-                        lambda m=mode, b=bits, a=arch: prove_k_step(m, b, a)))
-        if "128B" in names and "K" in majors and 16 in bits_list:
-            rep.lemmas.append(_lemma_row("K-step with a 16 B step", "K", 16, arch, "128B", "refuted",
-                                         "planted fault: half an instruction",
-                                         lambda a=arch: prove_k_step("128B", 16, a, advance_bytes=16)))
-        for mode in MMA_MODES:
-            if not mode.is_swizzled or (arch == "sm90" and not mode.on_sm90) or parse_tma_mode(mode) not in mds:
-                continue
-            rep.lemmas.append(_lemma_row(
-                f"base-offset rule {mode.short_name}", "-", 0, arch, mode.short_name, "proved",
-                "pattern at S = 128*n read with base offset (S >> 7) & 7 (0 on the boundary)",
-                lambda m=mode, a=arch: prove_base_offset_rule(m, a)))

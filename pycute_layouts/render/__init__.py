@@ -1,16 +1,54 @@
-"""Pictures of layouts: text tables (CuTe's print_layout), SVG, TikZ and PNG."""
+"""Pictures of layouts: CuTe-style text tables, SVG (no dependency), LaTeX/TikZ, and PNG (matplotlib).
 
-from .picture import (
-    MAX_CELLS_PER_SIDE,
-    PALETTE,
-    MissingDependencyError,
-    Picture,
-    layout_grid,
-    layout_table,
-    picture,
-    to_png,
-    to_svg,
-    to_tikz,
-)
+**The grid.** A rank-1 or rank-2 layout is drawn as CuTe's ``print_layout`` draws it: rows are
+mode 0, columns mode 1, hierarchical modes flattened (colexicographic index), one cell per
+element. ``cell="chunk16"`` draws one cell per 16-byte chunk instead (``128 / element_bits``
+consecutive elements along the mode that holds them), which is how the PTX ISA draws shared
+memory: its swizzle tables number 16-byte chunks, and one 128-byte line of shared memory (the 32
+banks) is 8 chunks wide.
 
-__all__ = ['layout_table', 'layout_grid', 'Picture', 'picture', 'to_svg', 'to_tikz', 'to_png', 'MissingDependencyError', 'PALETTE', 'MAX_CELLS_PER_SIDE']
+**What a cell says** (``label=``): ``"value"`` the layout's value (an element offset; a byte
+address for a :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` or a TMA placement; in chunk
+mode the chunk's number, byte address // 16), ``"address"`` the byte address, ``"bank_group"``
+the 16-byte column of the 128-byte shared-memory line the cell lands in (banks ``4g..4g+3``: the
+numbers of PTX's swizzle tables), ``"coord"`` the element coordinate, or ``None``.
+
+**Colors** (``color=``): ``"phase"`` the XOR pattern the swizzle applies to the cell,
+``f(x) ^ x`` (for ``Sw<3,4,3>`` on bytes: the row of the 8-row pattern, 8 phases; 4 for
+``Sw<2,4,3>``, 2 for ``Sw<1,4,3>``); ``"bank_group"`` as above; ``"value"`` the value mod 8;
+``"auto"`` (default) phase when the layout has more than one phase, value otherwise. The
+palette is ColorBrewer's Set3: 8 clearly distinct light colors (16 in all), black text on top.
+
+**Units.** Byte addresses need the element width: ``element_bits``. A
+:class:`~pycute_layouts.core.composed.ComposedLayout` ``Sw o off o L`` with ``element_bits`` follows
+the wgmma/TMA convention of :func:`pycute_layouts.arch.wgmma.canonical_layout`: ``L`` and ``off``
+are in elements, the swizzle acts on byte addresses (``swizzle_unit="elements"`` selects CuTe's
+convention, the swizzle on element offsets). Without ``element_bits`` a ComposedLayout is drawn
+with CuTe's semantics and only element offsets are known.
+
+>>> from pycute_layouts import Layout, parse
+>>> print(layout_table(Layout((2, 3), (3, 1))))
+(2,3):(3,1)
+       0   1   2
+    +---+---+---+
+ 0  | 0 | 1 | 2 |
+    +---+---+---+
+ 1  | 3 | 4 | 5 |
+    +---+---+---+
+>>> pic = picture(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
+>>> pic.labels[3]                     # row 3 of PTX's 128-byte swizzle table: chunk c -> c ^ 3
+('3', '2', '1', '0', '7', '6', '5', '4')
+>>> svg = to_svg(Layout((8, 8), (1, 8)))
+>>> svg.count('class="cell"')
+64
+"""
+
+from ..errors import MissingDependencyError
+from .picture import MAX_CELLS_PER_SIDE, PALETTE, Picture, picture
+from .png import to_png
+from .svg import to_svg
+from .text import layout_grid, layout_table
+from .tikz import to_tikz
+
+__all__ = ['layout_table', 'layout_grid', 'Picture', 'picture', 'to_svg', 'to_tikz', 'to_png', 'MissingDependencyError',
+           'PALETTE', 'MAX_CELLS_PER_SIDE']

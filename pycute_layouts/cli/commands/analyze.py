@@ -75,14 +75,14 @@ def _cmd_banks(args: argparse.Namespace) -> int:
 
 def _cmd_linear(args: argparse.Namespace) -> int:
     from ... import analysis as an
-    from ...analysis.banks import _as_smem
+    from ...analysis.banks import as_smem_layout
 
     layout = _parse(args.layout, args)
     if args.element_bits is not None:
         from ...core.composed import ComposedLayout
         from ...core.layout import Layout
         if isinstance(layout, (Layout, ComposedLayout)):
-            layout = _as_smem(layout, args.element_bits, "analyze linear")
+            layout = as_smem_layout(layout, args.element_bits, "analyze linear")
     ll = an.to_linear_layout(layout)
     try:
         back = str(an.from_linear_layout(ll))

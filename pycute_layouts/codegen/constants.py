@@ -31,6 +31,7 @@ the start address advanced by the slice's unswizzled byte offset (checked by
 :meth:`SmemDescriptor.advance`, which rejects steps the hardware would read wrongly). Kernels add
 ``offset >> 4`` to the descriptor's low 14 bits (DeepGEMM's ``desc.lo += 2`` for 32-byte steps).
 
+>>> from pycute_layouts.codegen import kernel_constants, parse_spec
 >>> spec = parse_spec({"kernel": "gemm", "arch": "sm90",
 ...                    "A": {"tile": "128x64", "dtype": "bf16", "major": "K", "swizzle": "128B", "stages": 2},
 ...                    "B": {"tile": "128x64", "dtype": "bf16", "major": "MN", "swizzle": "128B", "stages": 2}})
@@ -53,373 +54,38 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..arch.swizzle_modes import SwizzleMode
+from ..arch import tma
+from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
+from ..version import __version__
+from .spec import (
+    MMA_K_BYTES,
+    DType,
+    KernelSpec,
+    arch_module,
+    parse_arch,
+    parse_dtype,
+    swizzle_field,
+    tile_field,
+)
 
-__all__ = [
-    "DTYPES",
-    "DType",
-    "KernelConstants",
-    "KernelSpec",
-    "MMA_K_BYTES",
-    "OperandConstants",
-    "OperandSpec",
-    "SpecError",
-    "canonical_match",
-    "cute_layout_type",
-    "describe_layout",
-    "describe_operand",
-    "emit_header",
-    "emit_json",
-    "emit_python",
-    "kernel_constants",
-    "load_spec",
-    "parse_dtype",
-    "parse_spec",
-]
-
-#: K bytes one dense ``wgmma.mma_async`` / ``tcgen05.mma`` reads per operand (PTX: K = 16 f16/bf16,
-#: 8 tf32, 32 8-bit); the arch modules check it again in ``make_smem_desc``.
-MMA_K_BYTES = 32
+__all__ = ["SCHEMA", "OperandConstants", "KernelConstants", "cute_layout_type", "canonical_match", "describe_operand",
+           "describe_layout", "kernel_constants", "spec_comment"]
 
 SCHEMA = "pycute_layouts.codegen/1"
 
-
-# --------------------------------------------------------------------------------------------------
-# Element types (vocabulary: name -> width, CuTe type, CUtensorMapDataType)
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DType:
-    """An operand element type: its width, CuTe C++ value type and TMA ``CUtensorMapDataType`` member.
-
-    >>> parse_dtype("fp8").cute_type, parse_dtype("BF16").element_bits
-    ('cute::float_e4m3_t', 16)
-    """
-
-    name: str
-    element_bits: int
-    cute_type: str
-    tma_data_type: str
-
-
-#: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
-DTYPES: dict[str, DType] = {
-    "f16": DType("f16", 16, "cute::half_t", "FLOAT16"),
-    "bf16": DType("bf16", 16, "cute::bfloat16_t", "BFLOAT16"),
-    "tf32": DType("tf32", 32, "cute::tfloat32_t", "TFLOAT32"),
-    "e4m3": DType("e4m3", 8, "cute::float_e4m3_t", "UINT8"),
-    "e5m2": DType("e5m2", 8, "cute::float_e5m2_t", "UINT8"),
-    "s8": DType("s8", 8, "int8_t", "UINT8"),
-    "u8": DType("u8", 8, "uint8_t", "UINT8"),
-}
-
-_DTYPE_ALIASES = {
-    "fp16": "f16", "half": "f16", "float16": "f16", "half_t": "f16",
-    "bfloat16": "bf16", "bfloat16_t": "bf16",
-    "tfloat32": "tf32", "tfloat32_t": "tf32",
-    "fp8": "e4m3", "fp8_e4m3": "e4m3", "float_e4m3": "e4m3", "e4m3fn": "e4m3",
-    "fp8_e5m2": "e5m2", "float_e5m2": "e5m2",
-    "int8": "s8", "i8": "s8", "uint8": "u8",
-}
-
-
-def parse_dtype(name: Any) -> DType:
-    """The :class:`DType` named by ``name`` (case-insensitive; aliases such as ``fp8``, ``half``).
-
-    >>> parse_dtype("half").name
-    'f16'
-    >>> parse_dtype("fp32")
-    Traceback (most recent call last):
-    ...
-    pycute_layouts.errors.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8; ...
-    """
-    if isinstance(name, DType):
-        return name
-    if isinstance(name, str):
-        key = name.strip().lower()
-        key = _DTYPE_ALIASES.get(key, key)
-        if key in DTYPES:
-            return DTYPES[key]
-    raise SpecError(f"unknown dtype {name!r} (allowed: {', '.join(DTYPES)}; aliases: "
-                    f"{', '.join(sorted(_DTYPE_ALIASES))}); fp32 operands are read as tf32")
-
-
-# --------------------------------------------------------------------------------------------------
-# Architectures
-# --------------------------------------------------------------------------------------------------
-
-_ARCH_NAMES = {"sm90": "sm90", "sm90a": "sm90", "sm_90": "sm90", "sm_90a": "sm90", "hopper": "sm90",
-               "sm100": "sm100", "sm100a": "sm100", "sm_100": "sm100", "sm_100a": "sm100", "blackwell": "sm100"}
-
-
-def _parse_arch(arch: Any, field: str = "arch") -> str:
-    if isinstance(arch, str) and arch.strip().lower() in _ARCH_NAMES:
-        return _ARCH_NAMES[arch.strip().lower()]
-    raise SpecError(f"spec field '{field}': unknown arch {arch!r} (allowed: sm90 (wgmma), sm100 (tcgen05))")
-
-
-def _arch_module(arch: str) -> Any:
-    from ..arch import umma, wgmma
-
-    return wgmma if arch == "sm90" else umma
-
-
 _CUTE_ATOM_NAME = {"none": "INTER", "32B": "SW32", "64B": "SW64", "128B": "SW128", "128B_base32B": "SW128_32B"}
-
-
-# --------------------------------------------------------------------------------------------------
-# The spec
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OperandSpec:
-    """One shared-memory operand of the spec (A or B): an ``MN x K`` tile, element type, major, swizzle.
-
-    ``order`` is ``"mn_first"`` or ``"k_first"`` (see the module docstring; :func:`parse_spec`
-    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: the tile's);
-    ``start_address`` the byte address of stage 0 (default: placed after the previous operand).
-
-    >>> OperandSpec("A", 128, 64, parse_dtype("bf16"), "K", _mode("128B"), 4).order
-    'mn_first'
-    """
-
-    name: str
-    tile_mn: int
-    tile_k: int
-    dtype: DType
-    major: str
-    swizzle: Any
-    stages: int = 1
-    order: str = "auto"
-    mma_mn: int | None = None
-    start_address: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.order == "auto":
-            object.__setattr__(self, "order", "mn_first" if self.major == "K" else "k_first")
-
-    def to_dict(self) -> dict:
-        """The spec entry as plain data (the normalized form the header comment records).
-
-        >>> OperandSpec("A", 64, 64, parse_dtype("bf16"), "K", _mode("128B")).to_dict()["tile"]
-        [64, 64]
-        """
-        d: dict[str, Any] = {"tile": [self.tile_mn, self.tile_k], "dtype": self.dtype.name, "major": self.major,
-                             "swizzle": str(self.swizzle), "stages": self.stages, "order": self.order}
-        if self.mma_mn is not None:
-            d["mma_mn"] = self.mma_mn
-        if self.start_address is not None:
-            d["start_address"] = self.start_address
-        return d
-
-
-@dataclass(frozen=True)
-class KernelSpec:
-    """A parsed spec: kernel name (a C++ identifier), arch, operands, shared-memory base address.
-
-    >>> KernelSpec("k", "sm90", ()).smem_base
-    0
-    """
-
-    kernel: str
-    arch: str
-    operands: tuple[OperandSpec, ...]
-    smem_base: int = 0
-
-    def to_dict(self) -> dict:
-        """The normalized spec as plain data (sorted, defaults filled in).
-
-        >>> KernelSpec("k", "sm90", ()).to_dict()
-        {'kernel': 'k', 'arch': 'sm90', 'smem_base': 0}
-        """
-        d: dict[str, Any] = {"kernel": self.kernel, "arch": self.arch, "smem_base": self.smem_base}
-        for op in self.operands:
-            d[op.name] = op.to_dict()
-        return d
-
-
-def _mode(value: Any, field: str = "swizzle") -> Any:
-    try:
-        mode = SwizzleMode.parse(value)
-    except LayoutError as e:
-        raise SpecError(f"spec field '{field}': {e}") from None
-    if not mode.is_mma:
-        raise SpecError(f"spec field '{field}': the {mode.short_name} swizzle mode is TMA-only: no MMA operand "
-                        "is stored in it (modes: none, 32B, 64B, 128B, 128B_base32B)")
-    return mode
-
-
-_CXX_KEYWORDS = frozenset(
-    "alignas alignof and asm auto bool break case catch char class const constexpr continue decltype default "
-    "delete do double else enum explicit export extern false float for friend goto if inline int long mutable "
-    "namespace new noexcept not nullptr operator or private protected public register return short signed "
-    "sizeof static struct switch template this throw true try typedef typeid typename union unsigned using "
-    "virtual void volatile while std cute".split())
-
-_OPERAND_KEYS = ("tile", "dtype", "major", "swizzle", "stages", "order", "mma_mn", "start_address")
-_TOP_KEYS = ("kernel", "arch", "smem_base", "A", "B")
-
-
-def _int_field(value: Any, field: str, lo: int | None = None) -> int:
-    if isinstance(value, str):
-        try:
-            value = int(value.strip(), 0)
-        except ValueError:
-            raise SpecError(f"spec field '{field}': expected an integer (decimal or 0x hex), got {value!r}") from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"spec field '{field}': expected an integer, got {value!r}")
-    if lo is not None and value < lo:
-        raise SpecError(f"spec field '{field}': must be >= {lo}, got {value}")
-    return value
-
-
-def _tile_field(value: Any, field: str) -> tuple[int, int]:
-    if isinstance(value, str):
-        m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
-        if not m:
-            raise SpecError(f"spec field '{field}': expected 'MNxK' such as '128x64', got {value!r}")
-        parts: Any = m.groups()
-    elif isinstance(value, (list, tuple)):
-        parts = value
-    else:
-        raise SpecError(f"spec field '{field}': expected 'MNxK' or [MN, K], got {value!r}")
-    if len(parts) != 2:
-        raise SpecError(f"spec field '{field}': expected two extents (MN, K), got {value!r}")
-    return _int_field(parts[0], f"{field}[0] (MN)", 1), _int_field(parts[1], f"{field}[1] (K)", 1)
-
-
-def _parse_operand(name: str, d: Any) -> OperandSpec:
-    if not isinstance(d, Mapping):
-        raise SpecError(f"spec field '{name}': expected a table with {', '.join(_OPERAND_KEYS)}, got {d!r}")
-    unknown = sorted(set(d) - set(_OPERAND_KEYS))
-    if unknown:
-        raise SpecError(f"spec field '{name}.{unknown[0]}': unknown field (allowed: {', '.join(_OPERAND_KEYS)})")
-    for req in ("tile", "dtype", "major", "swizzle"):
-        if req not in d:
-            raise SpecError(f"spec field '{name}.{req}': missing (required: tile, dtype, major, swizzle)")
-    mn, k = _tile_field(d["tile"], f"{name}.tile")
-    try:
-        dtype = parse_dtype(d["dtype"])
-    except SpecError as e:
-        raise SpecError(f"spec field '{name}.dtype': {e}") from None
-    major = d["major"]
-    if not (isinstance(major, str) and major.strip().upper() in ("K", "MN", "M", "N")):
-        raise SpecError(f"spec field '{name}.major': expected 'K' or 'MN' (the contiguous dimension), got {major!r}")
-    major = "K" if major.strip().upper() == "K" else "MN"
-    swizzle = _mode(d["swizzle"], f"{name}.swizzle")
-    stages = _int_field(d.get("stages", 1), f"{name}.stages", 1)
-    order = d.get("order", "auto")
-    if order not in ("auto", "mn_first", "k_first"):
-        raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
-    mma_mn = None if d.get("mma_mn") is None else _int_field(d["mma_mn"], f"{name}.mma_mn", 1)
-    start = None if d.get("start_address") is None else _int_field(d["start_address"], f"{name}.start_address", 0)
-    return OperandSpec(name, mn, k, dtype, major, swizzle, stages, order, mma_mn, start)
-
-
-def parse_spec(data: Any) -> KernelSpec:
-    """Check and normalize a spec given as a dict (the parsed TOML or JSON; see docs/codegen.md).
-
-    Fields: ``kernel`` (C++ identifier), ``arch`` (``sm90`` or ``sm100``), optional ``smem_base``
-    (byte address of the first stage, default 0), and tables ``A`` and ``B`` with ``tile``
-    (``"MNxK"`` or ``[MN, K]``, elements), ``dtype``, ``major`` (``K``/``MN``), ``swizzle``
-    (``none``/``32B``/``64B``/``128B``/``128B_base32B``), optional ``stages`` (1), ``order``,
-    ``mma_mn``, ``start_address``. Errors raise :class:`SpecError` naming the field.
-
-    >>> parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16", "major": "K",
-    ...             "swizzle": "128B"}}).operands[0].tile_mn
-    64
-    >>> parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16", "major": "K"}})
-    Traceback (most recent call last):
-    ...
-    pycute_layouts.errors.SpecError: spec field 'A.swizzle': missing (required: tile, dtype, major, swizzle)
-    """
-    if not isinstance(data, Mapping):
-        raise SpecError(f"spec: expected a table (TOML) or object (JSON) at the top level, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(_TOP_KEYS))
-    if unknown:
-        raise SpecError(f"spec field '{unknown[0]}': unknown field (allowed: {', '.join(_TOP_KEYS)})")
-    if "kernel" not in data:
-        raise SpecError("spec field 'kernel': missing (a C++ identifier naming the kernel's namespace)")
-    kernel = data["kernel"]
-    if not isinstance(kernel, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", kernel) \
-            or kernel in _CXX_KEYWORDS:
-        raise SpecError(f"spec field 'kernel': {kernel!r} is not a usable C++ identifier (letters, digits, _; not "
-                        "a keyword)")
-    if "arch" not in data:
-        raise SpecError("spec field 'arch': missing (sm90 or sm100)")
-    arch = _parse_arch(data["arch"])
-    smem_base = _int_field(data.get("smem_base", 0), "smem_base", 0)
-    ops = tuple(_parse_operand(n, data[n]) for n in ("A", "B") if n in data)
-    if not ops:
-        raise SpecError("spec field 'A': missing (the spec needs operand tables A and/or B)")
-    return KernelSpec(kernel, arch, ops, smem_base)
-
-
-def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = None) -> KernelSpec:
-    """Read a spec from a TOML or JSON file and :func:`parse_spec` it.
-
-    ``source`` is a path; ``fmt`` (``"toml"``/``"json"``) defaults to the suffix (``.json`` is
-    JSON, anything else TOML unless it starts with ``{``). Pass ``text=`` instead of a path to
-    parse a string. TOML needs Python 3.11's ``tomllib`` or the ``tomli`` package.
-
-    >>> load_spec(text='kernel = "k"\\narch = "sm90"\\n[A]\\ntile = "64x64"\\ndtype = "bf16"\\nmajor = "K"\\n'
-    ...                'swizzle = "128B"\\n').operands[0].swizzle
-    <SwizzleMode.B128: 3>
-    >>> load_spec(text='{"kernel": "k", "arch": "sm90", "A": {"tile": [64, 64], "dtype": "bf16", "major": "K",'
-    ...                ' "swizzle": "none"}}').operands[0].tile_k
-    64
-    """
-    if text is None:
-        if source is None:
-            raise SpecError("spec: pass a path or text=")
-        path = Path(source)
-        try:
-            text = path.read_text()
-        except OSError as e:
-            raise SpecError(f"spec: cannot read {str(source)!r}: {e.strerror or e}") from None
-        suffix = path.suffix.lower()
-        if fmt is None and suffix in (".json", ".toml"):
-            fmt = suffix[1:]
-    if fmt is None:
-        fmt = "json" if text.lstrip().startswith("{") else "toml"
-    if fmt == "json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise SpecError(f"spec: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    elif fmt == "toml":
-        try:
-            import tomllib as toml_mod  # type: ignore[import-not-found]
-        except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-            try:
-                import tomli as toml_mod  # type: ignore[import-not-found,no-redef]
-            except ModuleNotFoundError:
-                raise SpecError("spec: reading TOML needs Python >= 3.11 (tomllib) or the tomli package; "
-                                "or write the spec as JSON") from None
-        try:
-            data = toml_mod.loads(text)
-        except toml_mod.TOMLDecodeError as e:
-            raise SpecError(f"spec: invalid TOML: {e}") from None
-    else:
-        raise SpecError(f"spec: unknown format {fmt!r} (toml or json)")
-    return parse_spec(data)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -581,6 +247,9 @@ def _cxx_tuple(x: Any, kind: str) -> str:
 def cute_layout_type(swizzle: Swizzle, element_bits: int, layout: Layout) -> str:
     """The CuTe C++ type of a swizzled shared-memory layout built from a GMMA/UMMA atom.
 
+    Pre:  ``swizzle`` a Swizzle, ``element_bits`` positive, ``layout`` a concrete Layout.
+    Post: the C++ type ``cute::ComposedLayout<...>`` CuTe builds for it.
+
     CuTe's atoms are ``ComposedLayout<Swizzle<B,M,S>, smem_ptr_flag_bits<bits>, Layout<...>>`` with
     the swizzle on byte addresses (as here) and the layout in elements; ``tile_to_shape`` keeps
     that form, and this library's ``tile_to_shape`` builds the same shape/stride tree.
@@ -617,6 +286,9 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
                     inner: Layout, descriptor: Any) -> tuple[str | None, dict, str]:
     """The PTX canonical layout of one instruction's operand, with ``T, m, k, LBO, SBO`` substituted.
 
+    Pre:  arch, major, swizzle and element width the arch module accepts; ``shape`` (MN, K) in elements.
+    Post: the PTX canonical layout the tile matches, as text.
+
     ``shape`` is the operand's ``(MN, K)`` in elements, ``inner`` its element layout (offset 0),
     ``descriptor`` its descriptor. LBO/SBO are substituted in elements (as the PTX examples write
     them); a stride whose mode has one repetition is never read and stays a symbol. The result is
@@ -629,8 +301,8 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     >>> canonical_match("sm90", "K", "128B", 16, (64, 16), Layout((64, 16), (64, 1)), d)[0]
     'Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))'
     """
-    mod = _arch_module(arch)
-    mode = _mode(swizzle)
+    mod = arch_module(arch)
+    mode = swizzle_field(swizzle)
     t = 128 // element_bits
     mn, k = shape
     w = mode.width_16B
@@ -704,8 +376,6 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
     Every candidate is checked byte for byte against :func:`pycute_layouts.arch.tma.box_to_smem`
     (TMA's placement model) and validated as a ``cuTensorMapEncodeTiled`` box.
     """
-    from ..arch import tma
-
     tma_sw = SwizzleMode.parse(mode.tma_swizzle)
     info = tma.swizzle_mode_info(tma_sw)
     inner_bytes = mode.width_bytes  # one swizzle row (16 B, one core-matrix row, without swizzle)
@@ -756,8 +426,8 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
 def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn: int, tile_k: int,
            stages: int, order: str, mma_mn: int | None, start: int, anchor: str, who: str,
            with_tma: bool = True, aligned: bool = True, staged: bool = True) -> OperandConstants:
-    mod = _arch_module(arch)
-    mode = _mode(swizzle)
+    mod = arch_module(arch)
+    mode = swizzle_field(swizzle)
     bits = dtype.element_bits
     atom = mod.smem_atom(major, mode, bits)
     o2 = (0, 1) if order == "mn_first" else (1, 0)
@@ -827,8 +497,6 @@ def _field(who: str, sub: str) -> str:
 
 
 def _tma_alignment(mode: Any) -> int:
-    from ..arch import tma
-
     return tma.swizzle_mode_info(mode.tma_swizzle).required_alignment_bytes
 
 
@@ -849,6 +517,9 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
                      swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
     """The constants of one ``MN x K`` operand tile built from the swizzle atom (the ``desc`` command).
 
+    Pre:  arch, major, swizzle, dtype and tile as in a spec operand; ``start_address`` 16-byte aligned.
+    Post: the OperandConstants of that tile at ``start_address``; LayoutError subclasses naming the argument otherwise.
+
     ``tile`` is ``(MN, K)`` or ``"MNxK"``; see the module docstring for how the tile is built.
 
     >>> oc = describe_operand("sm90", "K", "128B", "bf16", "64x64", 0x400)
@@ -858,12 +529,12 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     'Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))'
     """
     who = "describe_operand"
-    a = _parse_arch(arch, "arch")
+    a = parse_arch(arch, "arch")
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if mj not in ("K", "MN"):
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
-    mn, k = _tile_field(tile, "tile")
+    mn, k = tile_field(tile, "tile")
     if order not in ("auto", "mn_first", "k_first"):
         raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {order!r}")
     if order == "auto":
@@ -871,7 +542,7 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     if swizzle_anchor not in ("absolute", "tile"):
         raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {swizzle_anchor!r}")
     start = _check_start(start_address, who)
-    mode = _mode(swizzle)
+    mode = swizzle_field(swizzle)
     with_tma = swizzle_anchor == "absolute" and start % _tma_alignment(mode) == 0
     return _build(name, a, dt, mj, mode, mn, k, stages, order, mma_mn, start, swizzle_anchor, who,
                   with_tma=with_tma, aligned=False, staged=stages > 1)
@@ -880,6 +551,9 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
 def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_address: int = 0, *,
                     swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
     """The constants of an operand given as a layout (CuTe notation parsed, swizzle on byte addresses).
+
+    Pre:  ``layout`` an operand tile (Layout or byte-swizzled ComposedLayout of shape (MN, K) in elements).
+    Post: the OperandConstants of that tile; LayoutError subclasses naming the rule otherwise.
 
     The layout is the ``(MN, K)`` tile in elements; its K must be a multiple of one instruction's
     K (32 bytes); K step ``k`` is ``flat_divide(layout, (MN, K_instr))(_, _, 0, k)``.
@@ -890,7 +564,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     (512, 1024, 'Sw<2,4,3> o 0 o ((8,4,2),(8,2)):((1,8,256),(32,512))')
     """
     who = "describe_layout"
-    a = _parse_arch(arch, "arch")
+    a = parse_arch(arch, "arch")
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if mj not in ("K", "MN"):
@@ -910,7 +584,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
     mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
     k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
-    mod = _arch_module(a)
+    mod = arch_module(a)
     mma_k = MMA_K_BYTES * 8 // bits
     if k % mma_k:
         raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
@@ -950,6 +624,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
 class KernelConstants:
     """The constants of a whole spec: one :class:`OperandConstants` per operand, plus the layout of smem.
 
+    >>> from pycute_layouts.codegen import kernel_constants, parse_spec
     >>> kc = kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16",
     ...                                   "major": "K", "swizzle": "128B", "stages": 3}}))
     >>> kc.smem_bytes, kc.operand("A").stage_starts
@@ -987,6 +662,7 @@ class KernelConstants:
     def to_dict(self) -> dict:
         """Plain data (what :func:`emit_json` writes).
 
+        >>> from pycute_layouts.codegen import kernel_constants, parse_spec
         >>> sorted(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",
         ...        "dtype": "bf16", "major": "K", "swizzle": "128B"}})).to_dict())
         ['arch', 'generator', 'kernel', 'operands', 'schema', 'smem_base', 'smem_bytes', 'spec']
@@ -996,18 +672,17 @@ class KernelConstants:
                 "smem_bytes": self.smem_bytes, "operands": {o.name: o.to_dict() for o in self.operands}}
 
 
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
-
-
 def kernel_constants(spec: KernelSpec) -> KernelConstants:
     """Derive every operand's constants; stages are placed from ``smem_base`` in spec order (A, then B).
+
+    Pre:  ``spec`` a KernelSpec (parse_spec / load_spec).
+    Post: KernelConstants whose operands' stages fit the 256 KiB window without overlapping; SpecError or
+          DescriptorError naming the spec field otherwise.
 
     Each operand starts at its ``start_address`` or at the first address after the previous
     operand that is a multiple of its stage alignment. Errors name the spec field.
 
+    >>> from pycute_layouts.codegen import kernel_constants, parse_spec
     >>> spec = parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "tf32", "major": "MN",
     ...                    "swizzle": "128B"}})
     >>> kernel_constants(spec)
@@ -1015,8 +690,6 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
     ...
     pycute_layouts.errors.DescriptorError: spec field 'A' (tf32, MN-major, 128B swizzle, sm90): wgmma.make_smem_desc: ...
     """
-    from ..arch.swizzle_modes import SMEM_WINDOW_BYTES
-
     if not isinstance(spec, KernelSpec):
         raise SpecError(f"kernel_constants: expected a KernelSpec (see parse_spec), got {type(spec).__name__}")
     cursor = spec.smem_base
@@ -1053,255 +726,13 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
             if a0 < b1 and b0 < a1:
                 raise SpecError(f"spec field '{b.name}.start_address': operand {b.name} [{b0:#x}, {b1:#x}) overlaps "
                                 f"operand {a.name} [{a0:#x}, {a1:#x})")
-    return KernelConstants(spec, tuple(out), _version())
+    return KernelConstants(spec, tuple(out), __version__)
 
 
-# --------------------------------------------------------------------------------------------------
-# Emitters
-# --------------------------------------------------------------------------------------------------
 
 
-def _spec_comment(kc: KernelConstants, prefix: str) -> list[str]:
+def spec_comment(kc: KernelConstants, prefix: str) -> list[str]:
+    """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``."""
     text = json.dumps(kc.spec.to_dict(), sort_keys=True)
     return [f"{prefix} Generated by pycute_layouts {kc.version} (pycute_layouts.codegen); do not edit.",
             f"{prefix} spec: {text}"]
-
-
-def _u64(v: int) -> str:
-    return f"0x{v:016x}ull"
-
-
-def _arr(vals: Any, fmt: Any = str) -> str:
-    return "{" + ", ".join(fmt(v) for v in vals) + "}"
-
-
-def _header_operand(kc: KernelConstants, o: OperandConstants) -> list[str]:
-    d = o.descriptor
-    s = f"Operand{o.name}"
-    arch90 = kc.arch == "sm90"
-    L: list[str] = []
-    L.append(f"// Operand {o.name}: {o.tile_mn}x{o.tile_k} (MN x K) {o.dtype.name if o.dtype else ''}, {o.major}-major, "
-             f"{o.swizzle} swizzle, {o.stages} stage(s), tile order {o.order}")
-    L.append(f"//   smem tile (elements; swizzle on byte addresses): {o.tile_layout}")
-    L.append(f"//   canonical layout of one instruction's operand (PTX): {o.canonical}")
-    L.append(f"struct {s} {{")
-    L.append(f"  static constexpr int kTileMN = {o.tile_mn};")
-    L.append(f"  static constexpr int kTileK = {o.tile_k};")
-    L.append(f"  static constexpr int kElementBits = {o.element_bits};")
-    L.append(f"  static constexpr int kStages = {o.stages};")
-    L.append(f"  static constexpr int kMmaMN = {o.mma_mn};  // MN extent one instruction reads")
-    L.append(f"  static constexpr int kMmaK = {o.mma_k};  // K elements one instruction reads ({MMA_K_BYTES} bytes)")
-    L.append(f"  static constexpr int kKSteps = {o.k_steps};  // instructions along K per stage")
-    L.append(f"  static constexpr uint32_t kStageBytes = {o.stage_bytes}u;")
-    L.append(f"  static constexpr uint32_t kStageAlignBytes = {o.stage_alignment_bytes}u;  // swizzle pattern boundary")
-    L.append(f"  static constexpr uint32_t kStageStart[kStages] = {_arr(o.stage_starts, lambda v: f'{v}u')};")
-    L.append(f"  static constexpr uint32_t kLboBytes = {d.lbo_bytes}u;")
-    L.append(f"  static constexpr uint32_t kLbo16B = {d.lbo_16B}u;")
-    L.append(f"  static constexpr uint32_t kSboBytes = {d.sbo_bytes}u;")
-    L.append(f"  static constexpr uint32_t kSbo16B = {d.sbo_16B}u;")
-    lt_bits = "62-63, wgmma" if arch90 else "61-63, tcgen05"
-    L.append(f"  static constexpr uint32_t kLayoutType = {d.layout_type}u;  // {o.swizzle} (bits {lt_bits})")
-    L.append(f"  static constexpr uint32_t kBaseOffset = {d.base_offset}u;")
-    L.append("  // descriptor with start address 0: OR in ((smem_addr & 0x3FFFF) >> 4)")
-    L.append(f"  static constexpr uint64_t kDescTemplate = {_u64(o.desc_template)};")
-    L.append(f"  static constexpr uint64_t kDesc = {_u64(o.desc)};  // stage 0, K step 0")
-    L.append("  // K step k starts kKStepOffsetBytes[k] after K step 0: desc + kKStepAdvance16B[k]")
-    L.append(f"  static constexpr uint32_t kKStepOffsetBytes[kKSteps] = {_arr(o.k_step_offsets_bytes, lambda v: f'{v}u')};")
-    L.append(f"  static constexpr uint32_t kKStepAdvance16B[kKSteps] = {_arr(o.k_step_advance_16B, lambda v: f'{v}u')};")
-    L.append(f"  static constexpr int kMmaMNBlocks = {len(o.mn_block_offsets_bytes)};")
-    L.append(f"  static constexpr uint32_t kMmaMNBlockOffsetBytes[kMmaMNBlocks] = "
-             f"{_arr(o.mn_block_offsets_bytes, lambda v: f'{v}u')};")
-    rows = ", ".join(_arr(r, _u64) for r in o.descs)
-    L.append(f"  static constexpr uint64_t kDescStageK[kStages][kKSteps] = {{{rows}}};")
-    L.append(f"  // TMA (cuTensorMapEncodeTiled): {o.tma_data_type}, {o.tma_swizzle_name}")
-    L.append(f"  static constexpr int kTmaSwizzle = {int(o.tma_swizzle)};  // {o.tma_swizzle_name}")
-    L.append(f"  static constexpr const char* kTmaSwizzleName = \"{o.tma_swizzle_name}\";")
-    L.append(f"  static constexpr uint32_t kTmaBoxDim[2] = {_arr(o.tma_box_dim, lambda v: f'{v}u')};  // boxDim, innermost first")
-    L.append(f"  static constexpr uint32_t kTmaBoxBytes = {o.tma_box_bytes}u;")
-    L.append(f"  static constexpr int kTmaCopies = {o.tma_copies};  // boxes per stage")
-    L.append("  // box c covers tile elements from (inner, row) = kTmaCopyCoord[c] and lands kTmaCopyOffsetBytes[c] "
-             "into the stage")
-    coords = ", ".join(_arr(c) for c in o.tma_copy_coords)
-    L.append(f"  static constexpr int kTmaCopyCoord[kTmaCopies][2] = {{{coords}}};")
-    L.append(f"  static constexpr uint32_t kTmaCopyOffsetBytes[kTmaCopies] = "
-             f"{_arr(o.tma_copy_offsets_bytes, lambda v: f'{v}u')};")
-    L.append("};")
-    # static_asserts
-    L.append(f"static_assert({s}::kStageBytes == uint32_t({s}::kTileMN) * {s}::kTileK * {s}::kElementBits / 8, "
-             f"\"{o.name}: stage bytes = MN * K * bits / 8\");")
-    L.append(f"static_assert({s}::kTmaCopies * {s}::kTmaBoxBytes == {s}::kStageBytes, "
-             f"\"{o.name}: the TMA boxes fill the stage exactly\");")
-    L.append(f"static_assert({s}::kTmaBoxDim[0] * {s}::kElementBits / 8 == {o.swizzle.width_bytes}u && "
-             f"{s}::kTmaBoxDim[0] * {s}::kElementBits % 128 == 0 && {s}::kTmaBoxDim[1] <= 256u, "
-             f"\"{o.name}: box inner extent = one {o.swizzle.width_bytes}-byte swizzle row, rows <= 256\");")
-    L.append(f"static_assert({s}::kTileK % {s}::kMmaK == 0 && {s}::kKSteps == {s}::kTileK / {s}::kMmaK, "
-             f"\"{o.name}: whole instructions along K\");")
-    for i in range(o.stages):
-        L.append(f"static_assert({s}::kStageStart[{i}] % {s}::kStageAlignBytes == 0, \"{o.name}: stage {i} aligned\");")
-        if i:
-            L.append(f"static_assert({s}::kStageStart[{i}] == {s}::kStageStart[{i - 1}] + {s}::kStageBytes, "
-                     f"\"{o.name}: stages packed\");")
-    L.append(f"static_assert(desc_start_16B({s}::kDesc) == ({s}::kStageStart[0] >> 4) && "
-             f"desc_lbo_16B({s}::kDesc) == {s}::kLbo16B && desc_sbo_16B({s}::kDesc) == {s}::kSbo16B, "
-             f"\"{o.name}: descriptor start/LBO/SBO fields\");")
-    L.append(f"static_assert({s}::kLbo16B == {s}::kLboBytes / 16 && {s}::kSbo16B == {s}::kSboBytes / 16 && "
-             f"{s}::kLboBytes % 16 == 0 && {s}::kSboBytes % 16 == 0, \"{o.name}: LBO/SBO in 16-byte units\");")
-    L.append(f"static_assert(desc_layout_type({s}::kDesc) == {s}::kLayoutType && "
-             f"desc_base_offset({s}::kDesc) == {s}::kBaseOffset && desc_reserved_ok({s}::kDesc), "
-             f"\"{o.name}: descriptor layout type / base offset / reserved bits\");")
-    L.append(f"static_assert(({s}::kDescTemplate | ({s}::kStageStart[0] >> 4)) == {s}::kDesc, "
-             f"\"{o.name}: template | start = descriptor\");")
-    for si in range(o.stages):
-        for k in range(o.k_steps):
-            L.append(f"static_assert({s}::kDescStageK[{si}][{k}] == {s}::kDescTemplate + "
-                     f"(({s}::kStageStart[{si}] + {s}::kKStepOffsetBytes[{k}]) >> 4), "
-                     f"\"{o.name}: stage {si} K step {k}\");")
-    for k in range(o.k_steps):
-        L.append(f"static_assert({s}::kKStepAdvance16B[{k}] * 16 == {s}::kKStepOffsetBytes[{k}], "
-                 f"\"{o.name}: K step {k} advance\");")
-    return L
-
-
-_USED_BITS = {
-    "sm90": 0x3FFF | (0x3FFF << 16) | (0x3FFF << 32) | (0x7 << 49) | (0x3 << 62),
-    "sm100": 0x3FFF | (0x3FFF << 16) | (0x3FFF << 32) | (0x7 << 46) | (0x7 << 49) | (1 << 52) | (0x7 << 61),
-}
-
-
-def _desc_helpers(arch: str) -> list[str]:
-    reserved = f"0x{~_USED_BITS[arch] & ((1 << 64) - 1):016x}ull"
-    if arch == "sm90":
-        lt = "int((d >> 62) & 0x3)"
-        ver = []
-    else:
-        lt = "int((d >> 61) & 0x7)"
-        ver = ["constexpr uint32_t desc_version(uint64_t d) { return uint32_t((d >> 46) & 0x7); }  // fixed 0b001"]
-    return [
-        "// Descriptor fields (PTX ISA " + ("9.7.15.5.1.2.2, wgmma" if arch == "sm90" else
-                                          "9.7.16.4.1 Table 40, tcgen05") + ")",
-        "constexpr uint32_t desc_start_16B(uint64_t d) { return uint32_t(d & 0x3FFF); }",
-        "constexpr uint32_t desc_lbo_16B(uint64_t d) { return uint32_t((d >> 16) & 0x3FFF); }",
-        "constexpr uint32_t desc_sbo_16B(uint64_t d) { return uint32_t((d >> 32) & 0x3FFF); }",
-        "constexpr uint32_t desc_base_offset(uint64_t d) { return uint32_t((d >> 49) & 0x7); }",
-        f"constexpr uint32_t desc_layout_type(uint64_t d) {{ return uint32_t({lt}); }}",
-        *ver,
-        f"constexpr bool desc_reserved_ok(uint64_t d) {{ return (d & ({reserved})) == 0"
-        + (" && desc_version(d) == 1" if arch != "sm90" else "") + "; }",
-    ]
-
-
-def emit_header(kc: KernelConstants) -> str:
-    """The C++/CUDA header: ``namespace <kernel> { struct OperandA {...}; static_asserts }``, plain ``<cstdint>``.
-
-    Define ``PYCUTE_LAYOUTS_WITH_CUTE`` before including it (with CuTe on the include path) to
-    also check that ``SmemLayoutA`` is exactly the type CuTe's ``tile_to_shape`` builds from the
-    GMMA/UMMA atom. With ``<cuda.h>`` included first, ``kTmaSwizzleEnum`` is the driver enumerator.
-
-    >>> h = emit_header(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",
-    ...                 "dtype": "bf16", "major": "K", "swizzle": "128B"}})))
-    >>> [line for line in h.splitlines() if "kDesc =" in line]
-    ['  static constexpr uint64_t kDesc = 0x4000004000010000ull;  // stage 0, K step 0']
-    """
-    if not isinstance(kc, KernelConstants):
-        raise SpecError(f"emit_header: expected KernelConstants, got {type(kc).__name__}")
-    guard = f"PYCUTE_LAYOUTS_{kc.kernel.upper()}_CONSTANTS_H"
-    L = [*_spec_comment(kc, "//"),
-         f"// Shared-memory operand constants for kernel '{kc.kernel}' ({kc.arch}, "
-         f"{'wgmma.mma_async' if kc.arch == 'sm90' else 'tcgen05.mma'}). Self-contained (<cstdint>); define",
-         "// PYCUTE_LAYOUTS_WITH_CUTE to also check the CuTe layout types.",
-         f"#ifndef {guard}", f"#define {guard}", "", "#include <cstdint>", "",
-         f"namespace {kc.kernel} {{", "",
-         f"inline constexpr const char* kArch = \"{kc.arch}\";",
-         f"inline constexpr uint32_t kSmemBase = {kc.spec.smem_base}u;",
-         f"inline constexpr uint32_t kSmemBytes = {kc.smem_bytes}u;  // from kSmemBase to the end of the last stage",
-         "", *_desc_helpers(kc.arch), ""]
-    for o in kc.operands:
-        L += _header_operand(kc, o)
-        L.append("")
-    L.append("#if defined(__cuda_cuda_h__)  // <cuda.h> included: the driver's enumerators")
-    for o in kc.operands:
-        L.append(f"static_assert(int({o.tma_swizzle_name}) == Operand{o.name}::kTmaSwizzle, "
-                 f"\"{o.name}: CUtensorMapSwizzle\");")
-        L.append(f"inline constexpr CUtensorMapSwizzle kTmaSwizzleEnum{o.name} = {o.tma_swizzle_name};")
-        L.append(f"inline constexpr CUtensorMapDataType kTmaDataType{o.name} = {o.tma_data_type};")
-    L.append("#endif")
-    L.append("")
-    L.append("}  // namespace " + kc.kernel)
-    L.append("")
-    header = "cute/atom/mma_traits_sm90_gmma.hpp" if kc.arch == "sm90" else "cute/atom/mma_traits_sm100.hpp"
-    L += ["#ifdef PYCUTE_LAYOUTS_WITH_CUTE", "#include <type_traits>", "#include <cute/tensor.hpp>",
-          f"#include <{header}>", f"namespace {kc.kernel} {{"]
-    for o in kc.operands:
-        s = f"Operand{o.name}"
-        L.append(f"// CuTe type of operand {o.name}'s smem (MN, K, stage) layout, and the CuTe expression that builds it")
-        L.append(f"using SmemLayout{o.name} = {o.cute_type};")
-        L.append(f"static_assert(std::is_same_v<SmemLayout{o.name}, decltype({o.cute_expr})>, "
-                 f"\"{o.name}: CuTe builds this type\");")
-        L.append(f"static_assert(decltype(cute::cosize(SmemLayout{o.name}{{}}.layout_b()))::value * {s}::kElementBits / 8 "
-                 f"== {s}::kStages * {s}::kStageBytes, \"{o.name}: CuTe's cosize = stages * stage bytes\");")
-        steps = [f"decltype(SmemLayout{o.name}{{}}.layout_b()(cute::Int<0>{{}}, cute::Int<{k * o.mma_k}>{{}}, "
-                 f"cute::Int<0>{{}}))::value * {s}::kElementBits / 8 == {s}::kKStepOffsetBytes[{k}]"
-                 for k in range(o.k_steps)]
-        L.append(f"static_assert({' && '.join(steps)}, \"{o.name}: CuTe's offsets of the K steps\");")
-    L += [f"}}  // namespace {kc.kernel}", "#endif  // PYCUTE_LAYOUTS_WITH_CUTE", "", f"#endif  // {guard}", ""]
-    return "\n".join(L)
-
-
-def emit_python(kc: KernelConstants) -> str:
-    """A Python module: ``A_DESC = 0x...`` style integer constants plus ``CONSTANTS`` (the JSON data).
-
-    >>> src = emit_python(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",
-    ...                   "dtype": "bf16", "major": "K", "swizzle": "128B"}})))
-    >>> ns = {}; exec(src, ns); hex(ns["A_DESC"]), ns["A_K_STEP_ADVANCE_16B"]
-    ('0x4000004000010000', (0, 2, 4, 6))
-    """
-    if not isinstance(kc, KernelConstants):
-        raise SpecError(f"emit_python: expected KernelConstants, got {type(kc).__name__}")
-    L = ['"""Kernel constants for ' + kc.kernel + ' (generated by pycute_layouts.codegen; do not edit)."""',
-         *_spec_comment(kc, "#"), "", f"KERNEL = {kc.kernel!r}", f"ARCH = {kc.arch!r}",
-         f"SMEM_BASE = {kc.spec.smem_base}", f"SMEM_BYTES = {kc.smem_bytes}", ""]
-    for o in kc.operands:
-        p = o.name
-        d = o.descriptor
-        vals: list[tuple[str, Any]] = [
-            ("TILE_MN", o.tile_mn), ("TILE_K", o.tile_k), ("ELEMENT_BITS", o.element_bits), ("STAGES", o.stages),
-            ("MMA_MN", o.mma_mn), ("MMA_K", o.mma_k), ("K_STEPS", o.k_steps), ("STAGE_BYTES", o.stage_bytes),
-            ("STAGE_ALIGN_BYTES", o.stage_alignment_bytes), ("STAGE_START", o.stage_starts),
-            ("LBO_BYTES", d.lbo_bytes), ("LBO_16B", d.lbo_16B), ("SBO_BYTES", d.sbo_bytes), ("SBO_16B", d.sbo_16B),
-            ("LAYOUT_TYPE", d.layout_type), ("BASE_OFFSET", d.base_offset),
-            ("DESC_TEMPLATE", o.desc_template), ("DESC", o.desc),
-            ("K_STEP_OFFSET_BYTES", o.k_step_offsets_bytes), ("K_STEP_ADVANCE_16B", o.k_step_advance_16B),
-            ("MMA_MN_BLOCK_OFFSET_BYTES", o.mn_block_offsets_bytes), ("DESC_STAGE_K", o.descs),
-            ("TMA_SWIZZLE", int(o.tma_swizzle)), ("TMA_SWIZZLE_NAME", o.tma_swizzle_name),
-            ("TMA_DATA_TYPE_NAME", o.tma_data_type), ("TMA_BOX_DIM", o.tma_box_dim),
-            ("TMA_BOX_BYTES", o.tma_box_bytes), ("TMA_COPIES", o.tma_copies),
-            ("TMA_COPY_COORD", o.tma_copy_coords), ("TMA_COPY_OFFSET_BYTES", o.tma_copy_offsets_bytes),
-            ("SMEM_LAYOUT", str(o.tile_layout)), ("CUTE_TYPE", o.cute_type),
-        ]
-        for key, v in vals:
-            if key in ("DESC", "DESC_TEMPLATE"):
-                L.append(f"{p}_{key} = 0x{v:016x}")
-            elif key == "DESC_STAGE_K":
-                rows = ", ".join("(" + ", ".join(f"0x{x:016x}" for x in r) + ",)" for r in v)
-                L.append(f"{p}_{key} = ({rows},)")
-            else:
-                L.append(f"{p}_{key} = {v!r}")
-        L.append("")
-    L.append("import json as _json")
-    L.append("")
-    L.append(f"CONSTANTS = _json.loads({json.dumps(kc.to_dict(), sort_keys=True)!r})")
-    L.append("")
-    return "\n".join(L)
-
-
-def emit_json(kc: KernelConstants) -> str:
-    """The JSON document (schema ``pycute_layouts.codegen/1``), keys sorted, 2-space indent.
-
-    >>> j = json.loads(emit_json(kernel_constants(parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64",
-    ...                "dtype": "bf16", "major": "K", "swizzle": "128B"}}))))
-    >>> j["schema"], j["operands"]["A"]["desc_hex"]
-    ('pycute_layouts.codegen/1', '0x4000004000010000')
-    """
-    if not isinstance(kc, KernelConstants):
-        raise SpecError(f"emit_json: expected KernelConstants, got {type(kc).__name__}")
-    return json.dumps(kc.to_dict(), sort_keys=True, indent=2) + "\n"

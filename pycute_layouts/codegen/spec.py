@@ -1,0 +1,371 @@
+"""The kernel spec: element types, architectures, and the validated spec of each operand (parse / load).
+
+A spec is a small mapping (or a TOML/JSON document): ``kernel``, ``arch``, ``smem_base`` and one
+table per operand (``A``, ``B``) with ``tile``, ``dtype``, ``major``, ``swizzle`` and optional
+``stages``, ``order``, ``mma_mn``, ``start_address``. Every error is a :class:`SpecError` naming
+the spec field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..arch import umma, wgmma
+from ..arch.swizzle_modes import SwizzleMode
+from ..errors import LayoutError, SpecError
+
+__all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
+           "int_field", "tile_field", "swizzle_field", "parse_spec", "load_spec"]
+
+#: K bytes one dense ``wgmma.mma_async`` / ``tcgen05.mma`` reads per operand (PTX: K = 16 f16/bf16,
+#: 8 tf32, 32 8-bit); the arch modules check it again in ``make_smem_desc``.
+MMA_K_BYTES = 32
+
+# --------------------------------------------------------------------------------------------------
+# Element types (vocabulary: name -> width, CuTe type, CUtensorMapDataType)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DType:
+    """An operand element type: its width, CuTe C++ value type and TMA ``CUtensorMapDataType`` member.
+
+    >>> parse_dtype("fp8").cute_type, parse_dtype("BF16").element_bits
+    ('cute::float_e4m3_t', 16)
+    """
+
+    name: str
+    element_bits: int
+    cute_type: str
+    tma_data_type: str
+
+
+#: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
+DTYPES: dict[str, DType] = {
+    "f16": DType("f16", 16, "cute::half_t", "FLOAT16"),
+    "bf16": DType("bf16", 16, "cute::bfloat16_t", "BFLOAT16"),
+    "tf32": DType("tf32", 32, "cute::tfloat32_t", "TFLOAT32"),
+    "e4m3": DType("e4m3", 8, "cute::float_e4m3_t", "UINT8"),
+    "e5m2": DType("e5m2", 8, "cute::float_e5m2_t", "UINT8"),
+    "s8": DType("s8", 8, "int8_t", "UINT8"),
+    "u8": DType("u8", 8, "uint8_t", "UINT8"),
+}
+
+_DTYPE_ALIASES = {
+    "fp16": "f16", "half": "f16", "float16": "f16", "half_t": "f16",
+    "bfloat16": "bf16", "bfloat16_t": "bf16",
+    "tfloat32": "tf32", "tfloat32_t": "tf32",
+    "fp8": "e4m3", "fp8_e4m3": "e4m3", "float_e4m3": "e4m3", "e4m3fn": "e4m3",
+    "fp8_e5m2": "e5m2", "float_e5m2": "e5m2",
+    "int8": "s8", "i8": "s8", "uint8": "u8",
+}
+
+
+def parse_dtype(name: Any) -> DType:
+    """The :class:`DType` named by ``name`` (case-insensitive; aliases such as ``fp8``, ``half``).
+
+    Pre:  ``name`` one of DTYPES' names or aliases (case-insensitive).
+    Post: the DType; SpecError naming the allowed names otherwise.
+
+    >>> parse_dtype("half").name
+    'f16'
+    >>> parse_dtype("fp32")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8; ...
+    """
+    if isinstance(name, DType):
+        return name
+    if isinstance(name, str):
+        key = name.strip().lower()
+        key = _DTYPE_ALIASES.get(key, key)
+        if key in DTYPES:
+            return DTYPES[key]
+    raise SpecError(f"unknown dtype {name!r} (allowed: {', '.join(DTYPES)}; aliases: "
+                    f"{', '.join(sorted(_DTYPE_ALIASES))}); fp32 operands are read as tf32")
+
+# --------------------------------------------------------------------------------------------------
+# Architectures
+# --------------------------------------------------------------------------------------------------
+
+_ARCH_NAMES = {"sm90": "sm90", "sm90a": "sm90", "sm_90": "sm90", "sm_90a": "sm90", "hopper": "sm90",
+               "sm100": "sm100", "sm100a": "sm100", "sm_100": "sm100", "sm_100a": "sm100", "blackwell": "sm100"}
+
+
+def parse_arch(arch: Any, field: str = "arch") -> str:
+    """The canonical arch name (``sm90`` or ``sm100``) of a spelling such as ``sm90a``, ``hopper``, ``sm_100``.
+
+    Pre: ``arch`` is a string naming Hopper or Blackwell. Post: ``"sm90"`` or ``"sm100"``; else SpecError.
+
+    >>> parse_arch("Hopper"), parse_arch("sm_100a")
+    ('sm90', 'sm100')
+    """
+    if isinstance(arch, str) and arch.strip().lower() in _ARCH_NAMES:
+        return _ARCH_NAMES[arch.strip().lower()]
+    raise SpecError(f"spec field '{field}': unknown arch {arch!r} (allowed: sm90 (wgmma), sm100 (tcgen05))")
+
+
+def arch_module(arch: str) -> Any:
+    """The module that holds the arch's MMA facts: :mod:`~pycute_layouts.arch.wgmma` (sm90) or ``umma`` (sm100).
+
+    >>> arch_module("sm100").__name__
+    'pycute_layouts.arch.umma'
+    """
+    return wgmma if arch == "sm90" else umma
+
+
+# --------------------------------------------------------------------------------------------------
+# The spec
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OperandSpec:
+    """One shared-memory operand of the spec (A or B): an ``MN x K`` tile, element type, major, swizzle.
+
+    ``order`` is ``"mn_first"`` or ``"k_first"`` (see the module docstring; :func:`parse_spec`
+    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: the tile's);
+    ``start_address`` the byte address of stage 0 (default: placed after the previous operand).
+
+    >>> OperandSpec("A", 128, 64, parse_dtype("bf16"), "K", swizzle_field("128B"), 4).order
+    'mn_first'
+    """
+
+    name: str
+    tile_mn: int
+    tile_k: int
+    dtype: DType
+    major: str
+    swizzle: Any
+    stages: int = 1
+    order: str = "auto"
+    mma_mn: int | None = None
+    start_address: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.order == "auto":
+            object.__setattr__(self, "order", "mn_first" if self.major == "K" else "k_first")
+
+    def to_dict(self) -> dict:
+        """The spec entry as plain data (the normalized form the header comment records).
+
+        >>> OperandSpec("A", 64, 64, parse_dtype("bf16"), "K", swizzle_field("128B")).to_dict()["tile"]
+        [64, 64]
+        """
+        d: dict[str, Any] = {"tile": [self.tile_mn, self.tile_k], "dtype": self.dtype.name, "major": self.major,
+                             "swizzle": str(self.swizzle), "stages": self.stages, "order": self.order}
+        if self.mma_mn is not None:
+            d["mma_mn"] = self.mma_mn
+        if self.start_address is not None:
+            d["start_address"] = self.start_address
+        return d
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """A parsed spec: kernel name (a C++ identifier), arch, operands, shared-memory base address.
+
+    >>> KernelSpec("k", "sm90", ()).smem_base
+    0
+    """
+
+    kernel: str
+    arch: str
+    operands: tuple[OperandSpec, ...]
+    smem_base: int = 0
+
+    def to_dict(self) -> dict:
+        """The normalized spec as plain data (sorted, defaults filled in).
+
+        >>> KernelSpec("k", "sm90", ()).to_dict()
+        {'kernel': 'k', 'arch': 'sm90', 'smem_base': 0}
+        """
+        d: dict[str, Any] = {"kernel": self.kernel, "arch": self.arch, "smem_base": self.smem_base}
+        for op in self.operands:
+            d[op.name] = op.to_dict()
+        return d
+
+
+def swizzle_field(value: Any, field: str = "swizzle") -> Any:
+    """The swizzle mode a spec field names; SpecError naming the field otherwise.
+
+    >>> swizzle_field("128B").short_name
+    '128B'
+    """
+    try:
+        mode = SwizzleMode.parse(value)
+    except LayoutError as e:
+        raise SpecError(f"spec field '{field}': {e}") from None
+    if not mode.is_mma:
+        raise SpecError(f"spec field '{field}': the {mode.short_name} swizzle mode is TMA-only: no MMA operand "
+                        "is stored in it (modes: none, 32B, 64B, 128B, 128B_base32B)")
+    return mode
+
+
+_CXX_KEYWORDS = frozenset(
+    "alignas alignof and asm auto bool break case catch char class const constexpr continue decltype default "
+    "delete do double else enum explicit export extern false float for friend goto if inline int long mutable "
+    "namespace new noexcept not nullptr operator or private protected public register return short signed "
+    "sizeof static struct switch template this throw true try typedef typeid typename union unsigned using "
+    "virtual void volatile while std cute".split())
+
+_OPERAND_KEYS = ("tile", "dtype", "major", "swizzle", "stages", "order", "mma_mn", "start_address")
+_TOP_KEYS = ("kernel", "arch", "smem_base", "A", "B")
+
+
+def int_field(value: Any, field: str, lo: int | None = None) -> int:
+    if isinstance(value, str):
+        try:
+            value = int(value.strip(), 0)
+        except ValueError:
+            raise SpecError(f"spec field '{field}': expected an integer (decimal or 0x hex), got {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(f"spec field '{field}': expected an integer, got {value!r}")
+    if lo is not None and value < lo:
+        raise SpecError(f"spec field '{field}': must be >= {lo}, got {value}")
+    return value
+
+
+def tile_field(value: Any, field: str) -> tuple[int, int]:
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
+        if not m:
+            raise SpecError(f"spec field '{field}': expected 'MNxK' such as '128x64', got {value!r}")
+        parts: Any = m.groups()
+    elif isinstance(value, (list, tuple)):
+        parts = value
+    else:
+        raise SpecError(f"spec field '{field}': expected 'MNxK' or [MN, K], got {value!r}")
+    if len(parts) != 2:
+        raise SpecError(f"spec field '{field}': expected two extents (MN, K), got {value!r}")
+    return int_field(parts[0], f"{field}[0] (MN)", 1), int_field(parts[1], f"{field}[1] (K)", 1)
+
+
+def _parse_operand(name: str, d: Any) -> OperandSpec:
+    if not isinstance(d, Mapping):
+        raise SpecError(f"spec field '{name}': expected a table with {', '.join(_OPERAND_KEYS)}, got {d!r}")
+    unknown = sorted(set(d) - set(_OPERAND_KEYS))
+    if unknown:
+        raise SpecError(f"spec field '{name}.{unknown[0]}': unknown field (allowed: {', '.join(_OPERAND_KEYS)})")
+    for req in ("tile", "dtype", "major", "swizzle"):
+        if req not in d:
+            raise SpecError(f"spec field '{name}.{req}': missing (required: tile, dtype, major, swizzle)")
+    mn, k = tile_field(d["tile"], f"{name}.tile")
+    try:
+        dtype = parse_dtype(d["dtype"])
+    except SpecError as e:
+        raise SpecError(f"spec field '{name}.dtype': {e}") from None
+    major = d["major"]
+    if not (isinstance(major, str) and major.strip().upper() in ("K", "MN", "M", "N")):
+        raise SpecError(f"spec field '{name}.major': expected 'K' or 'MN' (the contiguous dimension), got {major!r}")
+    major = "K" if major.strip().upper() == "K" else "MN"
+    swizzle = swizzle_field(d["swizzle"], f"{name}.swizzle")
+    stages = int_field(d.get("stages", 1), f"{name}.stages", 1)
+    order = d.get("order", "auto")
+    if order not in ("auto", "mn_first", "k_first"):
+        raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
+    mma_mn = None if d.get("mma_mn") is None else int_field(d["mma_mn"], f"{name}.mma_mn", 1)
+    start = None if d.get("start_address") is None else int_field(d["start_address"], f"{name}.start_address", 0)
+    return OperandSpec(name, mn, k, dtype, major, swizzle, stages, order, mma_mn, start)
+
+
+def parse_spec(data: Any) -> KernelSpec:
+    """Check and normalize a spec given as a dict (the parsed TOML or JSON; see docs/codegen.md).
+
+    Pre:  ``data`` a mapping with ``kernel``, ``arch`` and operand tables ``A``/``B``.
+    Post: a validated KernelSpec; SpecError naming the offending spec field otherwise.
+
+    Fields: ``kernel`` (C++ identifier), ``arch`` (``sm90`` or ``sm100``), optional ``smem_base``
+    (byte address of the first stage, default 0), and tables ``A`` and ``B`` with ``tile``
+    (``"MNxK"`` or ``[MN, K]``, elements), ``dtype``, ``major`` (``K``/``MN``), ``swizzle``
+    (``none``/``32B``/``64B``/``128B``/``128B_base32B``), optional ``stages`` (1), ``order``,
+    ``mma_mn``, ``start_address``. Errors raise :class:`SpecError` naming the field.
+
+    >>> parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16", "major": "K",
+    ...             "swizzle": "128B"}}).operands[0].tile_mn
+    64
+    >>> parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16", "major": "K"}})
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.SpecError: spec field 'A.swizzle': missing (required: tile, dtype, major, swizzle)
+    """
+    if not isinstance(data, Mapping):
+        raise SpecError(f"spec: expected a table (TOML) or object (JSON) at the top level, got {type(data).__name__}")
+    unknown = sorted(set(data) - set(_TOP_KEYS))
+    if unknown:
+        raise SpecError(f"spec field '{unknown[0]}': unknown field (allowed: {', '.join(_TOP_KEYS)})")
+    if "kernel" not in data:
+        raise SpecError("spec field 'kernel': missing (a C++ identifier naming the kernel's namespace)")
+    kernel = data["kernel"]
+    if not isinstance(kernel, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", kernel) \
+            or kernel in _CXX_KEYWORDS:
+        raise SpecError(f"spec field 'kernel': {kernel!r} is not a usable C++ identifier (letters, digits, _; not "
+                        "a keyword)")
+    if "arch" not in data:
+        raise SpecError("spec field 'arch': missing (sm90 or sm100)")
+    arch = parse_arch(data["arch"])
+    smem_base = int_field(data.get("smem_base", 0), "smem_base", 0)
+    ops = tuple(_parse_operand(n, data[n]) for n in ("A", "B") if n in data)
+    if not ops:
+        raise SpecError("spec field 'A': missing (the spec needs operand tables A and/or B)")
+    return KernelSpec(kernel, arch, ops, smem_base)
+
+
+def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = None) -> KernelSpec:
+    """Read a spec from a TOML or JSON file and :func:`parse_spec` it.
+
+    Pre:  a path, a file object or ``text=``, in TOML or JSON (``fmt`` or the file suffix says which).
+    Post: the KernelSpec of :func:`parse_spec`; SpecError for unreadable or invalid input.
+
+    ``source`` is a path; ``fmt`` (``"toml"``/``"json"``) defaults to the suffix (``.json`` is
+    JSON, anything else TOML unless it starts with ``{``). Pass ``text=`` instead of a path to
+    parse a string. TOML needs Python 3.11's ``tomllib`` or the ``tomli`` package.
+
+    >>> load_spec(text='kernel = "k"\\narch = "sm90"\\n[A]\\ntile = "64x64"\\ndtype = "bf16"\\nmajor = "K"\\n'
+    ...                'swizzle = "128B"\\n').operands[0].swizzle
+    <SwizzleMode.B128: 3>
+    >>> load_spec(text='{"kernel": "k", "arch": "sm90", "A": {"tile": [64, 64], "dtype": "bf16", "major": "K",'
+    ...                ' "swizzle": "none"}}').operands[0].tile_k
+    64
+    """
+    if text is None:
+        if source is None:
+            raise SpecError("spec: pass a path or text=")
+        path = Path(source)
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise SpecError(f"spec: cannot read {str(source)!r}: {e.strerror or e}") from None
+        suffix = path.suffix.lower()
+        if fmt is None and suffix in (".json", ".toml"):
+            fmt = suffix[1:]
+    if fmt is None:
+        fmt = "json" if text.lstrip().startswith("{") else "toml"
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SpecError(f"spec: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    elif fmt == "toml":
+        try:
+            import tomllib as toml_mod  # type: ignore[import-not-found]
+        except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+            try:
+                import tomli as toml_mod  # type: ignore[import-not-found,no-redef]
+            except ModuleNotFoundError:
+                raise SpecError("spec: reading TOML needs Python >= 3.11 (tomllib) or the tomli package; "
+                                "or write the spec as JSON") from None
+        try:
+            data = toml_mod.loads(text)
+        except toml_mod.TOMLDecodeError as e:
+            raise SpecError(f"spec: invalid TOML: {e}") from None
+    else:
+        raise SpecError(f"spec: unknown format {fmt!r} (toml or json)")
+    return parse_spec(data)
+
+

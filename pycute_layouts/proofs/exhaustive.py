@@ -1,0 +1,87 @@
+"""The exhaustive method: every coordinate of concrete tiles compared (vectorised), and the witness destinations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..arch.swizzle_modes import SMEM_WINDOW_BYTES
+from .model import Faults, Pairing, tma_addresses, wgmma_addresses
+from .results import TheoremCounterexample, TheoremProof
+
+__all__ = ["EXHAUSTIVE_SIZES", "OFF_PERIOD_BYTES", "fits_window", "witness_destinations", "first_mismatch", "check_sizes",
+           "prove_exhaustive"]
+
+#: Sizes (m, k) and destinations the exhaustive method checks by default (every coordinate of each).
+EXHAUSTIVE_SIZES = ((1, 1), (2, 1), (1, 2), (2, 3), (3, 2), (4, 1), (1, 4))
+#: The witness destination off the swizzle period: dst + 0x180 (128-byte aligned, as TMA requires).
+OFF_PERIOD_BYTES = 0x180
+
+
+def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
+    """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window."""
+    mn, kk = p.tile_shape(m, k)
+    return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
+
+
+def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
+    """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
+    aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
+    mn, kk = p.tile_shape(m, k)
+    top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
+    out = []
+    for d in (dst, dst + OFF_PERIOD_BYTES, top):
+        if d not in out and d % p.tma_alignment_bytes == 0 and fits_window(p, m, k, d):
+            out.append(d)
+    return out
+
+
+def first_mismatch(p: Pairing, m: int, k: int, dst: int, faults: Faults, method: str,
+                   reason: str) -> TheoremCounterexample | None:
+    """The first coordinate of the tile whose TMA and wgmma byte addresses differ, as a counterexample; or None."""
+    a = tma_addresses(p, m, k, dst)
+    b, descs = wgmma_addresses(p, m, k, dst, faults)
+    bad = np.argwhere(a != b)
+    if not len(bad):
+        return None
+    mn, kk = (int(x) for x in bad[0])
+    return TheoremCounterexample(p, (mn, kk), int(a[mn, kk]), int(b[mn, kk]), m, k, dst,
+                                 descs[kk // p.k_instr_elems], method, reason, faults)
+
+
+def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | None = None,
+                method: str = "exhaustive") -> TheoremCounterexample | None:
+    """Compare every coordinate of the tile for each ``(m, k)`` in ``sizes``; the first mismatch or None.
+
+    Pre:  ``p`` a resolved Pairing; ``sizes`` (m, k) pairs whose tiles fit the window at ``dst_address``.
+    Post: None when every coordinate of every tile agrees, else the first TheoremCounterexample.
+
+    >>> from pycute_layouts.proofs.model import pairing
+    >>> check_sizes(pairing("64B", "MN", 16), [(1, 1), (4, 2)], 0x480) is None
+    True
+    """
+    f = faults or Faults()
+    for m, k in sizes:
+        cx = first_mismatch(p, m, k, dst_address, f, method, "every coordinate evaluated")
+        if cx is not None:
+            return cx
+    return None
+
+
+def prove_exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
+    """The exhaustive method: every coordinate of the EXHAUSTIVE_SIZES tiles at the witness destinations."""
+    steps: list = []
+    n = 0
+    for m, k in EXHAUSTIVE_SIZES:
+        for d in witness_destinations(p, m, k, dst):
+            cx = first_mismatch(p, m, k, d, faults, "exhaustive", "every coordinate evaluated")
+            if cx is not None:
+                return cx
+            mn, kk = p.tile_shape(m, k)
+            n += mn * kk
+            steps.append((f"m={m}, k={k}, dst={d:#x}: all {mn * kk} elements of the {mn}x{kk} tile have equal TMA "
+                          "and wgmma byte addresses (vectorised: box_to_smem vs the hardware-read descriptors)", None))
+    claim = (f"{p.describe()}: every coordinate of every listed tile ({n} elements; at dst, dst + 0x180 and the top "
+             "of the 256 KiB window) has the same byte address on both sides")
+    return TheoremProof(p, "exhaustive", claim, steps)

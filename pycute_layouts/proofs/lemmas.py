@@ -1,0 +1,309 @@
+"""The lemmas the theorem rests on: the swizzle period, the K step, the base-offset rule and the descriptor encoding.
+
+Each lemma is a function returning a :class:`~pycute_layouts.proofs.results.TheoremProof` (truthy)
+or a counterexample (falsy); :func:`swizzle_period_lemma` returns ``(holds, bit formulas)``.
+``docs/proofs.md`` states them in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..arch import umma as umma_mod
+from ..arch import wgmma as wgmma_mod
+from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from ..errors import LayoutError, ProofError
+from .bitvec import Counterexample, address_bits, equivalent
+from .model import (
+    Faults,
+    NotApplicable,
+    canonical_offsets,
+    instruction_descriptors,
+    pairing,
+    parse_arch,
+    ptx_encode,
+    ptx_fields,
+)
+from .results import LemmaCounterexample, LibraryMismatch, TheoremCounterexample, TheoremProof, is_pow2, sympy_module
+
+__all__ = [
+    "swizzle_period_lemma",
+    "first_period_violation",
+    "descriptor_swizzle",
+    "prove_k_step",
+    "prove_base_offset_rule",
+    "prove_descriptor_encoding",
+]
+
+
+def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> tuple[bool, list]:
+    """Whether ``fn(x + n*P) == fn(x) + n*P`` for every byte address of the 256 KiB window; and bit formulas.
+
+    Pre:  ``fn`` maps int arrays of byte addresses; ``period_bytes`` a power of two up to 2**18.
+    Post: (whether the period holds at every address of the window, the bit formulas on [0, 2P)).
+
+    Decided by evaluating ``fn`` at all 2^18 addresses of the shared-memory window (vectorised):
+    ``fn(a) == fn(a mod P) + (a - a mod P)``. The bit formulas (sympy, for the proof text) are those
+    of ``[0, 2P)``.
+
+    >>> from pycute_layouts import Swizzle
+    >>> ok, bits = swizzle_period_lemma(Swizzle(1, 4, 3), 256)
+    >>> ok, bits[4]
+    (True, i4 ^ i7)
+    >>> swizzle_period_lemma(Swizzle(3, 4, 3), 256)[0]
+    False
+    """
+    if isinstance(period_bytes, bool) or not isinstance(period_bytes, (int, np.integer)) or not is_pow2(int(period_bytes)) \
+            or period_bytes > SMEM_WINDOW_BYTES:
+        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {period_bytes!r}")
+    P = int(period_bytes)
+    return first_period_violation(fn, P) is None, address_bits(fn, (2 * P,), P.bit_length())
+
+
+def first_period_violation(fn: Any, P: int) -> int | None:
+    """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None."""
+    a = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
+    lo = a % P
+    try:
+        bad = np.nonzero(np.asarray(fn(a), dtype=np.int64) != np.asarray(fn(lo), dtype=np.int64) + (a - lo))[0]
+    except (TypeError, ValueError, LayoutError) as e:
+        raise ProofError(f"swizzle_period_lemma: {_name_of(fn)} cannot be evaluated on address arrays: {e}") from None
+    return int(bad[0]) if len(bad) else None
+
+
+def _name_of(fn: Any) -> str:
+    return getattr(fn, "__name__", None) or str(fn)
+
+
+#: (descriptor class, its swizzled_address, mode, byte swizzle, base offset) -> first disagreeing address or None.
+_SWIZZLE_CHECKED: dict = {}
+
+
+def descriptor_swizzle(d: Any) -> Any:
+    """The descriptor's swizzle model as integer operations that also run on bit vectors.
+
+    ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` (PTX's address formula as
+    SmemDescriptor.swizzled_address models it), with the subtraction written as an addition mod
+    2**B; compared with the library's function at every address of the 256 KiB window (a
+    disagreement raises LibraryMismatch).
+    """
+    sw = d.swizzle.byte_swizzle
+    mask = (1 << sw.bits) - 1
+    add = (-d.base_offset) % (1 << sw.bits) if sw.bits else 0
+
+    def desc_swizzle(a: Any) -> Any:
+        if not mask:
+            return a
+        return a ^ ((((a >> 7) + add) & mask) << sw.base)
+
+    key = (type(d), type(d).swizzled_address, d.swizzle, sw, d.base_offset)
+    x = _SWIZZLE_CHECKED.get(key, -1)
+    if x == -1:
+        xs = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
+        bad = np.nonzero(desc_swizzle(xs) != np.asarray(d.swizzled_address(xs), dtype=np.int64))[0]
+        x = _SWIZZLE_CHECKED[key] = int(bad[0]) if len(bad) else None
+    if x is not None:
+        raise LibraryMismatch(f"descriptor swizzle: {type(d).__name__}.swizzled_address({x:#x}) = "
+                               f"{int(d.swizzled_address(x)):#x}, the PTX formula for {d.swizzle} base offset "
+                               f"{d.base_offset} gives {desc_swizzle(x):#x}")
+    desc_swizzle.__name__ = f"desc_swizzle[{d.swizzle}, base offset {d.base_offset}]"
+    return desc_swizzle
+
+
+def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_address: int = 0,
+                 advance_bytes: int = 32) -> TheoremProof | TheoremCounterexample:
+    """The K-step lemma: advancing the start address by ``advance_bytes`` inside a swizzled row reads the next K slice.
+
+    Pre:  a K-major swizzled pairing whose swizzle row holds more than 32 bytes; ``advance_bytes`` a multiple of 16.
+    Post: a TheoremProof, or a TheoremCounterexample at the first element read from the wrong address.
+
+    For a K-major tile of one swizzle atom along K (``m = 2`` 8-row groups), instruction ``s``
+    reads its descriptor ``D.advance(advance_bytes * s)``; the lemma holds when for every row
+    ``r``, slice ``s`` and column ``c < K_instr`` the wgmma byte address equals the TMA byte
+    address of element ``(r, s * K_instr + c)`` -- a bit-vector identity over one atom. A wrong
+    step (16 bytes) is refuted.
+
+    >>> bool(prove_k_step("128B", 16))
+    True
+    >>> prove_k_step("128B", 16, advance_bytes=16).coordinate
+    (0, 16)
+    """
+    p = pairing(swizzle, "K", element_bits, arch)
+    if not p.mma_mode.is_swizzled or p.mma_mode.width_bytes <= 32:
+        raise NotApplicable(f"the {p.mma_mode.short_name} mode holds one instruction's 32 bytes of K per swizzle row "
+                            "(or less): the next K slice is the next atom, covered by the atom-base step")
+    if isinstance(advance_bytes, bool) or not isinstance(advance_bytes, int) or advance_bytes % 16:
+        raise ProofError(f"advance_bytes must be a multiple of 16, got {advance_bytes!r}")
+    d0 = instruction_descriptors(p, 2, 1, dst_address, Faults())[0]
+    spa = p.mma_mode.width_bytes // 32
+    ki = p.k_instr_elems
+    eb = p.element_bytes
+    span_b = p.mma_mode.width_bytes
+    tmap = p.tma_info.byte_map
+    descs = [p.descriptor_class.decode(d0.advance(advance_bytes * s).encode()) for s in range(spa)]
+    offs = canonical_offsets(p, d0, 16)
+    a_t = np.empty((16, spa * ki), dtype=np.int64)
+    a_w = np.empty_like(a_t)
+    r, c = np.meshgrid(np.arange(16), np.arange(ki), indexing="ij")
+    for s, d in enumerate(descs):
+        a_w[:, s * ki:(s + 1) * ki] = d.swizzled_address(d.start_address + offs * eb)
+        a_t[:, s * ki:(s + 1) * ki] = tmap(dst_address + r * span_b + (s * ki + c) * eb)
+    # the same identity on bit vectors over one atom (8 rows, spa slices, K_instr columns)
+    lo = dst_address
+    bv = equivalent(lambda r_, s_, c_: tmap(lo + r_ * span_b + s_ * 32 + c_ * eb),
+                    lambda r_, s_, c_: descs[0].swizzled_address(lo + advance_bytes * s_ + r_ * span_b + c_ * eb),
+                    (8, spa, ki))
+    bad = np.argwhere(a_t != a_w)
+    if len(bad) or not bv:
+        mn, kk = (int(x) for x in bad[0]) if len(bad) else (0, 0)
+        return TheoremCounterexample(p, (mn, kk), int(a_t[mn, kk]), int(a_w[mn, kk]), 2, 1, dst_address,
+                                     descs[kk // ki], "exhaustive + bit vectors",
+                                     f"instruction {kk // ki} reads D.advance({advance_bytes * (kk // ki)})", Faults())
+    sp = sympy_module()
+    steps = [
+        (f"The library's descriptor of instruction 0: {d0.encode():#018x}; instruction s uses D.advance({advance_bytes}*s) "
+         f"(encoded and decoded), s = 0..{spa - 1}.", [sp.Eq(sp.Symbol(f"start_{s}"), d.start_address)
+                                                        for s, d in enumerate(descs)]),
+        (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
+         f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) for "
+         "every address bit:", [st[1] for st in bv.steps[3:]]),
+        (f"Every element of a 16 x {spa * ki} K-major tile compared (vectorised): equal.", None),
+    ]
+    claim = (f"K-step lemma ({p.mma_mode.short_name}, {p.element_bits}-bit, {p.arch}): advancing the start address by "
+             f"{advance_bytes} bytes per instruction inside a {span_b}-byte swizzled row reads the next K slice "
+             "of the same TMA tile")
+    return TheoremProof(p, "symbolic", claim, steps)
+
+
+def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any = None) -> TheoremProof | Counterexample:
+    """The base-offset rule: data swizzled relative to a pattern start ``S`` is read with PTX's base offset of ``S``.
+
+    Pre:  a swizzled mode the arch's descriptor has; ``base_offset_fn(mode, S)`` optional.
+    Post: a TheoremProof over every pattern start and byte of one period, or the first counterexample.
+
+    For every pattern start ``S = 128*n`` (``n`` < 8) and every byte ``x`` of one period: the
+    descriptor model with ``base_offset = base_offset_for_pattern_start(mode, S)`` reads
+    ``S + x`` at ``S + swizzle(x)`` -- a bit-vector identity over ``(x, n)``. TMA data (swizzled by
+    absolute address) is the case ``S = 0``: base offset 0 wherever the tile starts.
+    ``base_offset_fn(mode, S)`` replaces the rule (fault injection).
+
+    >>> bool(prove_base_offset_rule("128B"))
+    True
+    >>> bool(prove_base_offset_rule("64B", base_offset_fn=lambda mode, s: 0))
+    False
+    """
+    ar = parse_arch(arch)
+    try:
+        mode = SwizzleMode.parse(swizzle)
+    except LayoutError as e:
+        raise ProofError(f"unknown swizzle mode {swizzle!r}: {e}") from None
+    cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
+    if not mode.is_swizzled:
+        raise NotApplicable("the unswizzled mode has no pattern and no base offset")
+    if ar == "sm90" and not mode.on_sm90:
+        raise NotApplicable(f"sm90 wgmma has no {mode.short_name} layout type")
+    rule = base_offset_fn or base_offset_for_pattern_start
+    sw = mode.byte_swizzle
+    P = mode.period_bytes
+    descs = [cls(0, 16, 16, mode, rule(mode, 128 * n)) for n in range(8)]
+    sp = sympy_module()
+    lines = []
+    for n, d in enumerate(descs):
+        try:
+            dsw = descriptor_swizzle(d)
+        except LibraryMismatch as e:
+            return LemmaCounterexample(f"base-offset rule ({mode.short_name}, {ar})", e.reason)
+
+        def reads(x: Any, _f: Any = dsw, _n: int = n) -> Any:
+            return _f(x + 128 * _n)
+
+        def relative(x: Any, _n: int = n) -> Any:
+            return sw(x) + 128 * _n
+
+        reads.__name__ = f"descriptor model, base offset {d.base_offset}, at S + x (S = {128 * n})"
+        relative.__name__ = f"S + {sw}(x)"
+        r = equivalent(reads, relative, (P,))
+        if not r:
+            return r
+        lines.append(sp.Eq(sp.Symbol(f"S={128 * n}, base_offset={d.base_offset}"),
+                           sp.Tuple(*[st[1] for st in r.steps[3:]])))
+    steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} "
+              "(base_offset_for_pattern_start: 0 on the pattern boundary, else (S >> 7) & 7).", None),
+             (f"For each S, bit vectors over x < {P}: every address bit of the descriptor model at S + x equals that of "
+              f"S + {sw}(x):", lines)]
+    claim = (f"base-offset rule ({mode.short_name}, {ar}): for every pattern start S = 128*n and every byte x of one "
+             f"{P}-byte period, the descriptor with base offset {rule.__name__}(mode, S) reads S + x at S + {sw}(x)")
+    return TheoremProof(None, "symbolic", claim, steps, domain=(P, 8))
+
+
+def _bijection(i: np.ndarray, salt: int) -> np.ndarray:
+    """A bijection of [0, 2^14): multiply by an odd number, add, mask (so every field value occurs once)."""
+    return (i * (2 * salt + 1) + 977 * salt) & 0x3FFF
+
+
+def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounterexample:
+    """Every field value of the descriptor encodes at the literal PTX bit positions and decodes back.
+
+    Pre:  ``arch`` is sm90 or sm100.
+    Post: a TheoremProof when every field value encodes at the PTX bit positions and decodes back, else a LemmaCounterexample.
+
+    2^14 descriptors of the library's class (``SmemDescriptor`` / ``UmmaSmemDescriptor``) are
+    built so that the start address, LBO and SBO fields each take every one of their 2^14 values
+    (three different bijections of the index), with every layout type and base offset (and, on
+    sm100, LBO mode) cycling through. Each is encoded by the library; the values are compared, as
+    one vectorised identity, with :func:`~pycute_layouts.proofs.model.ptx_encode` -- the fields
+    shifted to the bit positions written literally in ``proofs_model`` (wgmma: layout type in bits
+    62-63 with 128B=1, 64B=2, 32B=3, interleave 0; tcgen05: bits 61-63 with 128B_base32B=1, 128B=2,
+    64B=4, 32B=6, none 0, and the fixed 0b001 in bits 46-48) -- and decoded by the library back to
+    the same descriptor.
+
+    >>> bool(prove_descriptor_encoding("sm90")), bool(prove_descriptor_encoding("sm100"))
+    (True, True)
+    """
+    ar = parse_arch(arch)
+    cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
+    _fields, types = ptx_fields(ar)
+    modes = [SwizzleMode.parse(name) for name in types]
+    n = 1 << 14
+    i = np.arange(n, dtype=np.int64)
+    start, lbo, sbo = i, _bijection(i, 2), _bijection(i ^ 0x2AAA, 5)
+    mode_ix = i % len(modes)
+    swizzled = np.array([m.is_swizzled for m in modes])[mode_ix]
+    bo = np.where(swizzled, (i // len(modes)) % 8, 0)
+    lbo_mode = np.zeros(n, dtype=np.int64)
+    if ar == "sm100":  # bit 52 needs the 128B mode and base offset 0
+        b128 = np.array([m is SwizzleMode.B128 for m in modes])[mode_ix]
+        lbo_mode = np.where(b128 & (bo == 0) & ((i >> 6) & 1 == 1), 1, 0)
+    codes = np.array([types[m.short_name] for m in modes])[mode_ix]
+    want = ptx_encode(ar, start, lbo, sbo, bo, codes, lbo_mode)
+    got = np.zeros(n, dtype=np.uint64)
+    what = f"descriptor encoding ({ar}, {cls.__name__})"
+    for t in range(n):
+        kw = {"lbo_mode": int(lbo_mode[t])} if ar == "sm100" else {}
+        try:
+            d = cls(int(start[t]) << 4, int(lbo[t]) << 4, int(sbo[t]) << 4, modes[mode_ix[t]], int(bo[t]), **kw)
+            v = d.encode()
+            got[t] = v
+            back = cls.decode(v)
+        except (LayoutError, OverflowError, TypeError, ValueError) as e:
+            return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "
+                                             f"{int(sbo[t]) << 4}, {modes[mode_ix[t]]}, base offset {int(bo[t])}: {e}")
+        if back != d:
+            return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {d!r}: decoded {back!r}", v)
+    bad = np.nonzero(got != want)[0]
+    if len(bad):
+        t = int(bad[0])
+        return LemmaCounterexample(
+            what, f"start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4} B, SBO {int(sbo[t]) << 4} B, "
+                  f"{modes[mode_ix[t]]}, base offset {int(bo[t])}: encode() = {int(got[t]):#018x}, the PTX bit "
+                  f"positions give {int(want[t]):#018x} (differing bits {int(got[t]) ^ int(want[t]):#018x})", int(got[t]))
+    steps = [(f"{n} descriptors: start, LBO and SBO fields each take all 2^14 values; layout types "
+              f"{', '.join(f'{m}={types[m.short_name]}' for m in modes)}, base offsets 0..7 (swizzled modes)"
+              + (", LBO mode 0/1 (128B)" if ar == "sm100" else "") + " cycle through.", None),
+             ("encode() equals the literal PTX bit layout for all of them (one vectorised comparison), and "
+              "decode(encode(D)) == D for each.", None)]
+    claim = (f"{what}: every start / LBO / SBO field value (the whole 256 KiB window in 16-byte units), every layout "
+             "type and base offset encodes at the PTX bit positions and decodes back")
+    return TheoremProof(None, "exhaustive", claim, steps, domain=(n,))

@@ -1,0 +1,346 @@
+"""The report of ``pycute-layouts prove``: every pairing, stated mismatch and lemma classified against a fixed table.
+
+:func:`expected_status` is the table written from the PTX ISA (not from the library);
+:func:`report` runs the theorem and the lemmas and returns a :class:`ProofReport`, which renders
+as text, Markdown or JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..arch.swizzle_modes import MMA_MODES
+from ..errors import ProofError
+from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
+from .model import (
+    ARCHS,
+    ELEMENT_BITS,
+    MAJORS,
+    NEAREST_ATOM,
+    TMA_MODES,
+    Faults,
+    NotApplicable,
+    Pairing,
+    instruction_descriptors,
+    pairing,
+    parse_arch,
+    parse_bits,
+    parse_major,
+    parse_tma_mode,
+)
+from .theorem import prove_pairing
+
+__all__ = ["EXPECTED_NOT_APPLICABLE", "EXPECTED_REFUTED_MODES", "expected_status", "ReportRow", "ProofReport", "report"]
+
+
+#: Pairings that do not exist on the hardware, written out from the PTX ISA (not from the library):
+#: (TMA modes or "*", major or "*", element widths, arch, reason). Every other pairing of a TMA mode
+#: with an MMA atom is expected to be proved, and the TMA-only modes of EXPECTED_REFUTED_MODES to be
+#: refuted against the nearest atom.
+EXPECTED_NOT_APPLICABLE = (
+    ("*", "MN", (8, 32), "sm90",
+     "PTX wgmma.mma_async: imm-trans-a/b (MN-major operands) are allowed only for .f16/.bf16"),
+    (("128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B"), "*", (8, 16, 32), "sm90",
+     "PTX 9.7.15.5.1.2 Table 38 / descriptor layout types: wgmma has no 128-byte swizzle with 32-byte atomicity"),
+    (("128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B"), "K", (8, 16, 32), "sm100",
+     "tcgen05's 128B_base32B layout type has only an MN-major canonical layout (CuTe: invalid for Major-K)"),
+)
+#: TMA modes without an MMA layout type (PTX 5.5.7 Table 14 vs the descriptor layout types).
+EXPECTED_REFUTED_MODES = ("128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B", "96B")
+
+
+def expected_status(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any) -> tuple[str, str]:
+    """The classification the report expects for a pairing, from the fixed table (not from the library).
+
+    Pre:  a TMA mode, major, element width and arch the parsers accept.
+    Post: (``'proved'`` | ``'refuted'`` | ``'not applicable'``, the reason) from the fixed table.
+
+    >>> expected_status("64B", "MN", 32, "sm90")[0], expected_status("96B", "K", 16, "sm90")[0]
+    ('not applicable', 'refuted')
+    >>> expected_status("128B_ATOM_32B", "MN", 16, "sm100")
+    ('proved', '')
+    """
+    t = parse_tma_mode(tma_swizzle).tma_name
+    mj, bits, ar = parse_major(major), parse_bits(element_bits), parse_arch(arch)
+    for modes, m_major, widths, m_arch, reason in EXPECTED_NOT_APPLICABLE:
+        if (modes == "*" or t in modes) and m_major in ("*", mj) and bits in widths and m_arch == ar:
+            return "not applicable", reason
+    return ("refuted" if t in EXPECTED_REFUTED_MODES else "proved"), ""
+
+
+# ----------------------------------------------------------------------------------------------
+# the report
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReportRow:
+    """One classified pairing of the report."""
+
+    tma_mode: str
+    major: str
+    element_bits: int
+    arch: str
+    wgmma_mode: str | None
+    status: str  # "proved" | "refuted" | "not applicable"
+    expected: str  # "proved" | "refuted" | "not applicable"
+    detail: str
+    exhaustive: str | None = None
+    seconds: float = 0.0
+    counterexample: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == self.expected and (self.exhaustive is None or self.exhaustive == self.status)
+
+    def to_dict(self) -> dict:
+        d = dict(self.__dict__)
+        d["ok"] = self.ok
+        return d
+
+
+@dataclass
+class ProofReport:
+    """The table of ``pycute-layouts prove``: pairings, stated mismatches and lemmas, each classified.
+
+    ``ok`` is False when any row differs from its expectation (an expected proof that failed, an
+    expected refutation that was proved, or symbolic and exhaustive answers that disagree).
+    """
+
+    rows: list = field(default_factory=list)
+    negatives: list = field(default_factory=list)
+    lemmas: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.rows + self.negatives + self.lemmas)
+
+    @property
+    def failures(self) -> list:
+        return [r for r in self.rows + self.negatives + self.lemmas if not r.ok]
+
+    def counts(self) -> dict:
+        out: dict = {}
+        for r in self.rows:
+            out[r.status] = out.get(r.status, 0) + 1
+        return out
+
+    def _table(self, rows: list, md: bool, neg: bool = False) -> list:
+        head = ["TMA mode", "major", "bits", "arch", "wgmma atom", "result", "exhaustive", "detail"]
+        if neg:
+            head[0] = "stated pairing"
+        body = [[r.tma_mode, r.major, str(r.element_bits), r.arch, r.wgmma_mode or "-",
+                 r.status + ("" if r.ok else " (UNEXPECTED)"), r.exhaustive or "-", r.detail] for r in rows]
+        if md:
+            out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
+            return out
+        widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h) for i, h in enumerate(head)]
+        widths[-1] = 0
+        fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
+        return [fmt(head), fmt(["-" * max(w, 1) for w in widths[:-1]] + ["------"])] + [fmt(r) for r in body]
+
+    def _summary(self) -> str:
+        c = self.counts()
+        return (f"{len(self.rows)} pairings: {c.get('proved', 0)} proved, {c.get('refuted', 0)} refuted, "
+                f"{c.get('not applicable', 0)} not applicable; {len(self.negatives)} stated mismatches refuted as "
+                f"expected: {sum(r.ok for r in self.negatives)}; lemmas: {sum(r.ok for r in self.lemmas)}/"
+                f"{len(self.lemmas)}; {'all as expected' if self.ok else f'{len(self.failures)} UNEXPECTED'}")
+
+    def to_text(self) -> str:
+        """The three tables as plain text, with a summary line."""
+        out = ["TMA swizzle modes vs wgmma/tcgen05 descriptors (symbolic proof for all m, k; exhaustive check at "
+               "concrete sizes)", ""]
+        out += self._table(self.rows, False)
+        out += ["", "Stated mismatches and planted faults (each must be refuted):", ""]
+        out += self._table(self.negatives, False, neg=True)
+        out += ["", "Lemmas:", ""] + self._table(self.lemmas, False, neg=True)
+        out += ["", self._summary()]
+        return "\n".join(out)
+
+    def to_markdown(self) -> str:
+        """The three tables as Markdown (the table in ``docs/proofs.md`` is this text)."""
+        out = ["#### Pairings", ""] + self._table(self.rows, True)
+        out += ["", "#### Stated mismatches and planted faults", ""] + self._table(self.negatives, True, neg=True)
+        out += ["", "#### Lemmas", ""] + self._table(self.lemmas, True, neg=True)
+        out += ["", self._summary()]
+        return "\n".join(out)
+
+    def to_json(self) -> str:
+        """Everything as JSON (rows, negatives, lemmas, ok, counts)."""
+        return json.dumps({"ok": self.ok, "counts": self.counts(), "rows": [r.to_dict() for r in self.rows],
+                           "negatives": [r.to_dict() for r in self.negatives],
+                           "lemmas": [r.to_dict() for r in self.lemmas]}, indent=1)
+
+
+def _cx_dict(cx: Any) -> dict:
+    return {"coordinate": list(cx.coordinate), "tma_address": cx.tma_address, "wgmma_address": cx.wgmma_address,
+            "m": cx.m, "k": cx.k, "dst_address": cx.dst_address, "descriptor": f"{cx.descriptor.encode():#018x}"}
+
+
+def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Faults | None = None,
+              dst: int = 0) -> tuple:
+    """(status, expected, detail, exhaustive status, seconds, counterexample dict) of one pairing.
+
+    A ProofError that is not a refutation (the method cannot decide, or an encoded descriptor the
+    hardware cannot read) gives the status "error", which never matches an expectation.
+    """
+    t0 = time.perf_counter()
+    try:
+        r = prove_pairing(p, "symbolic", dst, faults)
+        ex = None
+        if exhaustive:
+            ex = "proved" if prove_pairing(p, "exhaustive", dst, faults) else "refuted"
+    except ProofError as e:
+        return "error", expected, (note + "; " if note else "") + str(e), None, time.perf_counter() - t0, None
+    status = "proved" if r else "refuted"
+    detail = note
+    cxd = None
+    if not r:
+        detail = (note + "; " if note else "") + r.summary()
+        cxd = _cx_dict(r)
+    return status, expected, detail, ex, time.perf_counter() - t0, cxd
+
+
+def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
+           exhaustive: bool = True) -> ProofReport:
+    """Classify every pairing (mode x major x element width x arch), the stated mismatches and the lemmas.
+
+    Pre:  archs, modes, majors and element widths the parsers accept (default: all).
+    Post: a ProofReport whose ``ok`` is True when every row is as the fixed table expects.
+
+    Each row's expectation comes from the fixed table (:func:`expected_status`), not from the
+    library; the stated mismatches and lemmas are those relevant to the selected modes, majors,
+    element widths and archs.
+
+    >>> r = report(archs=("sm90",), modes=("128B",), majors=("K",), element_bits=(16,))
+    >>> [(x.tma_mode, x.status) for x in r.rows], r.ok, len(r.negatives), len(r.lemmas)
+    ([('128B', 'proved')], True, 3, 4)
+    """
+    t0 = time.perf_counter()
+    archs = tuple(parse_arch(a) for a in archs)
+    mds = TMA_MODES if modes is None else tuple(parse_tma_mode(m) for m in modes)
+    majors = tuple(parse_major(m) for m in majors)
+    bits_list = tuple(parse_bits(b) for b in element_bits)
+    rep = ProofReport()
+    for mode in mds:
+        for major in majors:
+            for bits in bits_list:
+                for arch in archs:
+                    rep.rows.append(_row(mode, major, bits, arch, exhaustive))
+    _negatives(rep, exhaustive, mds, majors, bits_list, archs)
+    _lemmas(rep, mds, majors, bits_list, archs)
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+def _row(mode: Any, major: str, bits: int, arch: str, exhaustive: bool) -> ReportRow:
+    expected, why = expected_status(mode, major, bits, arch)
+    t0 = time.perf_counter()
+    try:
+        try:
+            p = pairing(mode, major, bits, arch)
+            note = ""
+        except NotApplicable as e:
+            near = NEAREST_ATOM.get(mode)
+            if near is None:
+                raise
+            try:
+                p = pairing(mode, major, bits, arch, mma_mode=near)
+            except NotApplicable as e2:
+                raise NotApplicable(f"{e.reason.split('; name')[0]}; the nearest atom ({near.short_name}) does not "
+                                    f"apply either: {e2.reason}") from None
+            note = f"no MMA atom matches ({e.reason.split(';')[0].split(':')[0]}); vs the nearest"
+    except NotApplicable as e:
+        detail = e.reason if expected == "not applicable" else f"{e.reason}; expected {expected}"
+        return ReportRow(mode.tma_name, major, bits, arch, None, "not applicable", expected, detail,
+                         seconds=time.perf_counter() - t0)
+    except ProofError as e:
+        return ReportRow(mode.tma_name, major, bits, arch, None, "error", expected, str(e),
+                         seconds=time.perf_counter() - t0)
+    if expected == "not applicable":
+        note = (note + "; " if note else "") + f"expected not applicable: {why}"
+    return ReportRow(mode.tma_name, major, bits, arch, p.mma_mode.short_name, *_classify(p, expected, note, exhaustive))
+
+
+#: The stated mismatches and planted faults of the report: (label, pairing args, faults, dst).
+NEGATIVES = (
+    ("TMA 64B box, wgmma 128B atom", ("64B", "K", 16, "sm90"), {"mma_mode": "128B"}, None, 0),
+    ("TMA 128B MN-major box, K-major atom", ("128B", "MN", 16, "sm90"), {"mma_major": "K"}, None, 0),
+    ("TMA 128B K-major box, MN-major atom", ("128B", "K", 16, "sm100"), {"mma_major": "MN"}, None, 0),
+    ("wrong LBO (128 B fixed)", ("none", "K", 16, "sm90"), {}, Faults(lbo_bytes=128), 0),
+    ("wrong SBO (512 B)", ("128B", "K", 16, "sm90"), {}, Faults(sbo_bytes=512), 0),
+    ("LBO/SBO swapped (interleave swap)", ("64B", "MN", 16, "sm90"), {}, "swap", 0),
+    ("wrong layout type (64B)", ("128B", "K", 16, "sm90"), {}, Faults(swizzle="64B"), 0),
+    ("tile at 0x480 off the 1024 B boundary, PTX base offset", ("128B", "K", 16, "sm90"), {},
+     Faults(swizzle_anchor="tile"), 0x480),
+    ("base offset 2 on aligned TMA data", ("64B", "MN", 16, "sm100"), {}, Faults(base_offset=2), 0),
+)
+
+
+def _negatives(rep: ProofReport, exhaustive: bool, mds: tuple = TMA_MODES, majors: tuple = MAJORS,
+               bits_list: tuple = ELEMENT_BITS, archs: tuple = ARCHS) -> None:
+    for label, args, kw, faults, dst in NEGATIVES:
+        if parse_tma_mode(args[0]) not in mds or args[1] not in majors or args[2] not in bits_list or args[3] not in archs:
+            continue
+        try:
+            p = pairing(*args, **kw)
+            if faults == "swap":
+                d = instruction_descriptors(p, 2, 2, dst, Faults())[0]
+                faults = Faults(lbo_bytes=d.sbo_bytes, sbo_bytes=d.lbo_bytes)
+        except ProofError as e:  # NotApplicable included: every stated mismatch must exist
+            rep.negatives.append(ReportRow(f"{args[0]} / {args[1]}", kw.get("mma_major", args[1]), args[2], args[3],
+                                           str(kw.get("mma_mode", args[0])), "error", "refuted", f"{label}; {e}"))
+            continue
+        res = _classify(p, "refuted", label, exhaustive, faults, dst)
+        rep.negatives.append(ReportRow(p.tma.tma_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
+                                       p.mma_mode.short_name, *res))
+
+
+def _lemma_row(name: str, major: str, bits: int, arch: str, mode: str, expected: str, detail: str, fn: Any) -> ReportRow:
+    t0 = time.perf_counter()
+    try:
+        r = fn()
+        status = "proved" if r else "refuted"
+        if not r and hasattr(r, "summary"):
+            detail += "; " + r.summary()
+    except ProofError as e:
+        status, detail = "error", f"{detail}; {e}"
+    return ReportRow(name, major, bits, arch, mode, status, expected, detail, seconds=time.perf_counter() - t0)
+
+
+def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
+            archs: tuple = ARCHS) -> None:
+    names = {m.tma_name for m in mds}
+    for arch in ARCHS:
+        if arch not in archs:
+            continue
+        rep.lemmas.append(_lemma_row(
+            "descriptor encoding", "-", 0, arch, "all", "proved",
+            "every start/LBO/SBO field value, layout type and base offset: encode() == PTX bit positions, decode "
+            "inverts it", lambda a=arch: prove_descriptor_encoding(a)))
+        for mode in ("64B", "128B"):
+            if mode not in names or "K" not in majors:
+                continue
+            for bits in ELEMENT_BITS:
+                if bits in bits_list:
+                    rep.lemmas.append(_lemma_row(
+                        f"K-step lemma {mode}", "K", bits, arch, mode, "proved",
+                        "start += 32 B per instruction inside the swizzled row",
+                        lambda m=mode, b=bits, a=arch: prove_k_step(m, b, a)))
+        if "128B" in names and "K" in majors and 16 in bits_list:
+            rep.lemmas.append(_lemma_row("K-step with a 16 B step", "K", 16, arch, "128B", "refuted",
+                                         "planted fault: half an instruction",
+                                         lambda a=arch: prove_k_step("128B", 16, a, advance_bytes=16)))
+        for mode in MMA_MODES:
+            if not mode.is_swizzled or (arch == "sm90" and not mode.on_sm90) or parse_tma_mode(mode) not in mds:
+                continue
+            rep.lemmas.append(_lemma_row(
+                f"base-offset rule {mode.short_name}", "-", 0, arch, mode.short_name, "proved",
+                "pattern at S = 128*n read with base offset (S >> 7) & 7 (0 on the boundary)",
+                lambda m=mode, a=arch: prove_base_offset_rule(m, a)))
+

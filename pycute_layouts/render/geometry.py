@@ -1,0 +1,73 @@
+"""Geometry the SVG, TikZ and PNG backends share: cell size, font size, label density, caption text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .picture import Picture
+
+__all__ = ["CHAR_W", "fmt_num", "Geom", "geometry", "wrap_words", "caption_line", "is_labelled"]
+
+CHAR_W = 0.62  # monospace advance, in em
+
+
+def fmt_num(x: float) -> str:
+    s = f"{x:.2f}".rstrip("0").rstrip(".")
+    return s if s not in ("-0", "") else "0"
+
+
+def _power_of_two_at_least(x: float) -> int:
+    k = 1
+    while k < x:
+        k *= 2
+    return k
+
+
+@dataclass
+class Geom:
+    cell_w: float
+    cell_h: float
+    font: float
+    label_every: int  # label every k-th row and column (1: every cell)
+    col_tick_every: int
+    row_tick_every: int
+
+
+def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_font: float, min_font: float,
+              tick_font: float, min_cell: float) -> Geom:
+    maxc = max((len(s) for row in pic.labels for s in row), default=1) if pic.labels else 1
+    want_w = max(want_h * 1.1, maxc * base_font * CHAR_W + 0.3 * base_font + 2)
+    cell_w = max(min_cell, want_w * min(1.0, max_w / (pic.ncols * want_w)))
+    cell_h = max(min_cell, want_h * min(1.0, max_h / (pic.nrows * want_h)))
+
+    def fit(k: int) -> float:
+        return min(base_font, (k * cell_w - 2) / (maxc * CHAR_W), k * cell_h * 0.8)
+
+    k = 1
+    while fit(k) < min_font and k < max(pic.nrows, pic.ncols):
+        k *= 2
+    tick_chars = len(str((pic.ncols - 1) * pic.col_step))
+    ct = _power_of_two_at_least((tick_chars * tick_font * CHAR_W + 3) / cell_w)
+    rt = _power_of_two_at_least((tick_font + 2) / cell_h)
+    return Geom(cell_w, cell_h, fit(k), k, ct, rt)
+
+
+def wrap_words(text: str, max_chars: float) -> list[str]:
+    lines: list[str] = []
+    for part in text.split("; ") if text else []:
+        if lines and len(lines[-1]) + 2 + len(part) <= max_chars:
+            lines[-1] += "; " + part
+        else:
+            lines.append(part)
+    return lines
+
+
+def caption_line(pic: Picture) -> str:
+    if pic.row_caption:
+        return f"rows \u2193 {pic.row_caption}    columns \u2192 {pic.col_caption}"
+    return f"columns \u2192 {pic.col_caption}"
+
+
+def is_labelled(pic: Picture, g: Geom, r: int, c: int) -> bool:
+    return pic.labels is not None and r % g.label_every == 0 and c % g.label_every == 0
+

@@ -1,0 +1,66 @@
+"""Text tables of layouts: CuTe's ``print_layout``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.layout import size
+from ..errors import LayoutTypeError, LayoutValueError
+
+__all__ = ["layout_grid", "layout_table"]
+
+
+def layout_grid(layout: Any) -> np.ndarray:
+    """The values of a rank-1 or rank-2 layout as a 2-D int array (rows = mode 0, columns = mode 1).
+
+    Pre:  ``layout`` a concrete layout of rank 1 or 2.
+    Post: an int array, rows = mode 0, columns = mode 1.
+
+    >>> from pycute_layouts import Layout
+    >>> layout_grid(Layout((2, 2), (1, 2))).tolist()
+    [[0, 2], [1, 3]]
+    """
+    if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank"):
+        raise LayoutTypeError(f"layout_grid: expected a layout, got {layout!r}")
+    r = layout.rank()
+    if r > 2:
+        raise LayoutValueError(f"layout_grid: only rank-1 and rank-2 layouts can be drawn as a table, got rank {r}")
+    vals = layout.to_numpy()
+    if r == 1:
+        return vals.reshape(1, -1)
+    rows = size(layout[0])
+    cols = size(layout[1])
+    return vals.reshape(cols, rows).T
+
+
+def layout_table(layout: Any) -> str:
+    """CuTe's ``print_layout``: the layout's value at every (row, column) coordinate as a text table.
+
+    Pre:  ``layout`` a concrete layout of rank 1 or 2.
+    Post: the table text, first line the layout itself.
+
+    >>> from pycute_layouts import Layout
+    >>> print(layout_table(Layout(4, 2)))
+    4:2
+           0   1   2   3
+        +---+---+---+---+
+     0  | 0 | 2 | 4 | 6 |
+        +---+---+---+---+
+    """
+    grid = layout_grid(layout)
+    nr, nc = grid.shape
+    w = max(len(str(int(v))) for v in grid.ravel()) if grid.size else 1
+    w = max(w, len(str(nc - 1)))
+    rw = len(str(nr - 1))
+    lines = [str(layout)]
+    lines.append(" " * (rw + 3) + "".join(f" {c:>{w}}  " for c in range(nc)).rstrip())
+    sep = " " * (rw + 3) + "+" + "+".join("-" * (w + 2) for _ in range(nc)) + "+"
+    lines.append(sep)
+    for r in range(nr):
+        cells = "|".join(f" {int(v):>{w}} " for v in grid[r])
+        lines.append(f" {r:>{rw}}  |{cells}|")
+        lines.append(sep)
+    return "\n".join(lines)
+
