@@ -50,6 +50,7 @@ from typing import Any, ClassVar
 from ..composed import ComposedLayout, SwizzledSmemLayout
 from ..errors import DescriptorError
 from .swizzle_modes import SwizzleMode
+from .umma_idesc import BLOCK_SCALED_KINDS, INSTR_KINDS, InstrDescriptor
 from .wgmma import (
     CANONICAL_LAYOUTS as _SM90_TABLE,
 )
@@ -63,7 +64,10 @@ from .wgmma import (
 )
 
 __all__ = [
+    "BLOCK_SCALED_KINDS",
     "CANONICAL_LAYOUTS",
+    "INSTR_KINDS",
+    "InstrDescriptor",
     "SmemDescriptor",
     "SwizzleMode",
     "UmmaSmemDescriptor",
