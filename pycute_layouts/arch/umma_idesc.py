@@ -39,8 +39,8 @@ rules of 9.7.16.10.9 ``tcgen05.mma``; where PTX leaves a choice to the atom, CuT
   as CuTe's ``SM100_MMA_MXF8F6F4_2x1SM_SS``); the ``.ws`` variants (``ws=True``, implied by a
   non-zero ``max_shift``): 32, 64 or 128, cta_group 1 only, no block scaling.
 - N: cta_group 1: 8..256 in steps of 8 (i8: 8 or 16..256 in steps of 16; f8f6f4 with MN-major B:
-  steps of 16); cta_group 2: 16..256 in steps of 16 (i8 and sparse f8f6f4: 32..256 in steps of
-  32); ``.ws``: 64, 128, 256 (sparse: 64, 128).
+  steps of 16); cta_group 2: 16..256 in steps of 16 (i8, and f8f6f4 sparse or with MN-major B:
+  32..256 in steps of 32); ``.ws``: 64, 128, 256 (sparse: 64, 128).
 - Types per kind (above); f16 x f16 may accumulate in f16 or f32, bf16 only in f32; i8 in s32;
   tf32 and the block-scaled kinds in f32; f8f6f4 in f16 or f32.
 - MN-major (transpose) only for f16, bf16, tf32, e4m3, e5m2, s8, u8 (not for e2m3, e3m2, e2m1;
@@ -158,8 +158,9 @@ def _legal_n(kind: str, cta_group: int, ws: bool, sparse: bool, b_major: str) ->
         ns = (64, 128) if sparse else (64, 128, 256)
         return ns, f"N in {{{', '.join(map(str, ns))}}} for the .ws variants" + (" (sparse)" if sparse else "")
     if cta_group == 2:
-        step = 32 if kind == "i8" or (kind == "f8f6f4" and sparse) else 16
-        return tuple(range(step, 257, step)), f"N = {step}..256 in steps of {step} for cta_group 2"
+        step = 32 if kind == "i8" or (kind == "f8f6f4" and (sparse or b_major == "MN")) else 16
+        why = " (kind::f8f6f4 sparse or with MN-major B: CuTe SM100_MMA_F8F6F4_2x1SM_SS)" if kind == "f8f6f4" else ""
+        return tuple(range(step, 257, step)), f"N = {step}..256 in steps of {step} for cta_group 2{why}"
     if kind == "i8":
         return (8, *range(16, 257, 16)), "N = 8 or 16..256 in steps of 16 for kind::i8, cta_group 1"
     if kind == "f8f6f4" and b_major == "MN":
