@@ -292,8 +292,9 @@ def test_bad_decode(value, kw, match):
 # ------------------------------------------------------------------------------------------------
 
 CXX_AB = {"f16": "half_t", "bf16": "bfloat16_t", "tf32": "tfloat32_t", "e4m3": "float_e4m3_t",
-          "e5m2": "float_e5m2_t", "s8": "int8_t", "u8": "uint8_t", "e2m3": "float_e2m3_unpacksmem_t",
-          "e3m2": "float_e3m2_unpacksmem_t", "e2m1": "float_e2m1_unpacksmem_t"}
+          "e5m2": "float_e5m2_t", "s8": "int8_t", "u8": "uint8_t", "e2m3": "cutlass::detail::float_e2m3_unpacksmem_t",
+          "e3m2": "cutlass::detail::float_e3m2_unpacksmem_t",
+          "e2m1": "cutlass::detail::float_e2m1_unpacksmem_t"}
 CXX_D = {"f16": "half_t", "f32": "float", "s32": "int32_t"}
 CXX_SF = {"ue8m0": "float_ue8m0_t", "ue4m3": "float_ue4m3_t"}
 SHIFT = {0: "NoShift", 8: "MaxShift8", 16: "MaxShift16", 32: "MaxShift32"}
