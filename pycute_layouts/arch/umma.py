@@ -66,14 +66,24 @@ from .wgmma import (
 __all__ = [
     "BLOCK_SCALED_KINDS",
     "CANONICAL_LAYOUTS",
+    "COPY_SHAPES",
     "INSTR_KINDS",
     "InstrDescriptor",
+    "SF_VEC_SIZES",
     "SmemDescriptor",
     "SwizzleMode",
     "UmmaSmemDescriptor",
     "canonical_layout",
+    "copy_source_desc",
     "make_smem_desc",
+    "sf_chunk_layout",
+    "sf_copy_desc",
+    "sf_gmem_layout",
+    "sf_per_mma",
+    "sf_smem_layout",
     "smem_atom",
+    "tmem_sf_layout",
+    "warpx4_placement",
 ]
 
 #: The sm90 table plus the MN-major 128B_base32B row (from CuTe's make_umma_desc).
@@ -252,3 +262,18 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     """
     return _make_smem_desc(_SM100, UmmaSmemDescriptor, layout, major, element_bits, start_address,
                            swizzle_anchor, {"lbo_mode": 0, "version": 1})
+
+
+# Block-scaled operands (scale factors) live in umma_sf; re-exported here (imported last: umma_sf uses this module).
+from .umma_sf import (  # noqa: E402
+    COPY_SHAPES,
+    SF_VEC_SIZES,
+    copy_source_desc,
+    sf_chunk_layout,
+    sf_copy_desc,
+    sf_gmem_layout,
+    sf_per_mma,
+    sf_smem_layout,
+    tmem_sf_layout,
+    warpx4_placement,
+)
