@@ -136,7 +136,7 @@ def sf_gmem_layout(vec_size: Any, mn: Any, k: Any, batches: Any = 1) -> Layout:
 def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: str = "A") -> Layout:
     """One stage of scale factors in shared memory, as CUTLASS's ``deduce_smem_layoutSFA/SFB``.
 
-    Layout ``(((mn/128,32,4),(vec_size,nsf)),1,(4/nsf,k_chunks)) : (((512,16,4),(0,1)),0,(nsf,mn/128*512))``
+    Layout ``((((32,4),mn/128),(vec_size,nsf)),1,(4/nsf,k_chunks)) : ((((16,4),512),(0,1)),0,(nsf,mn/128*512))``
     from (MMA-tile row, K element), MMA index along MN, (MMA step, chunk) along K to bytes, with
     ``nsf = sf_per_mma(kind, vec_size)`` and ``k_chunks = tile_k / vec_size / 4``. For B
     (``operand="B"``) MN is rounded up to a multiple of 128 (CUTLASS: N = 192 is stored as 256).
@@ -145,7 +145,7 @@ def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: 
     Post: cosize ``round_up(mma_mn, 128) * tile_k / vec_size`` bytes.
 
     >>> print(sf_smem_layout("mxf4nvf4", 16, 128, 256))
-    (((1,32,4),(16,4)),1,(1,4)):(((512,16,4),(0,1)),0,(4,512))
+    ((((32,4),1),(16,4)),1,(1,4)):((((16,4),512),(0,1)),0,(4,512))
     """
     who = "sf_smem_layout"
     nsf = sf_per_mma(kind, vec_size)
@@ -159,8 +159,8 @@ def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: 
     if k_ % (4 * vec_size):
         raise DescriptorError(f"{who}: tile_k={k_} is not a multiple of 4 * vec_size = {4 * vec_size} (one chunk's K)")
     blocks = mn_ // 128
-    shape = (((blocks, 32, 4), (vec_size, nsf)), 1, (4 // nsf, k_ // vec_size // 4))
-    stride = (((512, 16, 4), (0, 1)), 0, (nsf, blocks * 512))
+    shape = ((((32, 4), blocks), (vec_size, nsf)), 1, (4 // nsf, k_ // vec_size // 4))
+    stride = ((((16, 4), 512), (0, 1)), 0, (nsf, blocks * 512))
     return Layout(shape, stride)
 
 
