@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from .arch import umma_idesc
 from .composed import ComposedLayout, SwizzledSmemLayout
 from .errors import DescriptorError, LayoutError, LayoutValueError
 from .inttuple import flatten
@@ -122,6 +123,8 @@ class DType:
     element_bits: int
     cute_type: str
     tma_data_type: str
+    gmem_bits: int | None = None  # bits per element in global memory when smem pads them (e2m3: 6)
+    min_arch: str = "sm90"
 
 
 #: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
@@ -133,6 +136,12 @@ DTYPES: dict[str, DType] = {
     "e5m2": DType("e5m2", 8, "cute::float_e5m2_t", "UINT8"),
     "s8": DType("s8", 8, "int8_t", "UINT8"),
     "u8": DType("u8", 8, "uint8_t", "UINT8"),
+    # sm100 narrow types: packed e2m1 (kind::mxf4/mxf4nvf4, K-major) and the 16-byte padded forms of
+    # kind::f8f6f4/mxf8f6f4 (.b4x16_p64, .b6x16_p32: 16 elements per 16 bytes, the geometry of 8-bit elements)
+    "e2m1": DType("e2m1", 4, "cute::float_e2m1_t", "16U4_ALIGN8B", min_arch="sm100"),
+    "e2m1_p64": DType("e2m1_p64", 8, "cutlass::detail::float_e2m1_unpacksmem_t", "16U4_ALIGN16B", 4, "sm100"),
+    "e2m3": DType("e2m3", 8, "cutlass::detail::float_e2m3_unpacksmem_t", "16U6_ALIGN16B", 6, "sm100"),
+    "e3m2": DType("e3m2", 8, "cutlass::detail::float_e3m2_unpacksmem_t", "16U6_ALIGN16B", 6, "sm100"),
 }
 
 _DTYPE_ALIASES = {
@@ -142,6 +151,7 @@ _DTYPE_ALIASES = {
     "fp8": "e4m3", "fp8_e4m3": "e4m3", "float_e4m3": "e4m3", "e4m3fn": "e4m3",
     "fp8_e5m2": "e5m2", "float_e5m2": "e5m2",
     "int8": "s8", "i8": "s8", "uint8": "u8",
+    "fp4": "e2m1", "float_e2m1": "e2m1", "e2m1_padded": "e2m1_p64", "fp6_e2m3": "e2m3", "fp6_e3m2": "e3m2",
 }
 
 
@@ -153,7 +163,7 @@ def parse_dtype(name: Any) -> DType:
     >>> parse_dtype("fp32")
     Traceback (most recent call last):
     ...
-    pycute_layouts.codegen.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8; ...
+    pycute_layouts.codegen.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8, e2m1, ...
     """
     if isinstance(name, DType):
         return name
@@ -248,6 +258,7 @@ class KernelSpec:
     arch: str
     operands: tuple[OperandSpec, ...]
     smem_base: int = 0
+    mma: dict | None = None  # sm100: instruction-descriptor settings (umma_idesc.instr_desc_for_operands)
 
     def to_dict(self) -> dict:
         """The normalized spec as plain data (sorted, defaults filled in).
@@ -256,6 +267,8 @@ class KernelSpec:
         {'kernel': 'k', 'arch': 'sm90', 'smem_base': 0}
         """
         d: dict[str, Any] = {"kernel": self.kernel, "arch": self.arch, "smem_base": self.smem_base}
+        if self.mma is not None:
+            d["mma"] = dict(self.mma)
         for op in self.operands:
             d[op.name] = op.to_dict()
         return d
@@ -278,7 +291,7 @@ _CXX_KEYWORDS = frozenset(
     "virtual void volatile while std cute".split())
 
 _OPERAND_KEYS = ("tile", "dtype", "major", "swizzle", "stages", "order", "mma_mn", "start_address")
-_TOP_KEYS = ("kernel", "arch", "smem_base", "A", "B")
+_TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def _int_field(value: Any, field: str, lo: int | None = None) -> int:
@@ -373,7 +386,11 @@ def parse_spec(data: Any) -> KernelSpec:
     ops = tuple(_parse_operand(n, data[n]) for n in ("A", "B") if n in data)
     if not ops:
         raise SpecError("spec field 'A': missing (the spec needs operand tables A and/or B)")
-    return KernelSpec(kernel, arch, ops, smem_base)
+    mma = data.get("mma")
+    if mma is not None and (not isinstance(mma, Mapping) or arch != "sm100" or len(ops) != 2):
+        raise SpecError("spec field 'mma': a table of tcgen05 instruction-descriptor settings, for sm100 specs with "
+                        f"operands A and B (got {mma!r} for {arch} with {len(ops)} operand(s))")
+    return KernelSpec(kernel, arch, ops, smem_base, None if mma is None else dict(mma))
 
 
 def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = None) -> KernelSpec:
@@ -748,7 +765,8 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
         if not ok:
             continue
         m = tma.TiledTensorMap(tensor_data_type=dtype.tma_data_type, global_dim=(inner_total, rows_total),
-                               global_strides=(inner_total * bits // 8,), box_dim=(inner, box_rows), swizzle=tma_sw)
+                               global_strides=(inner_total * (dtype.gmem_bits or bits) // 8,), box_dim=(inner, box_rows),
+                               swizzle=tma_sw)
         bad = m.violations()
         if bad:
             raise LayoutValueError(f"{who}: the TMA box {(inner, box_rows)} breaks {bad[0]}")
@@ -763,6 +781,8 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     mod = _arch_module(arch)
     mode = _mode(swizzle)
     bits = dtype.element_bits
+    if dtype.min_arch == "sm100" and arch != "sm100":
+        raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
     atom = mod.smem_atom(major, mode, bits)
     o2 = (0, 1) if order == "mn_first" else (1, 0)
     if tile_mn % atom.layout.shape[0] or tile_k % atom.layout.shape[1]:
@@ -963,6 +983,8 @@ class KernelConstants:
     spec: KernelSpec
     operands: tuple[OperandConstants, ...]
     version: str
+    instr_desc: Any = None  # sm100 with A and B: the umma_idesc.InstrDescriptor (None: see instr_desc_note)
+    instr_desc_note: str = ""
 
     @property
     def kernel(self) -> str:
@@ -997,7 +1019,16 @@ class KernelConstants:
         """
         return {"schema": SCHEMA, "generator": f"pycute_layouts {self.version}", "kernel": self.kernel,
                 "arch": self.arch, "spec": self.spec.to_dict(), "smem_base": self.spec.smem_base,
-                "smem_bytes": self.smem_bytes, "operands": {o.name: o.to_dict() for o in self.operands}}
+                "smem_bytes": self.smem_bytes, "operands": {o.name: o.to_dict() for o in self.operands},
+                **_instr_desc_dict(self)}
+
+
+def _instr_desc_dict(kc: KernelConstants) -> dict:
+    d = kc.instr_desc
+    if d is None:
+        return {"instr_desc": None} if kc.arch == "sm100" else {}
+    return {"instr_desc": {"value": d.encode(), "hex": f"{d.encode():#010x}", "kind": d.kind, "cta_group": d.cta_group,
+                           "fields": {name: value for name, _bits, value, _ in d.fields()}}}
 
 
 def _version() -> str:
@@ -1057,7 +1088,23 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
             if a0 < b1 and b0 < a1:
                 raise SpecError(f"spec field '{b.name}.start_address': operand {b.name} [{b0:#x}, {b1:#x}) overlaps "
                                 f"operand {a.name} [{a0:#x}, {a1:#x})")
-    return KernelConstants(spec, tuple(out), _version())
+    idesc, note = _instr_desc(spec, out)
+    return KernelConstants(spec, tuple(out), _version(), idesc, note)
+
+
+def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str]:
+    """The tcgen05 instruction descriptor of an sm100 spec with A and B (settings from its ``mma`` table)."""
+    if spec.arch != "sm100" or len(ops) != 2:
+        return None, ""
+    a, b = ops
+    try:
+        return umma_idesc.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn, b.mma_mn,
+                                                  spec.mma), ""
+    except DescriptorError as e:
+        if spec.mma is not None:
+            raise SpecError(f"spec field 'mma': {e}") from None
+        return None, f"no instruction descriptor for the default settings ({e}); add an 'mma' table to the spec"
+
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1222,6 +1269,10 @@ def emit_header(kc: KernelConstants) -> str:
     for o in kc.operands:
         L += _header_operand(kc, o)
         L.append("")
+    if kc.instr_desc is not None:
+        L += [*umma_idesc.header_lines(kc.instr_desc), ""]
+    elif kc.instr_desc_note:
+        L += [f"// {kc.instr_desc_note}", ""]
     L.append("#if defined(__cuda_cuda_h__)  // <cuda.h> included: the driver's enumerators")
     for o in kc.operands:
         L.append(f"static_assert(int({o.tma_swizzle_name}) == Operand{o.name}::kTmaSwizzle, "
@@ -1264,6 +1315,8 @@ def emit_python(kc: KernelConstants) -> str:
     L = ['"""Kernel constants for ' + kc.kernel + ' (generated by pycute_layouts.codegen; do not edit)."""',
          *_spec_comment(kc, "#"), "", f"KERNEL = {kc.kernel!r}", f"ARCH = {kc.arch!r}",
          f"SMEM_BASE = {kc.spec.smem_base}", f"SMEM_BYTES = {kc.smem_bytes}", ""]
+    if kc.instr_desc is not None:
+        L += [f"INSTR_DESC = 0x{kc.instr_desc.encode():08x}  # tcgen05 kind::{kc.instr_desc.kind}", ""]
     for o in kc.operands:
         p = o.name
         d = o.descriptor

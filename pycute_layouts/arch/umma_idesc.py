@@ -65,7 +65,8 @@ from typing import Any
 
 from ..errors import DescriptorError
 
-__all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS"]
+__all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS", "SMEM_TYPE_TO_IDESC", "describe_value", "header_lines",
+           "instr_desc_for_operands"]
 
 
 @dataclass(frozen=True)
@@ -496,3 +497,95 @@ def _reading(v: int, kind: str, strict: bool = False) -> InstrDescriptor | None:
         raise DescriptorError(f"InstrDescriptor.decode: {v:#010x} under kind::{kind}: {first}") from None
     return None
 
+
+
+# --------------------------------------------------------------------------------------------------
+# Operand element types -> descriptor fields, and text for the CLI and generated headers
+# --------------------------------------------------------------------------------------------------
+
+#: Shared-memory element type names (as :mod:`pycute_layouts.codegen` spells them) -> descriptor type.
+#: ``e2m1`` is the packed 4-bit form (kind::mxf4 / mxf4nvf4), ``e2m1_p64`` the 16-byte padded form
+#: (PTX ``.b4x16_p64``, kind::f8f6f4 / mxf8f6f4); e2m3 and e3m2 are always padded (``.b6x16_p32``).
+SMEM_TYPE_TO_IDESC: dict[str, str] = {t: t for t in _OPERAND_TYPES} | {"e2m1_p64": "e2m1"}
+
+_SETTING_KEYS = ("kind", "d_type", "m", "n", "cta_group", "ws", "sf_type", "negate_a", "negate_b", "saturate",
+                 "sparse", "sparse_id", "max_shift", "sf_id_a", "sf_id_b")
+
+
+def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str, m: int, n: int,
+                            settings: Any = None) -> InstrDescriptor:
+    """The instruction descriptor of an MMA whose shared-memory operands have these element types.
+
+    Pre: ``a_type``/``b_type`` are keys of :data:`SMEM_TYPE_TO_IDESC`; ``settings`` is None or a
+    mapping with keys among ``kind, d_type, m, n, cta_group, ws, sf_type, negate_a, negate_b,
+    saturate, sparse, sparse_id, max_shift, sf_id_a, sf_id_b`` (they override the defaults).
+    Post: defaults -- ``d_type`` s32 for s8/u8 operands, else f32; ``cta_group`` 2 when M is 256;
+    packed e2m1 selects kind::mxf4 (kind::mxf4nvf4 with sf_type ue4m3) with sf_type ue8m0; padded
+    e2m1 with an ``sf_type`` selects kind::mxf8f6f4.
+
+    >>> instr_desc_for_operands("e2m1", "e2m1", "K", "K", 128, 256).kind
+    'mxf4'
+    >>> instr_desc_for_operands("e2m1_p64", "e2m1_p64", "K", "K", 128, 256, {"sf_type": "ue8m0"}).kind
+    'mxf8f6f4'
+    """
+    s = dict(settings or {})
+    bad = sorted(set(s) - set(_SETTING_KEYS))
+    if bad:
+        raise DescriptorError(f"instr_desc_for_operands: unknown setting {bad[0]!r} (settings: {', '.join(_SETTING_KEYS)})")
+    for name, t in (("a_type", a_type), ("b_type", b_type)):
+        if t not in SMEM_TYPE_TO_IDESC:
+            raise DescriptorError(f"instr_desc_for_operands: {name}={t!r} has no tcgen05 type (types: "
+                                  f"{', '.join(SMEM_TYPE_TO_IDESC)})")
+    packed = "e2m1" in (a_type, b_type)
+    if packed:
+        s.setdefault("sf_type", "ue8m0")
+        s.setdefault("kind", "mxf4nvf4" if s["sf_type"] == "ue4m3" else "mxf4")
+    elif s.get("sf_type") and a_type == b_type == "e2m1_p64":
+        s.setdefault("kind", "mxf8f6f4")
+    s.setdefault("d_type", "s32" if a_type in ("s8", "u8") else "f32")
+    s.setdefault("m", m)
+    s.setdefault("n", n)
+    s.setdefault("cta_group", 2 if s["m"] == 256 else 1)
+    return InstrDescriptor(a_type=SMEM_TYPE_TO_IDESC[a_type], b_type=SMEM_TYPE_TO_IDESC[b_type],
+                           a_major=a_major, b_major=b_major, **s)
+
+
+def header_lines(d: InstrDescriptor, name: str = "kInstrDesc") -> list[str]:
+    """C++ lines declaring ``d`` as a ``constexpr uint32_t`` with one comment line per field.
+
+    Pre: ``d`` is an :class:`InstrDescriptor`; ``name`` a C++ identifier.
+    Post: the value line is ``inline constexpr uint32_t <name> = 0x...u;``.
+
+    >>> header_lines(InstrDescriptor("f16", "f16", "f32", 128, 64))[1]
+    'inline constexpr uint32_t kInstrDesc = 0x08100010u;'
+    """
+    if not isinstance(d, InstrDescriptor):
+        raise DescriptorError(f"header_lines: expected an InstrDescriptor, got {type(d).__name__}")
+    ws = " .ws" if d.ws else ""
+    lines = [f"// tcgen05.mma.cta_group::{d.cta_group}.kind::{d.kind}{ws} instruction descriptor (PTX ISA "
+             f"9.7.16.4.2, Table {43 if d.block_scaled else 42})",
+             f"inline constexpr uint32_t {name} = {d.encode():#010x}u;"]
+    lines += [f"//   {fname:<9} bits {bits:<5} = {value:<3} {meaning}" for fname, bits, value, meaning in d.fields()]
+    return lines
+
+
+def describe_value(value: Any, block_scaled: bool = False, kind: str | None = None) -> str:
+    """Text for a pasted 32-bit value: its descriptor, or every legal reading when the kind is not known.
+
+    Pre: ``value`` a 32-bit int; ``kind`` None or a kind of the chosen layout.
+    Post: one :meth:`InstrDescriptor.__str__` block per reading; an illegal value raises
+    :class:`DescriptorError` naming the rule.
+
+    >>> print(describe_value(0x08100010).splitlines()[0])
+    0x08100010 reads legally under 2 kinds (the kind is part of the opcode, not the descriptor):
+    """
+    if kind is not None:
+        return str(InstrDescriptor.decode(value, block_scaled, kind=kind))
+    found = InstrDescriptor.readings(value, block_scaled)
+    if any(d.kind == "mxf4" for d in found):
+        found = [d for d in found if d.kind != "mxf4nvf4"]
+    if len(found) <= 1:
+        return str(InstrDescriptor.decode(value, block_scaled))
+    head = (f"{value:#010x} reads legally under {len(found)} kinds (the kind is part of the opcode, not the "
+            "descriptor):")
+    return "\n".join([head, *(str(d) for d in found)])
