@@ -137,11 +137,13 @@ DTYPES: dict[str, DType] = {
     "s8": DType("s8", 8, "int8_t", "UINT8"),
     "u8": DType("u8", 8, "uint8_t", "UINT8"),
     # sm100 narrow types: packed e2m1 (kind::mxf4/mxf4nvf4, K-major) and the 16-byte padded forms of
-    # kind::f8f6f4/mxf8f6f4 (.b4x16_p64, .b6x16_p32: 16 elements per 16 bytes, the geometry of 8-bit elements)
+    # kind::f8f6f4/mxf8f6f4 (.b4x16_p64, .b6x16_p32: 16 elements per 16 bytes, the geometry of 8-bit elements;
+    # their CuTe smem layouts use uint8_t, CUTLASS's ElementAMma_SmemAllocType: CuTe's *_unpacksmem_t types
+    # report sizeof_bits 4 and 6, for which the UMMA atoms do not divide)
     "e2m1": DType("e2m1", 4, "cute::float_e2m1_t", "16U4_ALIGN8B", min_arch="sm100"),
-    "e2m1_p64": DType("e2m1_p64", 8, "cutlass::detail::float_e2m1_unpacksmem_t", "16U4_ALIGN16B", 4, "sm100"),
-    "e2m3": DType("e2m3", 8, "cutlass::detail::float_e2m3_unpacksmem_t", "16U6_ALIGN16B", 6, "sm100"),
-    "e3m2": DType("e3m2", 8, "cutlass::detail::float_e3m2_unpacksmem_t", "16U6_ALIGN16B", 6, "sm100"),
+    "e2m1_p64": DType("e2m1_p64", 8, "uint8_t", "16U4_ALIGN16B", 4, "sm100"),
+    "e2m3": DType("e2m3", 8, "uint8_t", "16U6_ALIGN16B", 6, "sm100"),
+    "e3m2": DType("e3m2", 8, "uint8_t", "16U6_ALIGN16B", 6, "sm100"),
 }
 
 _DTYPE_ALIASES = {
