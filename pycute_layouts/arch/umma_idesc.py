@@ -174,6 +174,10 @@ def _legal_n(kind: str, cta_group: int, ws: bool, sparse: bool, b_major: str) ->
 class InstrDescriptor:
     """The 32-bit tcgen05 instruction descriptor (PTX ISA 9.7.16.4.2, Tables 42 and 43).
 
+    Pre: the fields satisfy every rule of the module docstring (else :class:`DescriptorError`).
+    Post: type names lower-case, majors ``"K"``/``"MN"``, ``kind`` resolved, ``ws`` True when
+    ``max_shift`` is non-zero.
+
     Fields: ``a_type``, ``b_type`` (f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, s8, u8),
     ``d_type`` (f16, f32, s32), ``m`` and ``n`` (the instruction's M and N in elements),
     ``a_major`` / ``b_major`` (``"K"`` or ``"MN"``: PTX's transpose bits), ``negate_a``,
@@ -230,7 +234,9 @@ class InstrDescriptor:
             object.__setattr__(self, name, v.strip().upper())
         for name in _FLAGS:
             _check_flag(name, getattr(self, name))
-        _check_int("max_shift", self.max_shift, tuple(_SHIFT_CODE))
+        if isinstance(self.max_shift, bool) or self.max_shift not in _SHIFT_CODE:
+            raise DescriptorError(f"{_who()}: max_shift={self.max_shift!r} is not a .ws maximum B-reuse shift (in "
+                                  "columns: 0, 8, 16 or 32, encoded 0-3 in bits 30-31)")
         if self.max_shift and not self.ws:
             object.__setattr__(self, "ws", True)
         _check_int("cta_group", self.cta_group, (1, 2))
@@ -315,6 +321,8 @@ class InstrDescriptor:
     def block_scaled(self) -> bool:
         """True for the block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4), whose layout is Table 43.
 
+        Pre: a constructed descriptor. Post: ``sf_type is not None``.
+
         >>> InstrDescriptor("e2m1", "e2m1", "f32", 128, 64, sf_type="ue4m3").block_scaled
         True
         """
@@ -322,6 +330,9 @@ class InstrDescriptor:
 
     def fields(self) -> list[tuple[str, str, int, str]]:
         """``(field, bits, encoded value, meaning)`` for every field of the descriptor, low bits first.
+
+        Pre: a constructed descriptor. Post: the bit ranges are disjoint and skip the reserved bits;
+        Table 42's fields for the dense kinds, Table 43's for the block-scaled ones.
 
         >>> [f for f in InstrDescriptor("f16", "f16", "f16", 64, 8).fields() if f[0] in ("n_dim", "m_dim")]
         [('n_dim', '17-22', 1, 'N >> 3 (N = 8)'), ('m_dim', '24-28', 4, 'M >> 4 (M = 64)')]
@@ -352,6 +363,9 @@ class InstrDescriptor:
 
     def encode(self) -> int:
         """The 32-bit descriptor value (as CuTe's ``make_instr_desc`` / ``make_instr_desc_block_scaled``).
+
+        Pre: a constructed descriptor. Post: ``0 <= value < 2**32``, reserved bits 0, and
+        ``decode(value, self.block_scaled, kind=self.kind) == self``.
 
         >>> hex(InstrDescriptor("s8", "u8", "s32", 128, 256, saturate=True).encode())
         '0x84000a8'
@@ -407,6 +421,8 @@ class InstrDescriptor:
         pycute_layouts.errors.DescriptorError: InstrDescriptor.decode: 0x00000040 sets reserved bit(s) 6 ...
         """
         v = _check_u32(value)
+        if not isinstance(block_scaled, bool):
+            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {block_scaled!r}")
         reserved = _RESERVED_BS if block_scaled else _RESERVED_DENSE
         if v & reserved:
             bits = ", ".join(str(i) for i in range(32) if (v & reserved) >> i & 1)

@@ -115,11 +115,11 @@ def sf_chunk_layout(vec_size: Any, major: str = "K") -> Layout:
 def sf_gmem_layout(vec_size: Any, mn: Any, k: Any, batches: Any = 1) -> Layout:
     """The scale factors of an ``MN x K`` operand (times ``batches``) in global memory, in bytes.
 
-    As CUTLASS's ``Sm1xxBlockScaledConfig<vec_size>::tile_atom_to_shape_SFA/SFB``: the chunk tiled
-    over ``(MN, K, L)`` K-blocks first (``Step<_2,_1,_3>``).
-
     Pre: ``mn`` is a multiple of 128 and ``k`` of ``4 * vec_size`` (CUTLASS pads to them).
     Post: a compact layout of ``mn * k / vec_size * batches`` bytes.
+
+    As CUTLASS's ``Sm1xxBlockScaledConfig<vec_size>::tile_atom_to_shape_SFA/SFB``: the chunk tiled
+    over ``(MN, K, L)`` K-blocks first (``Step<_2,_1,_3>``).
 
     >>> print(sf_gmem_layout(32, 256, 256))
     (((32,4),2),((32,4),2),(1,1)):(((16,4),1024),((0,1),512),(0,0))
@@ -136,13 +136,13 @@ def sf_gmem_layout(vec_size: Any, mn: Any, k: Any, batches: Any = 1) -> Layout:
 def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: str = "A") -> Layout:
     """One stage of scale factors in shared memory, as CUTLASS's ``deduce_smem_layoutSFA/SFB``.
 
+    Pre: ``mma_mn`` a multiple of 128 for A; ``tile_k`` a multiple of ``4 * vec_size``.
+    Post: cosize ``round_up(mma_mn, 128) * tile_k / vec_size`` bytes.
+
     Layout ``((((32,4),mn/128),(vec_size,nsf)),1,(4/nsf,k_chunks)) : ((((16,4),512),(0,1)),0,(nsf,mn/128*512))``
     from (MMA-tile row, K element), MMA index along MN, (MMA step, chunk) along K to bytes, with
     ``nsf = sf_per_mma(kind, vec_size)`` and ``k_chunks = tile_k / vec_size / 4``. For B
     (``operand="B"``) MN is rounded up to a multiple of 128 (CUTLASS: N = 192 is stored as 256).
-
-    Pre: ``mma_mn`` a multiple of 128 for A; ``tile_k`` a multiple of ``4 * vec_size``.
-    Post: cosize ``round_up(mma_mn, 128) * tile_k / vec_size`` bytes.
 
     >>> print(sf_smem_layout("mxf4nvf4", 16, 128, 256))
     ((((32,4),1),(16,4)),1,(1,4)):((((16,4),512),(0,1)),0,(4,512))
@@ -188,6 +188,9 @@ def _single_stride(leaves: list[tuple[int, int]], who: str, what: str) -> int:
 def copy_source_desc(layout: Any, shape: Any = "32x128b", start_address: Any = 0) -> UmmaSmemDescriptor:
     """The shared-memory descriptor of a ``tcgen05.cp`` source matrix, derived from its byte layout.
 
+    Pre: ``layout`` has shape ``(rows, bytes)`` matching ``shape``.
+    Post: a no-swizzle :class:`UmmaSmemDescriptor` (version 1) whose model reads exactly ``layout``.
+
     ``layout`` maps (row, byte) of the ``shape`` source (rows x bits/8 bytes, :data:`COPY_SHAPES`)
     to byte offsets from ``start_address``. The source is read as K-major core matrices of 8 rows x
     16 bytes without swizzle: each row's 16-byte pieces must be contiguous, the 8 rows of a core
@@ -195,9 +198,6 @@ def copy_source_desc(layout: Any, shape: Any = "32x128b", start_address: Any = 0
     of 8-row groups and LBO the stride of 16-byte columns -- 0 when the source has one column
     (a stride the copy never reads is encoded 0, as :func:`~pycute_layouts.arch.umma.make_smem_desc`
     does).
-
-    Pre: ``layout`` has shape ``(rows, bytes)`` matching ``shape``.
-    Post: a no-swizzle :class:`UmmaSmemDescriptor` (version 1) whose model reads exactly ``layout``.
 
     >>> d = copy_source_desc(Layout((32, 16), (16, 1)), "32x128b", 0x400)
     >>> d.sbo_bytes, d.lbo_bytes, hex(d.encode())
@@ -255,11 +255,11 @@ def _split_leaves(leaves: list[tuple[int, int]], n: int) -> tuple[list[tuple[int
 def sf_copy_desc(start_address: Any = 0, vec_size: Any = 32) -> UmmaSmemDescriptor:
     """The ``tcgen05.cp.32x128b.warpx4`` source descriptor of one 512-byte scale-factor chunk.
 
-    Derived: the chunk (:func:`sf_chunk_layout`) seen as 32 lines of 16 bytes (line ``r0`` = the
-    bytes of rows ``r0 + 32*r1``, 4 scale factors each), passed to :func:`copy_source_desc`.
-
     Pre: ``start_address`` a 16-byte aligned shared-memory address.
     Post: no swizzle, SBO 128 bytes (8 lines), LBO 0 (one 16-byte column), version 1.
+
+    Derived: the chunk (:func:`sf_chunk_layout`) seen as 32 lines of 16 bytes (line ``r0`` = the
+    bytes of rows ``r0 + 32*r1``, 4 scale factors each), passed to :func:`copy_source_desc`.
 
     >>> hex(sf_copy_desc(0x1000).encode())
     '0x400800000100'
@@ -276,13 +276,13 @@ def sf_copy_desc(start_address: Any = 0, vec_size: Any = 32) -> UmmaSmemDescript
 def warpx4_placement(start_address: int = 0) -> np.ndarray:
     """Where ``tcgen05.cp.32x128b.warpx4`` puts each source byte: ``out[q, lane, col, byte]`` = smem byte.
 
+    Pre: ``start_address`` a 16-byte aligned address.
+    Post: shape (4, 32, 4, 4); every subpartition holds the same 512 bytes.
+
     The model (PTX ISA 9.7.16.9.1, ``.warpx4``): source line ``l`` (16 bytes) goes to TMEM lane
     ``l`` of every subpartition ``q`` (lanes ``32q + l``), 32-bit columns ``col`` = 0..3, with byte
     ``4*col + byte`` of the line. Addresses are the shared-memory bytes the descriptor
     :func:`sf_copy_desc` names (its hardware model, :meth:`UmmaSmemDescriptor.element_addresses`).
-
-    Pre: ``start_address`` a 16-byte aligned address.
-    Post: shape (4, 32, 4, 4); every subpartition holds the same 512 bytes.
 
     >>> warpx4_placement()[1, 2, 3, :].tolist()
     [44, 45, 46, 47]
@@ -296,14 +296,14 @@ def warpx4_placement(start_address: int = 0) -> np.ndarray:
 def tmem_sf_layout(mma_mn: Any, vec_size: Any, nsf: Any) -> Layout:
     """CuTe's ``UMMA::tmem_sf_frg`` atom: (MMA row, (K element, sf)) -> TMEM element index, one replica.
 
+    Pre: ``mma_mn`` a multiple of 32 (128 for one chunk), ``nsf`` in 1, 2, 4.
+    Post: the layout's image is ``{lane + 128 * (4 * col + byte)}``.
+
     The index is CuTe's ``lane + 128 * element_column`` with 8-bit elements, i.e. lane
     ``i % 128``, 32-bit column ``(i // 128) // 4``, byte ``(i // 128) % 4``:
     ``((32, mma_mn/32), (vec_size, nsf)) : ((1, 512), (0, 128))`` -- row ``r0 + 32*r1`` in lane
     ``r0`` (replicated to lanes ``+32, +64, +96``: CuTe's REP mode of stride 32), column ``r1``,
     byte ``sf``. It is where :func:`warpx4_placement` puts a chunk copied to column 0.
-
-    Pre: ``mma_mn`` a multiple of 32 (128 for one chunk), ``nsf`` in 1, 2, 4.
-    Post: the layout's image is ``{lane + 128 * (4 * col + byte)}``.
 
     >>> print(tmem_sf_layout(128, 32, 1))
     ((32,4),(32,1)):((1,512),(0,128))
