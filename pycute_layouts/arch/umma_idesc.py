@@ -2,7 +2,8 @@
 
 Every ``tcgen05.mma`` takes a 32-bit *instruction descriptor* naming the operand types, the
 shape and the per-instruction flags. Its layout depends on the instruction kind (PTX ISA
-9.7.16.4.2 "Instruction descriptor", Tables 42 and 43; CuTe ``UMMA::InstrDescriptor`` and
+9.7.16.4.2 "Instruction descriptor": Table 42 for the dense kinds and the block-scaled table
+after it; CuTe ``UMMA::InstrDescriptor`` and
 ``UMMA::InstrDescriptorBlockScaled`` in ``cute/arch/mma_sm100_desc.hpp``):
 
 =====  =========================  ===========================================================
@@ -31,7 +32,7 @@ as f16 x f16 (kind::f16) or e4m3 x e4m3 (kind::f8f6f4): :meth:`InstrDescriptor.d
 asks for ``kind=``.
 
 **Rules checked** (PTX ISA 9.7.16.2.1 "Matrix shape", Table 39; 9.7.16.4.2; the data-type
-rules of 9.7.16.10.9 ``tcgen05.mma``; where PTX leaves a choice to the atom, CuTe's
+rules of the ``tcgen05.mma`` instruction section; where PTX leaves a choice to the atom, CuTe's
 ``SM100_MMA_*`` static_asserts in ``cute/arch/mma_sm100_umma.hpp`` and
 ``cute/atom/mma_traits_sm100.hpp``, which are at least as strict):
 
@@ -91,7 +92,7 @@ _KINDS: dict[str, _Kind] = {
 
 #: The tcgen05.mma kinds, dense-descriptor kinds first.
 INSTR_KINDS: tuple[str, ...] = tuple(_KINDS)
-#: The kinds whose descriptor is the block-scaled layout (Table 43).
+#: The kinds whose descriptor has the block-scaled layout.
 BLOCK_SCALED_KINDS: tuple[str, ...] = ("mxf8f6f4", "mxf4", "mxf4nvf4")
 
 _D_CODE = {"f16": 0, "f32": 1, "s32": 2}
@@ -172,7 +173,7 @@ def _legal_n(kind: str, cta_group: int, ws: bool, sparse: bool, b_major: str) ->
 
 @dataclass(frozen=True)
 class InstrDescriptor:
-    """The 32-bit tcgen05 instruction descriptor (PTX ISA 9.7.16.4.2, Tables 42 and 43).
+    """The 32-bit tcgen05 instruction descriptor (PTX ISA 9.7.16.4.2, dense and block-scaled).
 
     Pre: the fields satisfy every rule of the module docstring (else :class:`DescriptorError`).
     Post: type names lower-case, majors ``"K"``/``"MN"``, ``kind`` resolved, ``ws`` True when
@@ -319,7 +320,7 @@ class InstrDescriptor:
     # -- encoding -----------------------------------------------------------------------------
     @property
     def block_scaled(self) -> bool:
-        """True for the block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4), whose layout is Table 43.
+        """True for the block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4), whose descriptor has the block-scaled layout.
 
         Pre: a constructed descriptor. Post: ``sf_type is not None``.
 
@@ -332,7 +333,7 @@ class InstrDescriptor:
         """``(field, bits, encoded value, meaning)`` for every field of the descriptor, low bits first.
 
         Pre: a constructed descriptor. Post: the bit ranges are disjoint and skip the reserved bits;
-        Table 42's fields for the dense kinds, Table 43's for the block-scaled ones.
+        Table 42's fields for the dense kinds, the block-scaled table's for the others.
 
         >>> [f for f in InstrDescriptor("f16", "f16", "f16", 64, 8).fields() if f[0] in ("n_dim", "m_dim")]
         [('n_dim', '17-22', 1, 'N >> 3 (N = 8)'), ('m_dim', '24-28', 4, 'M >> 4 (M = 64)')]
@@ -401,7 +402,7 @@ class InstrDescriptor:
     def decode(cls, value: Any, block_scaled: bool = False, *, kind: str | None = None) -> InstrDescriptor:
         """The descriptor of a 32-bit value; reserved bits must be 0 and the fields must be legal.
 
-        Pre: ``value`` is an int in [0, 2**32); ``block_scaled`` selects Table 43's layout.
+        Pre: ``value`` is an int in [0, 2**32); ``block_scaled`` selects the block-scaled layout.
         Post: ``decode(d.encode(), d.block_scaled, kind=d.kind) == d`` for every descriptor ``d``;
         without ``kind`` the value must read legally under one kind (kind::mxf4 and kind::mxf4nvf4
         read e2m1/ue8m0 bits identically: the reading says mxf4). ``cta_group`` and ``ws`` come out
@@ -426,9 +427,9 @@ class InstrDescriptor:
         reserved = _RESERVED_BS if block_scaled else _RESERVED_DENSE
         if v & reserved:
             bits = ", ".join(str(i) for i in range(32) if (v & reserved) >> i & 1)
-            table = "43 (block-scaled: 3, 6 and 31" if block_scaled else "42 (dense: 6, 23 and 29"
+            table = "the block-scaled table (3, 6 and 31" if block_scaled else "Table 42 (dense kinds: 6, 23 and 29"
             note = "; bit 31 is CuTe's k_size_ (K=96), which this model does not cover" if v >> 31 and block_scaled else ""
-            raise DescriptorError(f"InstrDescriptor.decode: {v:#010x} sets reserved bit(s) {bits} of Table {table} "
+            raise DescriptorError(f"InstrDescriptor.decode: {v:#010x} sets reserved bit(s) {bits} of {table} "
                                   f"must be 0){note}")
         if kind is not None:
             if kind not in _KINDS or (kind in BLOCK_SCALED_KINDS) != bool(block_scaled):
@@ -579,7 +580,7 @@ def header_lines(d: InstrDescriptor, name: str = "kInstrDesc") -> list[str]:
         raise DescriptorError(f"header_lines: expected an InstrDescriptor, got {type(d).__name__}")
     ws = " .ws" if d.ws else ""
     lines = [f"// tcgen05.mma.cta_group::{d.cta_group}.kind::{d.kind}{ws} instruction descriptor (PTX ISA "
-             f"9.7.16.4.2, Table {43 if d.block_scaled else 42})",
+             f"9.7.16.4.2, {'block-scaled table' if d.block_scaled else 'Table 42'})",
              f"inline constexpr uint32_t {name} = {d.encode():#010x}u;"]
     lines += [f"//   {fname:<9} bits {bits:<5} = {value:<3} {meaning}" for fname, bits, value, meaning in d.fields()]
     return lines

@@ -19,7 +19,7 @@ memory tiles this chunk K-blocks first (``Sm1xxBlockScaledConfig::tile_atom_to_s
 (``deduce_smem_layoutSFA``/``SFB``, :func:`sf_smem_layout`).
 
 **The copy** ``tcgen05.cp.32x128b.warpx4`` reads a 32 x 128-bit matrix -- the chunk's 32 lines --
-through a shared-memory descriptor (PTX ISA 9.7.16.9.1 ``tcgen05.cp``, descriptor format
+through a shared-memory descriptor (PTX ISA ``tcgen05.cp``; descriptor format
 9.7.16.4.1) and writes line ``r0`` to TMEM lane ``r0`` of all four 32-lane subpartitions, columns
 ``c .. c+3``: so row ``r0 + 32*r1``'s scale factors land in lane ``r0`` (+32q), column ``c + r1``,
 bytes ``j``. :func:`copy_source_desc` derives the descriptor of such a source from its byte layout
@@ -279,7 +279,7 @@ def warpx4_placement(start_address: int = 0) -> np.ndarray:
     Pre: ``start_address`` a 16-byte aligned address.
     Post: shape (4, 32, 4, 4); every subpartition holds the same 512 bytes.
 
-    The model (PTX ISA 9.7.16.9.1, ``.warpx4``): source line ``l`` (16 bytes) goes to TMEM lane
+    The model (PTX ISA ``tcgen05.cp``, ``.warpx4``): source line ``l`` (16 bytes) goes to TMEM lane
     ``l`` of every subpartition ``q`` (lanes ``32q + l``), 32-bit columns ``col`` = 0..3, with byte
     ``4*col + byte`` of the line. Addresses are the shared-memory bytes the descriptor
     :func:`sf_copy_desc` names (its hardware model, :meth:`UmmaSmemDescriptor.element_addresses`).
