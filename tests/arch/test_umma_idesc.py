@@ -125,8 +125,33 @@ _TYPES = {"f16": ["f16", "bf16"], "tf32": ["tf32"], "i8": ["u8", "s8"],
           "mxf4": ["e2m1"], "mxf4nvf4": ["e2m1"]}
 
 
+_MN_OK = ("f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8")
+
+
+def _legal_m_table(kind: str, cta: int, ws: bool) -> list[int]:
+    """PTX Table 39 / CuTe atoms, restated: legal M per kind, cta_group and .ws."""
+    if ws:
+        return [32, 64, 128]
+    if kind in BLOCK_SCALED_KINDS:
+        return [128] if cta == 1 else ([256] if kind == "mxf8f6f4" else [128, 256])
+    return [64, 128] if cta == 1 else [128, 256]
+
+
+def _legal_n_table(kind: str, cta: int, ws: bool, sparse: bool, b_major: str) -> list[int]:
+    if ws:
+        return [64, 128] if sparse else [64, 128, 256]
+    if cta == 2:
+        step = 32 if kind == "i8" or (kind == "f8f6f4" and (sparse or b_major == "MN")) else 16
+        return list(range(step, 257, step))
+    if kind == "i8":
+        return [8, *range(16, 257, 16)]
+    return list(range(16 if kind == "f8f6f4" and b_major == "MN" else 8, 257, 16 if kind == "f8f6f4" and
+                      b_major == "MN" else 8))
+
+
 @st.composite
 def descriptors(draw):
+    """Every legal descriptor can be drawn (the rules restated independently of the module)."""
     kind = draw(st.sampled_from(INSTR_KINDS))
     a = draw(st.sampled_from(_TYPES[kind]))
     b = a if kind == "f16" else draw(st.sampled_from(_TYPES[kind]))
@@ -134,21 +159,21 @@ def descriptors(draw):
               "f8f6f4": draw(st.sampled_from(["f16", "f32"]))}.get(kind, "f32")
     bs = kind in BLOCK_SCALED_KINDS
     sf = None if not bs else ("ue8m0" if kind != "mxf4nvf4" else draw(st.sampled_from(["ue8m0", "ue4m3"])))
-    ws = not bs and draw(st.booleans()) and draw(st.booleans())
+    ws = not bs and draw(st.integers(0, 3)) == 0
     cta = 1 if ws else draw(st.sampled_from([1, 2]))
     sparse = draw(st.booleans())
+    majors = [draw(st.sampled_from(["K", "MN"])) if t in _MN_OK and kind not in ("mxf4", "mxf4nvf4") else "K"
+              for t in (a, b)]
     kw = dict(a_type=a, b_type=b, d_type=d_type, kind=kind, sf_type=sf, cta_group=cta, ws=ws, sparse=sparse,
-              sparse_id=draw(st.integers(0, 3)) if sparse else 0,
-              a_major=draw(st.sampled_from(["K", "MN"])), b_major=draw(st.sampled_from(["K", "MN"])),
+              sparse_id=draw(st.integers(0, 3)) if sparse else 0, a_major=majors[0], b_major=majors[1],
               negate_a=kind != "i8" and draw(st.booleans()), negate_b=kind != "i8" and draw(st.booleans()),
-              saturate=kind == "i8" and draw(st.booleans()), m=draw(st.sampled_from([32, 64, 128, 256])),
-              n=draw(st.integers(1, 32)) * 8, max_shift=draw(st.sampled_from([0, 8, 16, 32])) if ws else 0)
+              saturate=kind == "i8" and draw(st.booleans()), m=draw(st.sampled_from(_legal_m_table(kind, cta, ws))),
+              n=draw(st.sampled_from(_legal_n_table(kind, cta, ws, sparse, majors[1]))),
+              max_shift=draw(st.sampled_from([0, 8, 16, 32])) if ws else 0)
     if bs:
-        kw.update(sf_id_a=draw(st.integers(0, 3)), sf_id_b=draw(st.integers(0, 3)))
-    try:
-        return ID(**kw)
-    except DescriptorError:
-        return ID("f16", "f16", "f32", 128, 8 * draw(st.integers(1, 32)))
+        ids = [0, 1, 2, 3] if kind == "mxf8f6f4" else ([0] if sf == "ue4m3" else [0, 2])
+        kw.update(sf_id_a=draw(st.sampled_from(ids)), sf_id_b=draw(st.sampled_from(ids)))
+    return ID(**kw)
 
 
 @given(descriptors())
