@@ -453,7 +453,7 @@ def test_python_module_imports(tmp_path, constants):
 
 
 def test_every_dtype_in_a_header(constants):
-    assert set(DTYPES) == {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8"}
+    assert set(DTYPES) == {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "e2m1", "e2m1_p64", "e2m3", "e3m2"}
     for name in ("e5m2", "u8", "f16"):
         kc = kernel_constants(spec(f"t_{name}", A=op("64x128" if name != "f16" else "64x64", name)))
         assert f"{DTYPES[name].cute_type}>" in emit_header(kc)

@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arch import tma
+from ..arch import tma, umma
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
@@ -414,7 +414,8 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
         if not ok:
             continue
         m = tma.TiledTensorMap(tensor_data_type=dtype.tma_data_type, global_dim=(inner_total, rows_total),
-                               global_strides=(inner_total * bits // 8,), box_dim=(inner, box_rows), swizzle=tma_sw)
+                               global_strides=(inner_total * (dtype.gmem_bits or bits) // 8,),
+                               box_dim=(inner, box_rows), swizzle=tma_sw)
         bad = m.violations()
         if bad:
             raise LayoutValueError(f"{who}: the TMA box {(inner, box_rows)} breaks {bad[0]}")
@@ -429,6 +430,8 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
     bits = dtype.element_bits
+    if dtype.min_arch == "sm100" and arch != "sm100":
+        raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
     atom = mod.smem_atom(major, mode, bits)
     o2 = (0, 1) if order == "mn_first" else (1, 0)
     if tile_mn % atom.layout.shape[0] or tile_k % atom.layout.shape[1]:
@@ -634,6 +637,8 @@ class KernelConstants:
     spec: KernelSpec
     operands: tuple[OperandConstants, ...]
     version: str
+    instr_desc: Any = None  # sm100 with A and B: the umma.InstrDescriptor (None: see instr_desc_note)
+    instr_desc_note: str = ""
 
     @property
     def kernel(self) -> str:
@@ -669,7 +674,8 @@ class KernelConstants:
         """
         return {"schema": SCHEMA, "generator": f"pycute_layouts {self.version}", "kernel": self.kernel,
                 "arch": self.arch, "spec": self.spec.to_dict(), "smem_base": self.spec.smem_base,
-                "smem_bytes": self.smem_bytes, "operands": {o.name: o.to_dict() for o in self.operands}}
+                "smem_bytes": self.smem_bytes, "operands": {o.name: o.to_dict() for o in self.operands},
+                **_instr_desc_dict(self)}
 
 
 def kernel_constants(spec: KernelSpec) -> KernelConstants:
@@ -726,7 +732,30 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
             if a0 < b1 and b0 < a1:
                 raise SpecError(f"spec field '{b.name}.start_address': operand {b.name} [{b0:#x}, {b1:#x}) overlaps "
                                 f"operand {a.name} [{a0:#x}, {a1:#x})")
-    return KernelConstants(spec, tuple(out), __version__)
+    idesc, note = _instr_desc(spec, out)
+    return KernelConstants(spec, tuple(out), __version__, idesc, note)
+
+
+def _instr_desc_dict(kc: KernelConstants) -> dict:
+    d = kc.instr_desc
+    if d is None:
+        return {"instr_desc": None} if kc.arch == "sm100" else {}
+    return {"instr_desc": {"value": d.encode(), "hex": f"{d.encode():#010x}", "kind": d.kind, "cta_group": d.cta_group,
+                           "fields": {name: value for name, _bits, value, _ in d.fields()}}}
+
+
+def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str]:
+    """The tcgen05 instruction descriptor of an sm100 spec with A and B (settings from its ``mma`` table)."""
+    if spec.arch != "sm100" or len(ops) != 2:
+        return None, ""
+    a, b = ops
+    try:
+        return umma.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn, b.mma_mn,
+                                            spec.mma), ""
+    except DescriptorError as e:
+        if spec.mma is not None:
+            raise SpecError(f"spec field 'mma': {e}") from None
+        return None, f"no instruction descriptor for the default settings ({e}); add an 'mma' table to the spec"
 
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..arch import umma
 from ..errors import SpecError
 from .constants import KernelConstants, OperandConstants, spec_comment
 from .spec import MMA_K_BYTES
@@ -178,6 +179,10 @@ def emit_header(kc: KernelConstants) -> str:
     for o in kc.operands:
         L += _header_operand(kc, o)
         L.append("")
+    if kc.instr_desc is not None:
+        L += [*umma.header_lines(kc.instr_desc), ""]
+    elif kc.instr_desc_note:
+        L += [f"// {kc.instr_desc_note}", ""]
     L.append("#if defined(__cuda_cuda_h__)  // <cuda.h> included: the driver's enumerators")
     for o in kc.operands:
         L.append(f"static_assert(int({o.tma_swizzle_name}) == Operand{o.name}::kTmaSwizzle, "

@@ -43,6 +43,8 @@ class DType:
     element_bits: int
     cute_type: str
     tma_data_type: str
+    gmem_bits: int | None = None  # bits per element in global memory when smem pads them (e2m3: 6)
+    min_arch: str = "sm90"
 
 
 #: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
@@ -54,6 +56,14 @@ DTYPES: dict[str, DType] = {
     "e5m2": DType("e5m2", 8, "cute::float_e5m2_t", "UINT8"),
     "s8": DType("s8", 8, "int8_t", "UINT8"),
     "u8": DType("u8", 8, "uint8_t", "UINT8"),
+    # sm100 narrow types: packed e2m1 (kind::mxf4/mxf4nvf4, K-major) and the 16-byte padded forms of
+    # kind::f8f6f4/mxf8f6f4 (.b4x16_p64, .b6x16_p32: 16 elements per 16 bytes, the geometry of 8-bit elements;
+    # their CuTe smem layouts use uint8_t, CUTLASS's ElementAMma_SmemAllocType: CuTe's *_unpacksmem_t types
+    # report sizeof_bits 4 and 6, for which the UMMA atoms do not divide)
+    "e2m1": DType("e2m1", 4, "cute::float_e2m1_t", "16U4_ALIGN8B", min_arch="sm100"),
+    "e2m1_p64": DType("e2m1_p64", 8, "uint8_t", "16U4_ALIGN16B", 4, "sm100"),
+    "e2m3": DType("e2m3", 8, "uint8_t", "16U6_ALIGN16B", 6, "sm100"),
+    "e3m2": DType("e3m2", 8, "uint8_t", "16U6_ALIGN16B", 6, "sm100"),
 }
 
 _DTYPE_ALIASES = {
@@ -63,6 +73,7 @@ _DTYPE_ALIASES = {
     "fp8": "e4m3", "fp8_e4m3": "e4m3", "float_e4m3": "e4m3", "e4m3fn": "e4m3",
     "fp8_e5m2": "e5m2", "float_e5m2": "e5m2",
     "int8": "s8", "i8": "s8", "uint8": "u8",
+    "fp4": "e2m1", "float_e2m1": "e2m1", "e2m1_padded": "e2m1_p64", "fp6_e2m3": "e2m3", "fp6_e3m2": "e3m2",
 }
 
 
@@ -77,7 +88,7 @@ def parse_dtype(name: Any) -> DType:
     >>> parse_dtype("fp32")
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8; ...
+    pycute_layouts.errors.SpecError: unknown dtype 'fp32' (allowed: f16, bf16, tf32, e4m3, e5m2, s8, u8, e2m1, ...
     """
     if isinstance(name, DType):
         return name
@@ -178,6 +189,7 @@ class KernelSpec:
     arch: str
     operands: tuple[OperandSpec, ...]
     smem_base: int = 0
+    mma: dict | None = None  # sm100: instruction-descriptor settings (umma.instr_desc_for_operands)
 
     def to_dict(self) -> dict:
         """The normalized spec as plain data (sorted, defaults filled in).
@@ -186,6 +198,8 @@ class KernelSpec:
         {'kernel': 'k', 'arch': 'sm90', 'smem_base': 0}
         """
         d: dict[str, Any] = {"kernel": self.kernel, "arch": self.arch, "smem_base": self.smem_base}
+        if self.mma is not None:
+            d["mma"] = dict(self.mma)
         for op in self.operands:
             d[op.name] = op.to_dict()
         return d
@@ -215,7 +229,7 @@ _CXX_KEYWORDS = frozenset(
     "virtual void volatile while std cute".split())
 
 _OPERAND_KEYS = ("tile", "dtype", "major", "swizzle", "stages", "order", "mma_mn", "start_address")
-_TOP_KEYS = ("kernel", "arch", "smem_base", "A", "B")
+_TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def int_field(value: Any, field: str, lo: int | None = None) -> int:
@@ -313,7 +327,11 @@ def parse_spec(data: Any) -> KernelSpec:
     ops = tuple(_parse_operand(n, data[n]) for n in ("A", "B") if n in data)
     if not ops:
         raise SpecError("spec field 'A': missing (the spec needs operand tables A and/or B)")
-    return KernelSpec(kernel, arch, ops, smem_base)
+    mma = data.get("mma")
+    if mma is not None and (not isinstance(mma, Mapping) or arch != "sm100" or len(ops) != 2):
+        raise SpecError("spec field 'mma': a table of tcgen05 instruction-descriptor settings, for sm100 specs with "
+                        f"operands A and B (got {mma!r} for {arch} with {len(ops)} operand(s))")
+    return KernelSpec(kernel, arch, ops, smem_base, None if mma is None else dict(mma))
 
 
 def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = None) -> KernelSpec:

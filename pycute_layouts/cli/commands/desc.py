@@ -11,6 +11,10 @@ operand      : 64x64 (MN x K) bf16, K-major, 128B swizzle, sm90 (wgmma.mma_async
 smem layout  : Sw<3,4,3> o 0 o ((8,8),(64,1)):((64,512),(1,0))  (tile_to_shape(smem_atom, (64,64)), mn_first)
 ...
 0
+>>> main(["desc", "--idesc", "0x084000a0"])
+InstrDescriptor[tcgen05.mma.cta_group::1.kind::i8] 0x084000a0
+...
+0
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 from typing import Any
 
 from ... import codegen
+from ...arch import umma
 from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
@@ -79,8 +84,33 @@ def format_desc(oc: Any) -> str:
     return "\n".join(lines)
 
 
+def _cmd_idesc(args: argparse.Namespace) -> int:
+    """``desc --idesc VALUE``: decode a pasted 32-bit tcgen05 instruction descriptor."""
+    used = [f"--{n.replace('_', '-')}" for n in ("layout", "tile", "swizzle", "major", "dtype", "mma_mn")
+            if getattr(args, n) is not None]
+    if used:
+        raise LayoutError(f"desc: --idesc decodes an instruction descriptor; do not combine it with {', '.join(used)}")
+    if args.json:
+        found = ([umma.InstrDescriptor.decode(args.idesc, args.block_scaled, kind=args.kind)] if args.kind
+                 else umma.InstrDescriptor.readings(args.idesc, args.block_scaled))
+        if not found:
+            umma.InstrDescriptor.decode(args.idesc, args.block_scaled)  # raises, naming the rule
+        print(json.dumps([{"kind": d.kind, "cta_group": d.cta_group, "value": d.encode(),
+                           "fields": {n: v for n, _b, v, _m in d.fields()}} for d in found], sort_keys=True))
+    else:
+        print(umma.describe_value(args.idesc, args.block_scaled, args.kind))
+    return 0
+
+
 def _cmd_desc(args: argparse.Namespace) -> int:
 
+    if args.idesc is not None:
+        return _cmd_idesc(args)
+    if args.block_scaled or args.kind is not None:
+        raise LayoutError("desc: --block-scaled and --kind go with --idesc VALUE")
+    for n in ("major", "dtype"):
+        if getattr(args, n) is None:
+            raise LayoutError(f"desc: --{n} required (or decode an instruction descriptor with --idesc VALUE)")
     if args.layout is not None:
         if args.tile is not None or args.swizzle is not None or args.order != "auto" or args.mma_mn is not None:
             raise LayoutError("desc: --layout gives the whole operand; do not combine it with --tile, --swizzle, "
@@ -115,8 +145,9 @@ def register(sub: Any) -> None:
                     "the PTX canonical layout it matched and the TMA box that fills the tile.")
     h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o 0 o (64,64):(64,1)"')
     h.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol of --layout")
-    h.add_argument("--major", required=True, help="K or MN: the operand's contiguous dimension")
-    h.add_argument("--dtype", required=True, help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8 (aliases: fp8, ...)")
+    h.add_argument("--major", help="K or MN: the operand's contiguous dimension")
+    h.add_argument("--dtype", help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8; sm100 also e2m1 (packed), "
+                                   "e2m1_p64, e2m3, e3m2 (16-byte padded) (aliases: fp8, fp4, ...)")
     h.add_argument("--swizzle", help="none, 32B, 64B, 128B, 128B_base32B (sm100)")
     h.add_argument("--tile", help="the operand's smem tile MNxK in elements, e.g. 128x64")
     h.add_argument("--arch", default="sm90", help="sm90 (wgmma, default) or sm100 (tcgen05)")
@@ -128,4 +159,10 @@ def register(sub: Any) -> None:
     h.add_argument("--anchor", default="absolute", choices=("absolute", "tile"),
                    help="the swizzle acts on absolute addresses (TMA, default) or on offsets from --start")
     h.add_argument("--json", action="store_true", help="print JSON")
+    h.add_argument("--idesc", type=int0, default=None, metavar="VALUE",
+                   help="decode a 32-bit tcgen05 instruction descriptor (e.g. 0x08400490) instead")
+    h.add_argument("--block-scaled", action="store_true",
+                   help="with --idesc: the value is a block-scaled descriptor (kind::mxf8f6f4, mxf4, mxf4nvf4)")
+    h.add_argument("--kind", default=None, choices=umma.INSTR_KINDS,
+                   help="with --idesc: the instruction's kind (the descriptor does not encode it)")
     h.set_defaults(func=_cmd_desc)

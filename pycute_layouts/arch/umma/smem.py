@@ -47,11 +47,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
-from ..errors import DescriptorError
-from .smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
-from .swizzle_modes import MMA_MODES, SwizzleMode
-from .wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
+from ...core.composed import ComposedLayout, SwizzledSmemLayout
+from ...errors import DescriptorError
+from ..smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
+from ..swizzle_modes import MMA_MODES, SwizzleMode
+from ..wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
 
 __all__ = [
     "CANONICAL_LAYOUTS",
@@ -259,3 +259,4 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     """
     return make_smem_desc_for(SM100_RULES, UmmaSmemDescriptor, layout, major, element_bits, start_address,
                            swizzle_anchor, {"lbo_mode": 0, "version": 1})
+
