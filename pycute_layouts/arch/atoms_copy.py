@@ -36,7 +36,7 @@ from typing import Any
 from ..errors import LayoutTypeError, LayoutValueError
 from ..layout import Layout
 
-__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES"]
+__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
 
 #: tcgen05.ld/st shapes: name -> (data-path lanes, bits per repetition, largest repetition CuTe defines).
 TMEM_SHAPES: dict[str, tuple[int, int, int]] = {
@@ -220,3 +220,23 @@ def parse_copy_name(name: str) -> CopyAtom:
             return CopyAtom(text, "tmem_load", Layout(32), tmem, regs, tmem, **kw)
         return CopyAtom(text, "tmem_store", Layout(32), regs, tmem, tmem, **kw)
     raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}; known families: {'; '.join(_FAMILIES)}")
+
+
+def copy_atom_names() -> list[str]:
+    """Every copy atom name of :func:`copy_families` (all repetitions, with and without ``_16b``).
+
+    Pre: none. Post: the names, ldmatrix/stmatrix first.
+
+    >>> names = copy_atom_names()
+    >>> len(names), names[-1]
+    (160, 'SM100_TMEM_STORE_16dp32b128x_16b')
+    """
+    out = [f"SM75_U32x{c}_LDSM_N" for c in (1, 2, 4)] + [f"SM75_U16x{c}_LDSM_T" for c in (2, 4, 8)]
+    out += [f"SM90_U32x{c}_STSM_N" for c in (1, 2, 4)] + [f"SM90_U16x{c}_STSM_T" for c in (2, 4, 8)]
+    for op in ("LOAD", "STORE"):
+        for shape, (_dp, _bits, rmax) in TMEM_SHAPES.items():
+            r = 1
+            while r <= rmax:
+                out += [f"SM100_TMEM_{op}_{shape}{r}x", f"SM100_TMEM_{op}_{shape}{r}x_16b"]
+                r *= 2
+    return out

@@ -46,6 +46,7 @@ __all__ = [
     "gmma_layouts",
     "umma_layouts",
     "gmma_n_values",
+    "mma_atom_names",
 ]
 
 #: Bits of each element type as CuTe's atom names spell it.
@@ -407,3 +408,41 @@ def parse_mma_name(name: str) -> MmaAtom:
     except _Unknown as e:
         fams = "; ".join(_FAMILIES)
         raise LayoutValueError(f"mma_atom: unknown MMA atom {name!r}: {e}. Known families: {fams}") from None
+
+
+def mma_atom_names(*, majors: bool = False) -> list[str]:
+    """Every MMA atom name of :func:`mma_families` (sm100: a representative set of M, N and types).
+
+    Pre: none. Post: canonical names; with ``majors=True`` the 16-bit GMMA atoms come in every
+    major combination CuTe accepts (RS: A K-major), else K-major only.
+
+    >>> names = mma_atom_names()
+    >>> len([n for n in names if n.startswith("SM90_")]), names[0]
+    (1056, 'SM80_16x8x8_F16F16F16F16_TN')
+    """
+    out = [f"SM80_16x8x{k}_{t}_TN" for k in (8, 16) for t in ("F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32")]
+    out += [f"SM80_16x8x{k}_F32TF32TF32F32_TN" for k in (4, 8)]
+    out += [f"SM80_{s}_S32{a}{b}S32_TN{sat}" for s in ("8x8x16", "16x8x16", "16x8x32") for a in ("S8", "U8")
+            for b in ("S8", "U8") for sat in ("", "_SATURATE")]
+    mj = [("K", "K"), ("K", "MN"), ("MN", "K"), ("MN", "MN")] if majors else [("K", "K")]
+    for ss in ("SS", "RS"):
+        for n in gmma_n_values(False):
+            for t in ("F16F16F16", "F32F16F16", "F32BF16BF16"):
+                out += [f"SM90_64x{n}x16_{t}_{ss}<GMMA::Major::{a},GMMA::Major::{b}>" for a, b in mj
+                        if ss == "SS" or a == "K"]
+            out.append(f"SM90_64x{n}x8_F32TF32TF32_{ss}_TN")
+            out += [f"SM90_64x{n}x32_{d}{a}{b}_{ss}_TN" for d in ("F16", "F32") for a in ("E4M3", "E5M2")
+                    for b in ("E4M3", "E5M2")]
+        for n in gmma_n_values(True):
+            out += [f"SM90_64x{n}x32_S32{a}{b}_{ss}_TN{sat}" for a in ("S8", "U8") for b in ("S8", "U8")
+                    for sat in ("", "_SATURATE")]
+    kinds = (("TF32", "tfloat32_t,tfloat32_t,float"), ("F16BF16", "half_t,half_t,float"),
+             ("F16BF16", "bfloat16_t,bfloat16_t,float"), ("S8", "int8_t,int8_t,int32_t"))
+    for kind, ty in kinds:
+        for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
+            for ss in ("SS", "TS"):
+                for m in ms:
+                    for n in (32, 64, 256):
+                        for a, b in (("K", "K"), ("MN", "MN")) if ss == "SS" else (("K", "MN"),):
+                            out.append(f"SM100_MMA_{kind}{two}_{ss}<{ty},{m},{n},UMMA::Major::{a},UMMA::Major::{b}>")
+    return out
