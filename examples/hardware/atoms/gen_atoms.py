@@ -256,7 +256,7 @@ def emit(outdir: Path) -> dict:
         plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": c.atom.name, "threads": threads,
                      "words": words, "a_bytes": a_bytes, "img_bytes": len(img), "has_regs": bool(regs)})
     table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
-                       f"{p['img_bytes'] - p['a_bytes']}, {'regs%d' % p['index'] if p['has_regs'] else 'nullptr'}, "
+                       f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
                        f"{p['threads']}, {p['words']}}}" for p in plan)
     src.append(f"static const CaseDef kCases[] = {{\n{table}\n}};\nstatic const int kNumCases = {len(plan)};")
     (outdir / "atoms_cases.cuh").write_text("\n".join(src) + "\n")
