@@ -63,6 +63,7 @@ __all__ = [
     "to_svg",
     "to_tikz",
     "to_png",
+    "picture_svg",
     "MissingDependencyError",
     "PALETTE",
     "MAX_CELLS_PER_SIDE",
@@ -392,7 +393,8 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     """The :class:`Picture` of a layout: the cells, labels, colors and legend every backend draws.
 
     ``obj`` is a rank-1/rank-2 Layout, a ComposedLayout (``Sw<..> o off o L``), a
-    SwizzledSmemLayout, or a 2-D integer array of byte offsets (``arch.tma.box_to_smem``). See the
+    SwizzledSmemLayout, a 2-D integer array of byte offsets (``arch.tma.box_to_smem``), or a
+    Picture (returned unchanged, the options unused: every backend draws it). See the
     module docstring for ``cell``, ``label``, ``color``, ``element_bits`` and ``swizzle_unit``.
     Errors: LayoutValueError for a bad option, rank > 2, unbound symbols, more than
     ``MAX_CELLS_PER_SIDE`` cells per side, or chunks that are not 16 contiguous bytes; UnitError
@@ -407,6 +409,8 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     ...
     pycute_layouts.errors.LayoutValueError: picture: only rank-1 and rank-2 layouts can be drawn ...
     """
+    if isinstance(obj, Picture):  # an already-built picture (e.g. render_tv's thread-value pictures) draws as is
+        return obj
     cell = _check_choice(who, "cell", cell, _CELL_MODES, False)
     label = _check_choice(who, "label", label, _LABELS, True)
     color = _check_choice(who, "color", color, _COLORS, True)
@@ -612,8 +616,24 @@ def _labelled(pic: Picture, g: _Geom, r: int, c: int) -> bool:
 # SVG
 
 
-def _svg_of(pic: Picture) -> str:
-    g = _geometry(pic, max_w=1600, max_h=1600, want_h=20, base_font=11, min_font=5, tick_font=9, min_cell=6)
+def picture_svg(pic: Picture, *, max_side_px: int = 1600) -> str:
+    """The SVG of a :class:`Picture`, fitted to ``max_side_px`` pixels a side (larger: bigger labels).
+
+    Pre: pic a Picture, 200 <= max_side_px <= 20000. Post: the SVG text, as :func:`to_svg` draws it.
+
+    >>> from pycute_layouts import Layout
+    >>> picture_svg(picture(Layout((2, 3), (3, 1))), max_side_px=4000).count('class="cell"')
+    6
+    """
+    if not isinstance(pic, Picture):
+        raise LayoutTypeError(f"picture_svg: expected a Picture, got {pic!r}")
+    if isinstance(max_side_px, bool) or not isinstance(max_side_px, int) or not 200 <= max_side_px <= 20000:
+        raise LayoutValueError(f"picture_svg: max_side_px must be an integer in [200, 20000], got {max_side_px!r}")
+    return _svg_of(pic, max_side_px)
+
+
+def _svg_of(pic: Picture, max_side: float = 1600) -> str:
+    g = _geometry(pic, max_w=max_side, max_h=max_side, want_h=20, base_font=11, min_font=5, tick_font=9, min_cell=6)
     pad, tfont, sfont, cfont, tkf = 8.0, 14.0, 10.0, 10.0, 9.0
     grid_w, grid_h = pic.ncols * g.cell_w, pic.nrows * g.cell_h
     row_tick_chars = len(str((pic.nrows - 1) * pic.row_step)) if pic.row_caption else 0
