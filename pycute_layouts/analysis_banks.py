@@ -467,7 +467,9 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     Layout or ``Swizzle o offset o Layout`` is instead an element layout whose swizzle acts on
     byte addresses (the wgmma/TMA convention of :mod:`pycute_layouts.arch.wgmma`).
 
-    ``thread_offsets``: an :class:`AccessPattern` (e.g. :func:`ldmatrix_pattern`), 32
+    ``thread_offsets``: an :class:`AccessPattern` (e.g. :func:`ldmatrix_pattern`), an ldmatrix/stmatrix
+    copy atom of :mod:`pycute_layouts.arch.atoms` (its ``access_pattern()``: matrix ``m`` at the
+    ``m``-th 16-byte column of rows 0-7), 32
     coordinates (None: inactive thread), a ``(32,)``/``(32, rank)`` numpy array, or a thread ->
     linear-index Layout of size 32. ``access_bytes``: 1, 2, 4, 8 or 16 (taken from the pattern
     when omitted); every address must be a multiple of it.
@@ -485,6 +487,8 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     pycute_layouts.errors.LayoutValueError: bank_conflicts: thread 1 accesses 4 bytes at byte address 2, ...
     """
     who = "bank_conflicts"
+    if callable(getattr(thread_offsets, "access_pattern", None)):  # a copy atom (arch.atoms): its own addresses
+        thread_offsets = thread_offsets.access_pattern(element_bits=element_bits or 16)
     if isinstance(thread_offsets, AccessPattern):
         pat = thread_offsets
         if access_bytes is not None and _check_access_bytes(access_bytes, who) != pat.access_bytes:

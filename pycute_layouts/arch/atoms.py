@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..analysis_banks import AccessPattern
-from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..errors import LayoutTypeError, LayoutValueError
 from ..layout import Layout, composition, make_layout, right_inverse
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
 from .atoms_mma import MmaAtom, mma_families, parse_mma_name
@@ -355,17 +355,4 @@ def copy_access_pattern(copy: CopyAtom | str, *, element_bits: int = 16,
     a = copy_atom(copy) if isinstance(copy, str) else copy
     if not isinstance(a, CopyAtom):
         raise LayoutTypeError(f"copy_access_pattern: expected a CopyAtom or a copy atom name, got {copy!r}")
-    if not a.smem_side:
-        raise LayoutValueError(f"copy_access_pattern: {a.name} moves tensor memory, not shared memory")
-    if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
-        raise UnitError(f"copy_access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
-    row_elems = 128 // element_bits
-    origins = [(0, m * row_elems) for m in range(a.num_matrices)] if matrix_origins is None else list(matrix_origins)
-    if len(origins) != a.num_matrices:
-        raise LayoutValueError(f"copy_access_pattern: {a.name} moves {a.num_matrices} matrices; matrix_origins has "
-                               f"{len(origins)} entries")
-    coords: list[Any] = [None] * 32
-    for t, row in a.smem_row_threads():
-        r0, c0 = origins[row // 8]
-        coords[t] = (int(r0) + row % 8, int(c0))
-    return AccessPattern(a.name, 16, tuple(coords))
+    return a.access_pattern(element_bits=element_bits, matrix_origins=matrix_origins)

@@ -33,7 +33,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import LayoutTypeError, LayoutValueError
+from ..analysis_banks import AccessPattern
+from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from ..layout import Layout
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
@@ -119,6 +120,33 @@ class CopyAtom:
         for t in range(32):
             seen.setdefault(int(lay(t, 0)) // 128, t)
         return tuple(sorted((t, r) for r, t in seen.items()))
+
+    def access_pattern(self, *, element_bits: int = 16, matrix_origins: Any = None) -> AccessPattern:
+        """The shared-memory addresses of a warp executing this ldmatrix/stmatrix atom, for bank analysis.
+
+        Pre: an LDSM/STSM atom; element_bits in 8..128; matrix_origins one (row, col) per matrix
+        (default: matrix m at column m * 128 / element_bits). Post: an AccessPattern of 16-byte rows:
+        the threads :meth:`smem_row_threads` names, each at row ``r % 8`` of matrix ``r // 8``.
+        :func:`pycute_layouts.analysis_banks.bank_conflicts` takes the atom itself and calls this.
+
+        >>> parse_copy_name("SM75_U16x4_LDSM_T").access_pattern(matrix_origins=[(0, 0), (8, 0)]).coords[9]
+        (9, 0)
+        """
+        if not self.smem_side:
+            raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves tensor memory, not shared memory")
+        if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
+            raise UnitError(f"CopyAtom.access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
+        row_elems = 128 // element_bits
+        origins = [(0, m * row_elems) for m in range(self.num_matrices)] if matrix_origins is None \
+            else list(matrix_origins)
+        if len(origins) != self.num_matrices:
+            raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves {self.num_matrices} matrices; "
+                                   f"matrix_origins has {len(origins)} entries")
+        coords: list[Any] = [None] * 32
+        for t, row in self.smem_row_threads():
+            r0, c0 = origins[row // 8]
+            coords[t] = (int(r0) + row % 8, int(c0))
+        return AccessPattern(self.name, 16, tuple(coords))
 
 
 def ldsm_layouts(num_matrices: int, trans: bool) -> tuple[Layout, Layout]:

@@ -241,6 +241,9 @@ def test_copy_atom_bank_conflicts():
             assert r.wavefronts == want and r.pattern == name
             assert r.thread_addresses == bank_conflicts(smem, ldmatrix_pattern(4, matrix_origins=origins)).thread_addresses
         assert bank_conflicts(smem, atoms.copy_access_pattern("SM75_U16x8_LDSM_T")).wavefronts == want
+        assert bank_conflicts(smem, atoms.copy_atom("SM75_U16x8_LDSM_T")).wavefronts == want   # the atom itself
+    with pytest.raises(LayoutValueError, match="moves tensor memory"):
+        bank_conflicts(Layout(1024, 1), atoms.copy_atom("SM100_TMEM_LOAD_32dp32b1x"))
     x1 = atoms.copy_access_pattern("SM75_U32x1_LDSM_N")
     assert x1.active_threads() == tuple(range(8))
 
