@@ -47,6 +47,7 @@ __all__ = [
     "thread_fragment",
     "tv_table",
     "copy_access_pattern",
+    "thread_reads",
     "mma_families",
     "copy_families",
 ]
@@ -356,3 +357,41 @@ def copy_access_pattern(copy: CopyAtom | str, *, element_bits: int = 16,
     if not isinstance(a, CopyAtom):
         raise LayoutTypeError(f"copy_access_pattern: expected a CopyAtom or a copy atom name, got {copy!r}")
     return a.access_pattern(element_bits=element_bits, matrix_origins=matrix_origins)
+
+
+def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any = (0,), *,
+                 max_values: int = 16) -> list[str]:
+    """Lines ``T<t>: V<v> (row,col) @0x<address>, ...``: which elements of an operand each thread holds, and where.
+
+    Pre: ``addresses`` is the operand tile's byte addresses as a (rows, cols) array at least the atom's
+    tile (e.g. :meth:`pycute_layouts.arch.wgmma.SmemDescriptor.element_addresses`); threads in range;
+    max_values >= 1. Post: one line per thread (values beyond ``max_values`` summarised), preceded by a
+    note when the operand is read from shared memory by the whole warpgroup (an SS wgmma's A and B).
+
+    >>> import numpy as np
+    >>> addr = np.arange(64 * 16).reshape(64, 16) * 2             # a 64x16 bf16 tile, K-major rows of 32 bytes
+    >>> thread_reads("SM90_64x64x16_F32BF16BF16_RS", "A", addr, [5], max_values=3)
+    ['T5: V0 (1,2) @0x24, V1 (1,3) @0x26, V2 (9,2) @0x124, ... (8 values)']
+    """
+    a = mma_atom(mma) if isinstance(mma, str) else mma
+    if not isinstance(a, MmaAtom):
+        raise LayoutTypeError(f"thread_reads: expected an MmaAtom or an MMA atom name, got {mma!r}")
+    op = _operand(operand, "thread_reads")
+    arr = np.asarray(addresses)
+    r, c = a.tile_shape(op)
+    if arr.ndim != 2 or arr.shape[0] < r or arr.shape[1] < c:
+        raise LayoutValueError(f"thread_reads: addresses must be a 2-D array covering the {r}x{c} {op} tile, got "
+                               f"shape {arr.shape}")
+    if isinstance(max_values, bool) or not isinstance(max_values, int) or max_values < 1:
+        raise LayoutValueError(f"thread_reads: max_values must be a positive int, got {max_values!r}")
+    out = []
+    lay = a.layout(op)
+    if lay[0].stride == 0 and a.num_threads > 1:
+        out.append(f"{a.name} {op}: read from shared memory by all {a.num_threads} threads through the descriptor "
+                   "(every thread lists the whole tile)")
+    for t in threads:
+        frag = thread_fragment(a, op, t)
+        vals = ", ".join(f"V{v} ({i},{j}) @{int(arr[i, j]):#x}" for v, (i, j) in frag[:max_values])
+        more = f", ... ({len(frag)} values)" if len(frag) > max_values else ""
+        out.append(f"T{t}: {vals}{more}")
+    return out

@@ -8,6 +8,8 @@ be disjoint and covering (hypothesis, ci budget). The differential test against 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -337,3 +339,25 @@ def test_bad_arguments():
     with pytest.raises(LayoutValueError, match="matrix_origins has 1 entries"):
         atoms.copy_access_pattern("SM75_U32x2_LDSM_N", matrix_origins=[(0, 0)])
     assert issubclass(LayoutValueError, LayoutError)
+
+
+def test_desc_lists_which_thread_reads_what(capsys):
+    from pycute_layouts.cli import main
+
+    rs = "SM90_64x64x16_F32BF16BF16_RS"
+    assert main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--atom", rs,
+                 "--threads", "5,33", "--json"]) == 0
+    reads = json.loads(capsys.readouterr().out)["thread_reads"]
+    # element (1, 2): byte 1 * 128 + 2 * 2 = 132 of the 128-byte-row tile; Sw<3,4,3> XORs chunk 0 with row 1: 148
+    assert reads[0].startswith("T5: V0 (1,2) @0x94, V1 (1,3) @0x96, V2 (9,2) @") and reads[1].startswith("T33: V0 (16,2) @0x804")
+    assert main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--atom",
+                 "SM90_64x64x16_F32BF16BF16_SS", "--threads", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "read from shared memory by all 128 threads" in out and "reads        : T0: V0 (0,0) @0x0, V1 (1,0) @0x90" in out
+    assert main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--atom", rs,
+                 "--threads", "200"]) == 2
+    assert "outside [0, 128)" in capsys.readouterr().err
+    assert main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "tf32", "--tile", "64x32", "--atom", rs]) == 2
+    assert "reads a 64x16 A tile per instruction" in capsys.readouterr().err
+    with pytest.raises(LayoutValueError, match="covering the 64x16 A tile"):
+        atoms.thread_reads(rs, "A", np.zeros((64, 8)))
