@@ -145,7 +145,7 @@ def _bits_to_elements(bits: Layout, eb: int, name: str, side: str) -> Layout:
     every other stride is divided by eb (CuTe's recast of a thread-value layout)."""
     vs, vd = bits[1].shape, bits[1].stride
     vs, vd = (vs, vd) if isinstance(vs, tuple) else ((vs,), (vd,))
-    ok = vd[0] == 1 and vs[0] % eb == 0 and all(isinstance(d, int) and d % eb == 0 for d in vd[1:])
+    ok = isinstance(vs[0], int) and vd[0] == 1 and vs[0] % eb == 0 and all(isinstance(d, int) and d % eb == 0 for d in vd[1:])
     ts, td = bits[0].shape, bits[0].stride
     ok = ok and all(isinstance(d, int) and d % eb == 0 for d in flatten(td))
     if not ok:

@@ -128,6 +128,8 @@ class TiledMma:
     def num_threads(self) -> int:
         """Threads of the tiled MMA: atom threads x atoms.
 
+        Pre: none. Post: a positive int.
+
         >>> make_tiled_mma(mma_atom("SM90_64x64x16_F16F16F16_SS"), (2, 1, 1)).num_threads
         256
         """
@@ -136,6 +138,8 @@ class TiledMma:
     @property
     def tile_size_mnk(self) -> tuple[int, int, int]:
         """CuTe's ``tile_size_mnk``: the permutation's extent, else atoms x atom extent, per M, N, K.
+
+        Pre: none. Post: three positive ints.
 
         >>> make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN"), (1, 2, 1), (None, 32, None)).tile_size_mnk
         (16, 32, 8)

@@ -91,6 +91,8 @@ class CopyAtom:
     def smem_side(self) -> str:
         """Which side is shared memory (``"src"`` for ldmatrix, ``"dst"`` for stmatrix, ``""`` for TMEM atoms).
 
+        Pre: none. Post: one of ``"src"``, ``"dst"``, ``""``.
+
         >>> parse_copy_name("SM75_U32x1_LDSM_N").smem_side
         'src'
         """
@@ -100,6 +102,8 @@ class CopyAtom:
     def register_layout(self) -> Layout:
         """The register side's (thread, bit) -> reference bit layout.
 
+        Pre: none. Post: ``dst_layout`` for loads (ldmatrix, tcgen05.ld), ``src_layout`` for stores.
+
         >>> str(parse_copy_name("SM100_TMEM_LOAD_32dp32b2x").register_layout)
         '(32,64):(64,1)'
         """
@@ -108,6 +112,7 @@ class CopyAtom:
     def smem_row_threads(self) -> tuple[tuple[int, int], ...]:
         """For ldmatrix/stmatrix: (thread, 128-bit row of the reference) of every thread whose address is used.
 
+        Pre: an ldmatrix/stmatrix atom (LayoutValueError otherwise). Post: sorted pairs, one per row.
         A thread is used when it is the first to name its row (the others have stride 0 in CuTe's layout).
 
         >>> parse_copy_name("SM75_U32x1_LDSM_N").smem_row_threads()[-1]

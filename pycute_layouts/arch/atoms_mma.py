@@ -111,6 +111,8 @@ class MmaAtom:
     def num_threads(self) -> int:
         """Threads of the atom (CuTe's ``size(ThrID)``).
 
+        Pre: none. Post: a positive int (128 for wgmma, 32 for mma.sync, 1 or 2 for tcgen05.mma).
+
         >>> parse_mma_name("SM90_64x8x16_F16F16F16_SS").num_threads
         128
         """
@@ -130,6 +132,8 @@ class MmaAtom:
     def tile_shape(self, operand: str) -> tuple[int, int]:
         """The (rows, columns) of the operand's tile: (M, K), (N, K) or (M, N).
 
+        Pre: operand in A, B, C, D. Post: a pair of positive ints.
+
         >>> parse_mma_name("SM90_64x32x16_F16F16F16_RS").tile_shape("B")
         (32, 16)
         """
@@ -139,6 +143,8 @@ class MmaAtom:
 
     def values_per_thread(self, operand: str) -> int:
         """Values one thread holds of the operand (size of the value mode).
+
+        Pre: operand in A, B, C, D. Post: a positive int.
 
         >>> parse_mma_name("SM90_64x256x16_F32BF16BF16_SS").values_per_thread("C")
         128
