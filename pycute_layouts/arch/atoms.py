@@ -180,6 +180,36 @@ class TiledMma:
         return composition(make_layout(rows, cols), tv)
 
 
+    def partition_A(self, tile_shape: tuple[int, int] | None = None) -> Layout:  # noqa: N802 - CuTe's name
+        """CuTe's ``partition_A`` as a layout: :meth:`partition` of operand A over an M x K tile.
+
+        Pre: as :meth:`partition`. Post: (thread, value) -> m + M * k.
+
+        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 1, 1)).partition_A()(32, 0)
+        16
+        """
+        return self.partition("A", tile_shape)
+
+    def partition_B(self, tile_shape: tuple[int, int] | None = None) -> Layout:  # noqa: N802 - CuTe's name
+        """CuTe's ``partition_B`` as a layout: :meth:`partition` of operand B over an N x K tile.
+
+        Pre: as :meth:`partition`. Post: (thread, value) -> n + N * k.
+
+        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 1, 1)).partition_B()(32, 0)   # both groups: same B
+        0
+        """
+        return self.partition("B", tile_shape)
+
+    def partition_C(self, tile_shape: tuple[int, int] | None = None) -> Layout:  # noqa: N802 - CuTe's name
+        """CuTe's ``partition_C`` as a layout: :meth:`partition` of operand C over an M x N tile.
+
+        Pre: as :meth:`partition`. Post: (thread, value) -> m + M * n, disjoint and covering.
+
+        >>> make_tiled_mma("SM90_64x64x16_F16F16F16_SS", (2, 1, 1)).partition_C((128, 128)).size()
+        16384
+        """
+        return self.partition("C", tile_shape)
+
 def _shape3(lay: Layout) -> tuple[int, int, int]:
     s = lay.shape if isinstance(lay.shape, tuple) else (lay.shape,)
     return tuple(int(Layout(x).size()) for x in s) + (1,) * (3 - len(s))

@@ -15,10 +15,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pycute_layouts import Layout, LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from pycute_layouts import Layout, LayoutError, LayoutTypeError, LayoutValueError, Swizzle, SwizzledSmemLayout, UnitError
+from pycute_layouts.analysis_banks import bank_conflicts, ldmatrix_pattern
 from pycute_layouts.arch import atoms
 from pycute_layouts.arch.atoms_copy import copy_atom_names
 from pycute_layouts.arch.atoms_mma import mma_atom_names
+from pycute_layouts.cli import main
 from pycute_layouts.layout import composition, right_inverse
 
 MMA = mma_atom_names()
@@ -230,9 +232,6 @@ def test_permutation_layout():
 
 
 def test_copy_atom_bank_conflicts():
-    from pycute_layouts import Swizzle, SwizzledSmemLayout
-    from pycute_layouts.analysis_banks import bank_conflicts, ldmatrix_pattern
-
     tile = Layout((32, 64), (64, 1))
     for sw, want in ((Swizzle(0, 4, 3), 32), (Swizzle(3, 4, 3), 4)):
         smem = SwizzledSmemLayout(sw, tile, 16)
@@ -342,8 +341,6 @@ def test_bad_arguments():
 
 
 def test_desc_lists_which_thread_reads_what(capsys):
-    from pycute_layouts.cli import main
-
     rs = "SM90_64x64x16_F32BF16BF16_RS"
     assert main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--atom", rs,
                  "--threads", "5,33", "--json"]) == 0
