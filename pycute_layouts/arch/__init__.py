@@ -1,1 +1,1 @@
-"""Hardware facts, one module per unit (wgmma, umma, tma, im2col, shfl); see docs/architecture.md."""
+"""Hardware facts, one module per unit (wgmma, umma, tma, im2col, shfl, atoms); see docs/architecture.md."""

@@ -179,7 +179,6 @@ class TiledMma:
         cols = _perm_map(pc, ts[d1], tc, tr)
         return composition(make_layout(rows, cols), tv)
 
-
     def partition_A(self, tile_shape: tuple[int, int] | None = None) -> Layout:  # noqa: N802 - CuTe's name
         """CuTe's ``partition_A`` as a layout: :meth:`partition` of operand A over an M x K tile.
 
