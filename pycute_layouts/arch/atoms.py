@@ -30,8 +30,10 @@ from typing import Any
 import numpy as np
 
 from ..analysis_banks import AccessPattern
-from ..errors import LayoutTypeError, LayoutValueError
+from ..composed import ComposedLayout, SwizzledSmemLayout
+from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from ..layout import Layout, composition, make_layout, right_inverse
+from ..swizzle import Swizzle
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
 from .atoms_mma import MmaAtom, mma_families, parse_mma_name
 
@@ -48,6 +50,7 @@ __all__ = [
     "tv_table",
     "copy_access_pattern",
     "thread_reads",
+    "operand_addresses",
     "mma_families",
     "copy_families",
 ]
@@ -428,3 +431,35 @@ def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any 
         more = f", ... ({len(frag)} values)" if len(frag) > max_values else ""
         out.append(f"T{t}: {vals}{more}")
     return out
+
+
+def operand_addresses(smem: Any, element_bits: int | None = None) -> np.ndarray:
+    """The byte address of every element of a rank-2 shared-memory operand tile, as a (rows, cols) array.
+
+    Pre: ``smem`` a SwizzledSmemLayout, or a rank-2 Layout / ``Sw<..> o 0 o Layout`` in elements with
+    ``element_bits`` (the swizzle on byte addresses, the wgmma/TMA convention). Post: ``out[r, c]`` is the
+    byte address of element (r, c); pass it to :func:`thread_reads`.
+
+    >>> from pycute_layouts import parse
+    >>> operand_addresses(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16)[1, :9:8].tolist()     # row 1: chunks XOR 1
+    [144, 128]
+    """
+    if isinstance(smem, ComposedLayout):
+        if smem.offset != 0 or not isinstance(smem.inner, Layout):
+            raise LayoutValueError(f"operand_addresses: expected Sw<..> o 0 o Layout, got {smem}")
+        smem = SwizzledSmemLayout(smem.outer, smem.inner, _bits(element_bits))
+    elif isinstance(smem, Layout):
+        smem = SwizzledSmemLayout(Swizzle(0, 4, 3), smem, _bits(element_bits))
+    if not isinstance(smem, SwizzledSmemLayout):
+        raise LayoutTypeError(f"operand_addresses: expected a SwizzledSmemLayout, Layout or ComposedLayout, got {smem!r}")
+    lay = smem.layout
+    if lay.rank() != 2:
+        raise LayoutValueError(f"operand_addresses: the operand tile must be rank 2 (rows, cols), got {lay}")
+    rows, cols = int(lay[0].size()), int(lay[1].size())
+    return np.asarray(smem.byte_addresses(), dtype=np.int64).reshape(rows, cols, order="F")
+
+
+def _bits(element_bits: Any) -> int:
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
+        raise UnitError(f"operand_addresses: element_bits (a positive int) is needed for a Layout, got {element_bits!r}")
+    return element_bits

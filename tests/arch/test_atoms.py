@@ -358,3 +358,21 @@ def test_desc_lists_which_thread_reads_what(capsys):
     assert "reads a 64x16 A tile per instruction" in capsys.readouterr().err
     with pytest.raises(LayoutValueError, match="covering the 64x16 A tile"):
         atoms.thread_reads(rs, "A", np.zeros((64, 8)))
+
+
+def test_explain_and_banks_take_atoms(capsys):
+    tile = "Sw<3,4,3> o 0 o (64,64):(64,1)"
+    assert main(["analyze", "explain", tile, "--element-bits", "16", "--atom", "SM90_64x64x16_F32BF16BF16_RS",
+                 "--threads", "5", "--json"]) == 0
+    reads = json.loads(capsys.readouterr().out)["thread_reads"]
+    assert reads == ["T5: V0 (1,2) @0x94, V1 (1,3) @0x96, V2 (9,2) @0x494, V3 (9,3) @0x496, V4 (1,10) @0x84, "
+                     "V5 (1,11) @0x86, V6 (9,10) @0x484, V7 (9,11) @0x486"]
+    assert main(["analyze", "banks", "(32,64):(64,1)", "--element-bits", "16", "--pattern", "SM75_U16x8_LDSM_T",
+                 "--matrix-origins", "0,0;8,0;0,8;8,8", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wavefronts"] == 32
+    addr = atoms.operand_addresses(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((64, 64), (64, 1)), 16))
+    assert addr[1, 2] == 0x94 and addr.shape == (64, 64)
+    with pytest.raises(UnitError, match="element_bits"):
+        atoms.operand_addresses(Layout((8, 8)))
+    with pytest.raises(LayoutValueError, match="rank 2"):
+        atoms.operand_addresses(Layout(8), 16)
