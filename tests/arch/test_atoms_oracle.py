@@ -114,6 +114,7 @@ def test_mma_atoms_match_cute(oracle):
             printed += identical
     print(f"MMA atoms: {len(MMA_NAMES)} atoms, {funcs} layouts equal as functions, {printed} also printed identically")
     assert funcs == 4 * len(MMA_NAMES) == 6464
+    assert printed == funcs
 
 
 @pytest.mark.oracle
