@@ -10,6 +10,7 @@ form (sympy). A wrong hand-written formula gets a concrete counterexample instea
 from pycute_layouts import parse
 from pycute_layouts.arch import wgmma
 from pycute_layouts.proofs.bitvec import equivalent
+
 atom = wgmma.smem_atom("K", "128B", 16)        # Sw<3,4,3> on byte addresses o (8,64):(64,1), bf16
 print("library atom     :", atom)
 

@@ -46,9 +46,20 @@ with CuTe's semantics and only element offsets are known.
 from ..errors import MissingDependencyError
 from .picture import MAX_CELLS_PER_SIDE, PALETTE, Picture, picture
 from .png import to_png
-from .svg import to_svg
+from .svg import picture_svg, to_svg
 from .text import layout_grid, layout_table
 from .tikz import to_tikz
 
-__all__ = ['layout_table', 'layout_grid', 'Picture', 'picture', 'to_svg', 'to_tikz', 'to_png', 'MissingDependencyError',
-           'PALETTE', 'MAX_CELLS_PER_SIDE']
+__all__ = [
+    "layout_table",
+    "picture_svg",
+    "layout_grid",
+    "Picture",
+    "picture",
+    "to_svg",
+    "to_tikz",
+    "to_png",
+    "MissingDependencyError",
+    "PALETTE",
+    "MAX_CELLS_PER_SIDE",
+]

@@ -432,6 +432,8 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     ...
     pycute_layouts.errors.LayoutValueError: picture: only rank-1 and rank-2 layouts can be drawn ...
     """
+    if isinstance(obj, Picture):  # an already-built picture (e.g. thread-value pictures) draws as is
+        return obj
     cell = _check_choice(who, "cell", cell, _CELL_MODES, False)
     label = _check_choice(who, "label", label, _LABELS, True)
     color = _check_choice(who, "color", color, _COLORS, True)

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 
+from ..errors import LayoutTypeError, LayoutValueError
 from .geometry import CHAR_W, Geom, caption_line, fmt_num, geometry, wrap_words
 from .picture import PALETTE, WHITE, Picture, picture
 
-__all__ = ["to_svg"]
+__all__ = ["to_svg", "picture_svg"]
 
 
 _PAD, _TITLE_FONT, _SUB_FONT, _CAPTION_FONT, _TICK_FONT, _SWATCH = 8.0, 14.0, 10.0, 10.0, 9.0, 12.0
@@ -46,9 +47,9 @@ def _legend_rows(pic: Picture, grid_w: float) -> list:
     return rows if items else []
 
 
-def _frame(pic: Picture) -> _Frame:
-    """The geometry of the whole SVG canvas."""
-    g = geometry(pic, max_w=1600, max_h=1600, want_h=20, base_font=11, min_font=5, tick_font=9, min_cell=6)
+def _frame(pic: Picture, max_side: float = 1600) -> _Frame:
+    """The geometry of the whole SVG canvas (``max_side`` pixels a side at most for the grid)."""
+    g = geometry(pic, max_w=max_side, max_h=max_side, want_h=20, base_font=11, min_font=5, tick_font=9, min_cell=6)
     pad, sfont = _PAD, _SUB_FONT
     grid_w, grid_h = pic.ncols * g.cell_w, pic.nrows * g.cell_h
     row_tick_chars = len(str((pic.nrows - 1) * pic.row_step)) if pic.row_caption else 0
@@ -174,9 +175,26 @@ def _svg_legend(fr: _Frame) -> list[str]:
     return out
 
 
-def _svg_of(pic: Picture) -> str:
+def picture_svg(pic: Picture, *, max_side_px: int = 1600) -> str:
+    """The SVG of a :class:`Picture`, fitted to ``max_side_px`` pixels a side (larger: bigger labels).
+
+    Pre:  pic is a Picture; 200 <= max_side_px <= 20000.
+    Post: the SVG text, as :func:`to_svg` draws it.
+
+    >>> from pycute_layouts import Layout
+    >>> picture_svg(picture(Layout((2, 3), (3, 1))), max_side_px=4000).count('class="cell"')
+    6
+    """
+    if not isinstance(pic, Picture):
+        raise LayoutTypeError(f"picture_svg: expected a Picture, got {pic!r}")
+    if isinstance(max_side_px, bool) or not isinstance(max_side_px, int) or not 200 <= max_side_px <= 20000:
+        raise LayoutValueError(f"picture_svg: max_side_px must be an integer in [200, 20000], got {max_side_px!r}")
+    return _svg_of(pic, max_side_px)
+
+
+def _svg_of(pic: Picture, max_side: float = 1600) -> str:
     """The SVG document of a picture: head and axes, cells, labels, legend."""
-    fr = _frame(pic)
+    fr = _frame(pic, max_side)
     out = _svg_head(pic, fr) + _svg_cells(pic, fr) + _svg_labels(pic, fr) + _svg_legend(fr)
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from ...arch import atoms
 from ...errors import LayoutError, LayoutValueError
 from ._common import defines
 
@@ -44,6 +45,9 @@ def _pattern(args: argparse.Namespace) -> Any:
                                ".trans) and --threads (a thread -> index layout of size 32)")
     if args.pattern is not None:
         bits = args.element_bits if args.element_bits is not None else 8
+        if args.pattern.startswith(("SM75_", "SM90_U")):  # a copy atom by CuTe's name: its own addresses
+            origins = _origins(args.matrix_origins) if args.matrix_origins is not None else None
+            return atoms.copy_access_pattern(args.pattern, element_bits=bits, matrix_origins=origins)
         pat = an.parse_pattern(args.pattern, element_bits=bits)
         if args.matrix_origins is not None:
             name = pat.name.split(".")
@@ -102,9 +106,26 @@ def _cmd_linear(args: argparse.Namespace) -> int:
 def _cmd_explain(args: argparse.Namespace) -> int:
     from ... import analysis as an
 
-    e = an.explain(_parse(args.layout, args), element_bits=args.element_bits)
-    print(json.dumps(e.to_dict()) if args.json else e.to_text())
+    lay = _parse(args.layout, args)
+    e = an.explain(lay, element_bits=args.element_bits)
+    reads = _explain_reads(lay, args) if args.atom else None
+    if args.json:
+        print(json.dumps({**e.to_dict(), **({"thread_reads": reads} if reads is not None else {})}))
+    else:
+        print(e.to_text())
+        for line in reads or []:
+            print(f"reads: {line}")
     return 0
+
+
+def _explain_reads(lay: Any, args: argparse.Namespace) -> list[str]:
+    """``explain --atom``: which elements of the tile each ``--threads`` holds, at the layout's byte addresses."""
+    try:
+        threads = [int(x) for x in args.threads.split(",")]
+    except ValueError:
+        raise LayoutValueError(f"analyze explain: --threads must be comma-separated integers, got {args.threads!r}") \
+            from None
+    return atoms.thread_reads(args.atom, args.operand, atoms.operand_addresses(lay, args.element_bits), threads)
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
@@ -139,7 +160,8 @@ def _common(p: argparse.ArgumentParser, json_help: str = "print JSON") -> None:
 
 
 def _access_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pattern", help="ldmatrix.x1|x2|x4 or stmatrix.x1|x2|x4, optionally .trans")
+    p.add_argument("--pattern", help="ldmatrix.x1|x2|x4 or stmatrix.x1|x2|x4, optionally .trans, or an ldmatrix/"
+                   "stmatrix copy atom by CuTe's name (SM75_U16x8_LDSM_T, SM90_U32x4_STSM_N, ...)")
     p.add_argument("--threads", metavar="LAYOUT", help="thread -> linear index layout of size 32 (e.g. '32:4')")
     p.add_argument("--access", type=int, help="bytes per thread: 1, 2, 4, 8 or 16 (ldmatrix: 16)")
     p.add_argument("--matrix-origins", metavar="R,C;R,C..", help="(row, column) of each 8x8 matrix (default: rows "
@@ -179,6 +201,10 @@ def register(sub: Any) -> None:
                         description="Shape tree, strides, contiguity, vector width, swizzle, canonical wgmma layout.")
     e.add_argument("layout")
     e.add_argument("--element-bits", type=int, help="element width in bits (enables bytes and the wgmma check)")
+    e.add_argument("--atom", metavar="NAME", help="an MMA atom (CuTe's name): list which elements of the tile the "
+                   "--threads hold and their byte addresses (LAYOUT is the operand tile, rows x K)")
+    e.add_argument("--operand", default="A", help="with --atom: A (default) or B")
+    e.add_argument("--threads", default="0", help="with --atom: comma-separated thread indices (default 0)")
     _common(e)
     e.set_defaults(func=_cmd_explain)
 

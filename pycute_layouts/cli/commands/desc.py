@@ -24,7 +24,7 @@ import json
 from typing import Any
 
 from ... import codegen
-from ...arch import umma
+from ...arch import atoms, umma
 from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
@@ -127,11 +127,35 @@ def _cmd_desc(args: argparse.Namespace) -> int:
             raise LayoutError("desc: -D binds symbols of --layout only")
         oc = codegen.describe_operand(args.arch, args.major, args.swizzle, args.dtype, args.tile, args.start,
                                       order=args.order, mma_mn=args.mma_mn, swizzle_anchor=args.anchor)
+    reads = _thread_reads(oc, args) if args.atom else []
     if args.json:
-        print(json.dumps(oc.to_dict(), sort_keys=True))
+        print(json.dumps({**oc.to_dict(), **({"thread_reads": reads} if args.atom else {})}, sort_keys=True))
     else:
         print(format_desc(oc))
+        for line in reads:
+            print(f"reads        : {line}")
     return 0
+
+
+def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
+    """``--atom``: which elements of the operand each of ``--threads`` holds, at the descriptor's byte addresses."""
+    a = atoms.mma_atom(args.atom)
+    op = args.operand.upper()
+    if op not in ("A", "B"):
+        raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
+    rows, k = a.tile_shape(op)
+    if (rows, k) != (oc.mma_mn, oc.mma_k):
+        raise LayoutError(f"desc: {a.name} reads a {rows}x{k} {op} tile per instruction, the descriptor describes "
+                          f"{oc.mma_mn}x{oc.mma_k} (use --mma-mn {rows}, and a matching --dtype)")
+    try:
+        threads = [int(x) for x in args.threads.split(",")]
+    except ValueError:
+        raise LayoutError(f"desc: --threads must be comma-separated integers, got {args.threads!r}") from None
+    bad = [t for t in threads if not 0 <= t < a.num_threads]
+    if bad:
+        raise LayoutError(f"desc: --threads {bad} outside [0, {a.num_threads}) of {a.name}")
+    addr = oc.descriptor.element_addresses(oc.major, oc.element_bits, (rows, k))
+    return atoms.thread_reads(a, op, addr, threads)
 
 
 def register(sub: Any) -> None:
@@ -158,6 +182,10 @@ def register(sub: Any) -> None:
     h.add_argument("--mma-mn", type=int0, default=None, help="MN extent one instruction reads (default: the tile's)")
     h.add_argument("--anchor", default="absolute", choices=("absolute", "tile"),
                    help="the swizzle acts on absolute addresses (TMA, default) or on offsets from --start")
+    h.add_argument("--atom", metavar="NAME", help="an MMA atom (CuTe's name): list which elements of the operand "
+                   "the --threads hold and their byte addresses through this descriptor")
+    h.add_argument("--operand", default="A", help="with --atom: A (default) or B")
+    h.add_argument("--threads", default="0", help="with --atom: comma-separated thread indices (default 0)")
     h.add_argument("--json", action="store_true", help="print JSON")
     h.add_argument("--idesc", type=int0, default=None, metavar="VALUE",
                    help="decode a 32-bit tcgen05 instruction descriptor (e.g. 0x08400490) instead")

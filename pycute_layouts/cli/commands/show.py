@@ -2,7 +2,9 @@
 
 Without picture options it prints CuTe's ``print_layout`` table (``--json``: the values). With
 ``--svg FILE``, ``--png FILE`` or ``--tikz FILE`` it writes the pictures (any combination) and
-prints one ``wrote FILE`` line each (``--json``: a JSON object listing them). The options
+prints one ``wrote FILE`` line each (``--json``: a JSON object listing them). ``--atom NAME`` shows an
+MMA or copy atom instead (:mod:`pycute_layouts.arch.atoms`): its layouts, or with a picture option its
+thread-value picture (:mod:`pycute_layouts.render_tv`; ``--operand``, ``--tile``). The options
 ``--cell``, ``--label``, ``--color``, ``--element-bits``, ``--swizzle-unit``, ``--title`` and
 ``--standalone`` are those of :func:`pycute_layouts.render.to_svg` / ``to_tikz``.
 
@@ -11,6 +13,15 @@ prints one ``wrote FILE`` line each (``--json``: a JSON object listing them). Th
 >>> a = p.parse_args(["show", "(8,64):(64,1)", "--svg", "x.svg", "--cell", "chunk16", "-e", "16"])
 >>> a.svg, a.cell, a.element_bits, a.label
 ('x.svg', 'chunk16', 16, 'value')
+>>> from pycute_layouts.cli import main
+>>> main(["show", "--atom", "SM80_16x8x8_F16F16F16F16_TN"])
+SM80_16x8x8_F16F16F16F16_TN
+  Shape_MNK : (16,8,8)
+  ThrID     : 32:1
+  ALayout   : ((4,8),(2,2)):((32,1),(16,8))
+  BLayout   : ((4,8),2):((16,1),8)
+  CLayout   : ((4,8),(2,2)):((32,1),(16,8))
+0
 """
 
 from __future__ import annotations
@@ -20,9 +31,11 @@ import json
 import os
 from typing import Any
 
+from ...arch import atoms
 from ...core.notation import parse
 from ...errors import LayoutValueError
 from ...render import layout_table, picture, to_png, to_svg, to_tikz
+from ...render import tv as render_tv
 from ._common import defines
 
 __all__ = ["register"]
@@ -40,8 +53,60 @@ def _write(path: str, text: str) -> None:
         raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
+def _atom_text(a: Any) -> tuple[str, dict]:
+    """The text and JSON summary of an MMA or copy atom's layouts."""
+    if isinstance(a, atoms.MmaAtom):
+        rows = [("Shape_MNK", str(a.shape_mnk).replace(" ", "")), ("ThrID", str(a.thr_id)), ("ALayout", str(a.layout_a)),
+                ("BLayout", str(a.layout_b)), ("CLayout", str(a.layout_c))]
+    else:
+        rows = [("ThrID", str(a.thr_id)), ("SrcLayout", str(a.src_layout)), ("DstLayout", str(a.dst_layout)),
+                ("RefLayout", str(a.ref_layout))]
+    text = "\n".join([a.name] + [f"  {k:<10}: {v}" for k, v in rows])
+    return text, {"atom": a.name, **dict(rows)}
+
+
+def _cmd_atom(args: argparse.Namespace) -> int:
+    a = atoms.atom(args.atom)
+    outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
+    if not outputs:
+        text, data = _atom_text(a)
+        print(json.dumps(data) if args.json else text)
+        return 0
+    tile = None
+    if args.tile:
+        try:
+            tile = tuple(int(x) for x in args.tile.lower().split("x"))
+        except ValueError:
+            raise LayoutValueError(f"show: --tile must be ROWSxCOLS, got {args.tile!r}") from None
+    operand = args.operand or "C"
+    pic = render_tv.atom_picture(a, operand, tile, element_bits=args.element_bits, title=args.title)
+    written = []
+    for fmt, path in outputs:
+        if fmt == "svg":
+            _write(path, render_tv.tv_svg(pic))
+        elif fmt == "tikz":
+            _write(path, to_tikz(pic, standalone=args.standalone))
+        else:
+            try:
+                to_png(pic, path)
+            except OSError as e:
+                raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+        written.append({"format": fmt, "path": os.fspath(path)})
+    if args.json:
+        print(json.dumps({"atom": a.name, "operand": operand, "rows": pic.nrows, "columns": pic.ncols,
+                          "written": written}))
+    else:
+        for w in written:
+            print(f"wrote {w['path']} ({w['format']}, {pic.nrows}x{pic.ncols} cells, thread-value labels)")
+    return 0
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
 
+    if (args.atom is None) == (args.layout is None):
+        raise LayoutValueError("show: give a LAYOUT or --atom NAME (exactly one)")
+    if args.atom is not None:
+        return _cmd_atom(args)
 
     obj = parse(args.layout, **defines(args.define))
     opts = {"cell": args.cell, "label": _none(args.label), "color": _none(args.color), "element_bits": args.element_bits,
@@ -85,7 +150,12 @@ def register(sub: Any) -> None:
                     "or coordinates. A ComposedLayout drawn with --element-bits has its swizzle on byte addresses "
                     "(the wgmma/TMA convention) unless --swizzle-unit elements.",
     )
-    s.add_argument("layout", help='CuTe notation, e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    s.add_argument("layout", nargs="?", help='CuTe notation, e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    s.add_argument("--atom", metavar="NAME", help='an MMA or copy atom by CuTe\'s name, e.g. "SM90_64x256x16_F32BF16BF16_SS": '
+                   "prints its layouts; with --svg/--png/--tikz draws its thread-value picture (T#V# per element)")
+    s.add_argument("--operand", help="with --atom: A, B or C (default C) for MMA atoms, src or dst for copy atoms "
+                   "(default: the register side)")
+    s.add_argument("--tile", metavar="ROWSxCOLS", help="with --atom (MMA): draw the partition of a larger tile")
     s.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
     g = s.add_argument_group("pictures")
