@@ -477,7 +477,7 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
     n = len(ls)
     if n == 1:  # a linear A: each mode of B scales by its stride
         ld0 = ld[0]
-        out = [(s, d * ld0) for s, d in zip(bfs, bfd)]
+        out = [(s, d * ld0 if s != 1 else 0) for s, d in zip(bfs, bfd)]
         return _nest_like(rs, out)
     last = n - 1
     last_d = ld[last]
@@ -486,7 +486,7 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
     acc = [0] * (2 * n + 1) if len(bfs) > 1 else None
     out = []
     for rest_s, rest_d in zip(bfs, bfd):
-        if rest_d == 0:
+        if rest_d == 0 or rest_s == 1:  # a size-1 mode of B only ever contributes B(0) = 0
             out.append((rest_s, 0))
             continue
         res_s: list = []
@@ -581,8 +581,8 @@ def _composition_impl(
     if pieces is not None:
         leaf = counter[0]
         counter[0] = leaf + 1
-    if rd == 0 if type(rd) is int else is_eq(rd, 0):
-        return Layout.from_normalized(rs, 0)
+    if (rd == 0 if type(rd) is int else is_eq(rd, 0)) or (rs == 1 if type(rs) is int else _maybe_eq(rs, 1, None)):
+        return Layout.from_normalized(rs, 0)  # a stride-0 or size-1 leaf of B only ever contributes 0
     if not isinstance(ls, tuple):
         return Layout.from_normalized(rs, simplify(rd * ld))
     res_s: list = []

@@ -553,12 +553,34 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
 def compatible(a: IntTuple, b: IntTuple) -> bool:
     """Every coordinate of shape ``a`` is also a coordinate of shape ``b`` (sizes agree at a's leaves).
 
+    Pre:  a and b are IntTuples (shapes); a layout is not a shape (pass ``layout.shape``).
+    Post: True iff size(a) == size(b) and each leaf of a matches a whole mode of b.
+    Otherwise LayoutTypeError names the argument that is not an IntTuple.
+
     >>> compatible(24, (4, 6)), compatible((4, 6), (4, (2, 3))), compatible((4, 6), 24)
     (True, True, False)
     """
+    _require_inttuple(a, "compatible", "first")
+    _require_inttuple(b, "compatible", "second")
+    return _compatible(a, b)
+
+
+def _compatible(a: IntTuple, b: IntTuple) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
+        return isinstance(b, tuple) and len(a) == len(b) and all(_compatible(x, y) for x, y in zip(a, b))
     return is_eq(a, product(b))
+
+
+def _require_inttuple(x: Any, who: str, which: str) -> None:
+    """LayoutTypeError unless every leaf of ``x`` is an int or a sympy integer expression."""
+    if isinstance(x, tuple):
+        for e in x:
+            _require_inttuple(e, who, which)
+    elif not is_int(x):
+        raise LayoutTypeError(
+            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {x!r} "
+            f"({type(x).__name__}); for a layout pass its .shape"
+        )
 
 
 # ------------------------------------------------------------------------------------------
