@@ -10,6 +10,7 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 """
 
 from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse
+from .core.basis import E, ScaledBasis
 from .core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
@@ -31,7 +32,6 @@ from .core.inttuple import (
     weakly_congruent,
 )
 from .core.layout import (
-    IdentityLayout,
     Layout,
     Underscore,
     _,
@@ -118,6 +118,8 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
+    "E",
+    "ScaledBasis",
     "BitVector",
     "Counterexample",
     "Divisible",
@@ -132,7 +134,6 @@ __all__ = [
     "CongruenceError",
     "CoordinateError",
     "DescriptorError",
-    "IdentityLayout",
     "Layout",
     "LayoutError",
     "LayoutTypeError",

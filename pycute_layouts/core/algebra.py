@@ -54,7 +54,6 @@ from .inttuple import (
     validate_shape_leaf,
 )
 from .layout import (
-    IdentityLayout,
     Layout,
     _,
     as_layout,
@@ -369,8 +368,6 @@ def composition(a: Any, b: Any) -> Any:
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
-    if isinstance(a, IdentityLayout):
-        raise LayoutTypeError("composition: an IdentityLayout cannot be the outer layout; evaluate it instead")
     a = as_layout(a, "composition")
     return _compose(a, b)
 

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from .basis import ScaledBasis
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
 
 IntTuple = int | Any | tuple
@@ -39,6 +40,7 @@ __all__ = [
     "is_tuple",
     "is_symbolic",
     "as_inttuple",
+    "as_stride",
     "product",
     "product_each",
     "prefix_product",
@@ -156,6 +158,20 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     return _norm_leaf(x, who, what)
 
 
+def as_stride(x: Any, who: str = "Layout") -> IntTuple:
+    """Normalise a stride: an IntTuple whose leaves may also be basis strides (:class:`ScaledBasis`).
+
+    >>> from pycute_layouts.core.basis import E
+    >>> as_stride([1, E(1)])
+    (1, ScaledBasis('1@1'))
+    """
+    if type(x) is int or type(x) is ScaledBasis:
+        return x
+    if isinstance(x, (tuple, list)):
+        return tuple(as_stride(e, who) for e in x)
+    return _norm_leaf(x, who, "stride")
+
+
 # ------------------------------------------------------------------------------------------
 # symbolic decision helpers (ints never reach sympy)
 
@@ -235,6 +251,8 @@ def is_eq(a: Any, b: Any) -> bool:
     """
     if type(a) is int and type(b) is int:
         return a == b
+    if type(a) is ScaledBasis or type(b) is ScaledBasis:
+        return a == b  # basis strides: equal iff the same terms (0 is never a ScaledBasis)
     sp = _sp()
     d = sp.simplify(sp.sympify(a) - b)
     if d == 0:
