@@ -50,9 +50,12 @@ from .core.swizzle import Swizzle, XorSwizzle
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
 from .core.tiling import (
     blocked_product,
+    coalesce_z,
     downcast,
     flat_divide,
     flat_product,
+    greatest_common_domain,
+    layout_add,
     logical_divide,
     logical_product,
     make_ordered_layout,
@@ -64,6 +67,7 @@ from .core.tiling import (
     tile_to_shape,
     tiled_divide,
     tiled_product,
+    tiler_to_layout,
     upcast,
     zipped_divide,
     zipped_product,
@@ -120,6 +124,10 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "E",
     "ScaledBasis",
+    "coalesce_z",
+    "greatest_common_domain",
+    "layout_add",
+    "tiler_to_layout",
     "BitVector",
     "Counterexample",
     "Divisible",

@@ -39,6 +39,7 @@ from .admissibility import (
     raise_undecided,
     three_valued,
 )
+from .basis import ScaledBasis, basis_get
 from .inttuple import (
     all_int,
     ceil_div,
@@ -384,6 +385,8 @@ def _compose(a: Layout, b: Any) -> Any:
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
                 return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
         bfs, bfd = b.flat_modes()
+        if b.coord_profile() is not None:
+            return _compose_basis(a, b, bfs, bfd)
         return _compose_layout(a, b.shape, b.stride, bfs, bfd)
     if b is _:
         return a
@@ -399,6 +402,48 @@ def _compose(a: Layout, b: Any) -> Any:
     if swz is not None:
         return swz(a)
     raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
+
+
+def _compose_basis(a: Layout, b: Layout, bfs: tuple, bfd: tuple) -> Layout:
+    """``a o b`` for ``b`` with basis strides (CuTe): ``a o (s:v@k) == a<k> o (s:v)``, mode ``k`` of ``a``.
+
+    The leaves of ``b`` on one basis path ``k`` are composed together with ``a<k>`` (so their
+    interaction is checked as for integer layouts); stride-0 leaves stay ``(s, 0)``.
+    """
+    paths: set = set()
+    for d in bfd:
+        if type(d) is ScaledBasis:
+            if len(d.terms) > 1:
+                raise LayoutTypeError(
+                    f"composition: the stride {d} of B = {b} is a sum of basis elements; each stride of B "
+                    "selects one mode of A (a single v@k)"
+                )
+            paths.add(d.terms[0][0])
+    pieces: list = [(s, 0) for s in bfs]
+    for path in sorted(paths):
+        sub = a
+        for k in path:
+            if k >= sub.rank():
+                raise LayoutTypeError(f"composition: the basis path {path} of B = {b} names no mode of A = {a}")
+            sub = sub[k]
+        strides = tuple(basis_get(d, path) for d in bfd)
+        bk = Layout.from_normalized(b.shape, it.unflatten(strides, b.stride) if isinstance(b.stride, tuple) else strides[0])
+        r = _compose(sub, bk)
+        leaf_pieces = _leaf_pieces(b.shape, r.shape, r.stride)
+        for i, d in enumerate(bfd):
+            if type(d) is ScaledBasis and d.terms[0][0] == path:
+                pieces[i] = leaf_pieces[i]
+    return _nest_like(b.shape, pieces)
+
+
+def _leaf_pieces(guide: Any, s: Any, d: Any) -> list:
+    """The (shape, stride) sub-tree of ``s:d`` at each leaf of ``guide`` (``s`` refines ``guide``)."""
+    if type(guide) is tuple:
+        out: list = []
+        for i, g in enumerate(guide):
+            out.extend(_leaf_pieces(g, s[i], d[i]))
+        return out
+    return [(s, d)]
 
 
 def _compose_mode(a: Layout, b: Any) -> Any:
@@ -694,6 +739,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
     layout = as_layout(layout, "complement")
+    refuse_coordinate_layout(layout, "complement")
     f = _filter_flat(layout, "complement")
     if cotarget is None:
         cotarget = f.cosize()
@@ -837,6 +883,15 @@ def _prefix(s: list, i: int) -> int:
     return p
 
 
+def refuse_coordinate_layout(layout: Layout, who: str) -> None:
+    """LayoutTypeError for a layout with basis strides where an operation needs integer offsets."""
+    if layout.coord_profile() is not None:
+        raise LayoutTypeError(
+            f"{who}: {layout} has basis strides (it maps to coordinates, not offsets); {who} needs integer "
+            "strides, as in CuTe C++, which rejects it at compile time"
+        )
+
+
 def _require_int_layout(layout: Layout, who: str) -> None:
     if layout.is_symbolic():
         raise SymbolicUndecidable(f"{who}: needs integer strides to sort them; {layout} is symbolic (subs() first)")
@@ -879,6 +934,7 @@ def right_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "right_inverse")
+    refuse_coordinate_layout(layout, "right_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
@@ -959,6 +1015,7 @@ def left_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "left_inverse")
+    refuse_coordinate_layout(layout, "left_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "left_inverse")
     s, d = _flat_modes(layout)

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
 
-__all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis"]
+__all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis", "from_coord"]
 
 
 def _is_zero(c: Any) -> bool:
@@ -263,3 +263,24 @@ def scaled_basis(value: Any, path: tuple) -> Any:
     if isinstance(value, ScaledBasis):
         return value.with_prefix(path[0]) if len(path) == 1 else value * 1
     return value * E(*path)
+
+
+def from_coord(c: Any) -> Any:
+    """The basis offset of the coordinate ``c`` (a nested tuple of ints): the inverse of :func:`to_coord`.
+
+    >>> from_coord(((0, 3), 1)), from_coord((0, 0))
+    (ScaledBasis('3@1@0+1@1'), 0)
+    """
+    terms: dict = {}
+    _collect(c, (), terms)
+    return ScaledBasis.of(terms)
+
+
+def _collect(c: Any, path: tuple, terms: dict) -> None:
+    if isinstance(c, tuple):
+        for i, x in enumerate(c):
+            _collect(x, path + (i,), terms)
+    elif not path:
+        raise LayoutTypeError(f"from_coord: expected a coordinate tuple, got {c!r}")
+    else:
+        terms[path] = c
