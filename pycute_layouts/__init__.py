@@ -48,6 +48,17 @@ from .core.layout import (
 from .core.notation import parse
 from .core.swizzle import Swizzle, XorSwizzle
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
+from .core.tensor import (
+    Tensor,
+    elem_less,
+    local_partition,
+    local_tile,
+    make_identity_tensor,
+    make_tensor,
+    print_tensor,
+    recast_tensor,
+    tensor_divide,
+)
 from .core.tiling import (
     blocked_product,
     coalesce_z,
@@ -128,6 +139,15 @@ __all__ = [
     "greatest_common_domain",
     "layout_add",
     "tiler_to_layout",
+    "Tensor",
+    "elem_less",
+    "local_partition",
+    "local_tile",
+    "make_identity_tensor",
+    "make_tensor",
+    "print_tensor",
+    "recast_tensor",
+    "tensor_divide",
     "BitVector",
     "Counterexample",
     "Divisible",

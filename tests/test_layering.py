@@ -50,6 +50,7 @@ CORE_ORDER = (
     "swizzle",
     "composed",
     "notation",
+    "tensor",
 )
 
 
