@@ -286,13 +286,27 @@ def local_partition(t: Tensor, thr_layout: Layout, thr_idx: int) -> Tensor:
     if type(thr_idx) is not int or not 0 <= thr_idx < n:
         raise CoordinateError(f"local_partition: thread index {thr_idx!r} is out of range [0, {n})")
     tiler = product_each(thr_layout.shape)
-    crd = it.idx2crd(thr_idx, thr_layout.shape, thr_layout.stride)
+    crd = _thread_coord(thr_idx, thr_layout)
     per_mode = tuple(it.crd2idx(c, s) for c, s in zip(crd, thr_layout.shape)) if isinstance(crd, tuple) else (crd,)
     z = zipped_divide(t.layout, tiler)
     if z.rank() != 2:
         raise LayoutValueError(f"local_partition: zipped_divide gave the rank-{z.rank()} layout {z}; expected (tile, rest)")
     sub, off = slice_and_offset((per_mode if len(per_mode) > 1 else per_mode[0], _), z)
     return t._with(sub, off)
+
+
+def _thread_coord(idx: int, layout: Layout) -> Any:
+    """CuTe's ``get_hier_coord``: ``(idx // d) % s`` at each leaf ``s:d`` (0 for a size-1 leaf)."""
+    fs, fd = layout.flat_modes()
+    flat = []
+    for s_, d in zip(fs, fd):
+        if s_ == 1:
+            flat.append(0)
+        elif type(d) is not int or d <= 0:
+            raise LayoutValueError(f"local_partition: the thread layout {layout} needs positive strides, got {d}")
+        else:
+            flat.append((idx // d) % s_)
+    return it.unflatten(tuple(flat), layout.shape) if isinstance(layout.shape, tuple) else flat[0]
 
 
 def recast_tensor(t: Tensor, dtype: Any) -> Tensor:
