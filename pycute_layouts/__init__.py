@@ -18,6 +18,7 @@ from .core.composed import (
     element_to_byte_swizzle,
     make_composed_layout,
 )
+from .core.f2 import F2
 from .core.inttuple import (
     ceil_div,
     compatible,
@@ -46,7 +47,7 @@ from .core.layout import (
     stride,
 )
 from .core.notation import parse
-from .core.swizzle import Swizzle, XorSwizzle
+from .core.swizzle import Swizzle, XorSwizzle, f2_layout, f2_layout_to_xor
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
 from .core.tensor import (
     Tensor,
@@ -135,6 +136,9 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "E",
     "ScaledBasis",
+    "F2",
+    "f2_layout",
+    "f2_layout_to_xor",
     "coalesce_z",
     "greatest_common_domain",
     "layout_add",

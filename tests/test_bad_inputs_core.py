@@ -115,7 +115,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
         "basis-mixed-with-int-stride",
         "Layout((4, 8), (E(0), 5))",
         LayoutTypeError,
-        ("basis", "integer"),
+        ("mixes strides", "basis", "F2"),
     ),
     # ------------------------------------------------------------------- complement / inverses
     (

@@ -41,6 +41,7 @@ LAYERS = {
 CORE_ORDER = (
     "symbols",
     "basis",
+    "f2",
     "inttuple",
     "grammar",
     "layout",

@@ -40,6 +40,7 @@ from .admissibility import (
     three_valued,
 )
 from .basis import ScaledBasis, basis_get
+from .f2 import F2, is_pow2
 from .inttuple import (
     all_int,
     ceil_div,
@@ -123,7 +124,11 @@ def _bw_coalesce(
             continue
         prod = s * d
         f = dd[0]
-        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
+        if type(d) is F2 and not is_pow2(s):  # XOR: c0 + s*c1 splits into c0 ^ (s*c1) only for s = 2^k
+            ss.insert(0, s)
+            dd.insert(0, d)
+            fresh = False
+        elif prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
             ss[0] = s * ss[0]
             dd[0] = d
         else:
@@ -461,6 +466,8 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         last = fs[n]
         ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
         return compose_ints(ls, ld, rs, rd, bfs, bfd)
+    if any(type(d) is F2 for d in fd):
+        return _compose_f2(a, rs, rd)
     undecided: list = []  # merges coalesce could not decide (symbolic A only)
     flat = _coalesce_x(a, undecided)
     ls = flat.shape
@@ -485,6 +492,30 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         raise_undecided(e, undecided)
         raise
     raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {flat}")  # pragma: no cover
+
+
+def _compose_f2(a: Layout, rs: Any, rd: Any) -> Layout:
+    """``a o (rs:rd)`` for ``a`` with F2 strides: CuTe's walk, then checked point by point.
+
+    The walk multiplies a's strides by integers, which is carry-less for F2; that equals the integer
+    product only where the multiplication carries nowhere (powers of two always qualify), so each
+    result is compared with ``a(b(i))`` over b's domain and refused where they differ.
+    """
+    b = Layout.from_normalized(rs, rd)
+    if a.is_symbolic() or b.is_symbolic():
+        raise SymbolicUndecidable(f"composition: {a} has F2 strides; B = {b} must be integer (subs() first)")
+    flat = _coalesce_x(a, None)
+    res = _composition_impl(flat.shape, flat.stride, rs, rd, flat, None, None, None)
+    idx = b.to_numpy()
+    want = a._eval_numpy(idx, False) if idx.size and idx.min() >= 0 else None
+    got = res.to_numpy()
+    if want is None or (got != want).any():
+        bad = 0 if want is None else int((got != want).argmax())
+        raise AdmissibilityError(
+            f"composition: A = {a} has F2 (XOR) strides and B = {b} does not split into its bits: at index {bad} "
+            f"the walk gives {int(got[bad])} but A(B({bad})) = {a(int(idx[bad]))} (a stride of B carries)"
+        )
+    return res
 
 
 def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> None:
@@ -884,7 +915,10 @@ def _prefix(s: list, i: int) -> int:
 
 
 def refuse_coordinate_layout(layout: Layout, who: str) -> None:
-    """LayoutTypeError for a layout with basis strides where an operation needs integer offsets."""
+    """LayoutTypeError for a layout with basis or F2 strides where an operation needs integer offsets."""
+    fs, fd = layout.flat_modes()
+    if any(type(d) is F2 for d in fd):
+        raise LayoutTypeError(f"{who}: {layout} has F2 (XOR) strides; {who} needs integer strides")
     if layout.coord_profile() is not None:
         raise LayoutTypeError(
             f"{who}: {layout} has basis strides (it maps to coordinates, not offsets); {who} needs integer "

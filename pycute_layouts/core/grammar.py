@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
 from .basis import ScaledBasis
+from .f2 import F2
 from .inttuple import as_inttuple, validate_shape_leaf
 from .symbols import lazy_sympy, symbol
 
@@ -44,6 +45,7 @@ class Constructors(NamedTuple):
     swizzle: Any = None
     composed: Any = None
     basis: Any = None
+    f2: Any = None
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@]))"
@@ -228,7 +230,7 @@ class _Parser:
     def _check_leaves(self, leaves: list[tuple[Any, int]], what: str) -> None:
         """Validate each leaf as Layout would, raising at the leaf's own column."""
         for value, col in leaves:
-            if what == "stride" and type(value) is ScaledBasis:
+            if what == "stride" and type(value) in (ScaledBasis, F2):
                 continue
             try:
                 leaf = as_inttuple(value, "Layout", what)
@@ -366,6 +368,8 @@ class _Parser:
         if name in self.symbols:
             v = self.symbols[name]
             return v
+        if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
+            return self.ctors.f2(int(name[1:]))  # an F2 (XOR) stride, printed F9
         if name not in self._sym_cache:
             self._sym_cache[name] = symbol(name)
         return self._sym_cache[name]

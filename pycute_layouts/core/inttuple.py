@@ -30,6 +30,7 @@ import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
 from .basis import ScaledBasis
+from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
 
 IntTuple = int | Any | tuple
@@ -165,7 +166,7 @@ def as_stride(x: Any, who: str = "Layout") -> IntTuple:
     >>> as_stride([1, E(1)])
     (1, ScaledBasis('1@1'))
     """
-    if type(x) is int or type(x) is ScaledBasis:
+    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
         return x
     if isinstance(x, (tuple, list)):
         return tuple(as_stride(e, who) for e in x)
@@ -251,8 +252,8 @@ def is_eq(a: Any, b: Any) -> bool:
     """
     if type(a) is int and type(b) is int:
         return a == b
-    if type(a) is ScaledBasis or type(b) is ScaledBasis:
-        return a == b  # basis strides: equal iff the same terms (0 is never a ScaledBasis)
+    if type(a) in (ScaledBasis, F2) or type(b) in (ScaledBasis, F2):
+        return a == b  # basis and F2 strides: equal iff the same value (0 is never one of them)
     sp = _sp()
     d = sp.simplify(sp.sympify(a) - b)
     if d == 0:

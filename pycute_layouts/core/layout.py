@@ -37,6 +37,7 @@ from ..errors import (
 )
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
+from .f2 import F2, clmul
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
     all_int,
@@ -194,7 +195,7 @@ class Layout:
                 self._hash = None
                 return
         if isinstance(shape, str) and stride is None:
-            parsed = parse_layout_text(Constructors(layout=Layout, basis=scaled_basis), shape, {})
+            parsed = parse_layout_text(Constructors(layout=Layout, basis=scaled_basis, f2=F2), shape, {})
             s, d = parsed._s, parsed._d
         else:
             if isinstance(shape, Layout):
@@ -301,6 +302,9 @@ class Layout:
         fs, fd = self.flat_modes()
         if not self._fi and self._cp is not None:  # a coordinate layout: the cosize of each component
             return it.unflatten(tuple(c.cosize() for c in self.components()), self._cp)
+        if not self._fi and any(type(d) is F2 for d in fd):  # XOR: bounded by the highest bit any mode reaches
+            top = max((clmul(s - 1, d.value) if type(d) is F2 else 0).bit_length() for s, d in zip(fs, fd))
+            return 1 << top
         r = 1
         for s, d in zip(fs, fd):
             if type(d) is int:
@@ -425,7 +429,9 @@ class Layout:
         check_coord(c, self._s)
         r = it.crd2idx(c, self._s, self._d, check=check)
         cp = self.coord_profile()
-        return to_coord(r, cp) if cp is not None else simplify(r)
+        if cp is not None:
+            return to_coord(r, cp)
+        return r.value if type(r) is F2 else simplify(r)
 
     def _index(self, c0: int) -> Any:
         """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
@@ -444,6 +450,8 @@ class Layout:
         r = r + c * fd[n]
         if not self._fi and self._cp is not None:
             return to_coord(r, self._cp)
+        if type(r) is F2:
+            return r.value
         return r if type(r) is int else simplify(r)
 
     def _eval_numpy(self, idx: np.ndarray, check: bool) -> np.ndarray:
@@ -463,11 +471,13 @@ class Layout:
         n = len(fs)
         for i, (s, d) in enumerate(zip(fs, fd)):
             if i == n - 1:
-                out += rest * d
+                m = rest
             else:
-                q, m = np.divmod(rest, s)
+                rest, m = np.divmod(rest, s)
+            if type(d) is F2:
+                out ^= _clmul_numpy(m, d.value)
+            else:
                 out += m * d
-                rest = q
         return out
 
     def to_numpy(self) -> np.ndarray:
@@ -482,6 +492,8 @@ class Layout:
         if self.coord_profile() is not None:  # one column per coordinate component
             return np.stack([c.to_numpy() for c in self.components()], axis=1)
         fs, fd = flatten(self._s), flatten(self._d)
+        if any(type(d) is F2 for d in fd):
+            return self._eval_numpy(np.arange(self.size(), dtype=np.int64), False)
         out = np.zeros(1, dtype=np.int64)
         # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
         for s, d in zip(fs, fd):
@@ -536,21 +548,34 @@ class Layout:
         """
         out: set = set()
         for leaf in flatten(self._s) + flatten(self._d):
-            if type(leaf) is not int and type(leaf) is not ScaledBasis:
+            if type(leaf) is not int and type(leaf) is not ScaledBasis and type(leaf) is not F2:
                 out |= leaf.free_symbols
         return out
 
 
 def _check_stride_kinds(d: Any) -> None:
-    """LayoutTypeError when basis strides and nonzero integer strides are mixed in one layout."""
+    """LayoutTypeError when basis, F2 and nonzero integer strides are mixed in one layout (0 fits all)."""
     leaves = flatten(d)
-    if any(type(x) is ScaledBasis for x in leaves):
-        bad = [x for x in leaves if type(x) is not ScaledBasis and not (type(x) is int and x == 0)]
-        if bad:
-            raise LayoutTypeError(
-                f"Layout: stride {format_inttuple(d)} mixes basis strides with the integer stride {bad[0]}; "
-                "a layout maps to offsets (integer strides) or to coordinates (basis strides, 0 fits both)"
-            )
+    kinds = {type(x) for x in leaves if not (type(x) is int and x == 0)}
+    special = kinds & {ScaledBasis, F2}
+    if special and len(kinds) > 1:
+        other = sorted(k.__name__ for k in kinds)
+        raise LayoutTypeError(
+            f"Layout: stride {format_inttuple(d)} mixes strides of the kinds {other} (basis, F2, integer); "
+            "a layout maps to offsets (integer strides), XOR offsets (F2) or coordinates (basis strides); 0 fits all"
+        )
+
+
+def _clmul_numpy(m: np.ndarray, d: int) -> np.ndarray:
+    """Carry-less products ``m * d`` elementwise for non-negative ``m``."""
+    out = np.zeros(m.shape, dtype=np.int64)
+    b = 0
+    while True:
+        bit = (m >> b) & 1
+        if not bit.any() and (m >> b).max(initial=0) == 0:
+            return out
+        out ^= bit * (d << b)
+        b += 1
 
 
 def subs_mapping(args: tuple, kwargs: dict) -> dict:
