@@ -61,6 +61,7 @@ from .core.tensor import (
     tensor_divide,
 )
 from .core.tiling import (
+    apply_at,
     blocked_product,
     coalesce_z,
     downcast,
@@ -137,6 +138,7 @@ __all__ = [
     "E",
     "ScaledBasis",
     "F2",
+    "apply_at",
     "f2_layout",
     "f2_layout_to_xor",
     "coalesce_z",

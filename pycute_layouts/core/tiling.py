@@ -36,6 +36,7 @@ from .algebra import (
     transform_layout,
 )
 from .basis import E, ScaledBasis, from_coord
+from .f2 import F2
 from .inttuple import ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
 from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
 
@@ -677,9 +678,13 @@ def _shape_of(x: Any, who: str) -> Any:
 
 
 def _raw(layout: Layout, i: int) -> Any:
-    """``layout(i)`` as a stride value: an int, or the basis offset of the coordinate it maps to."""
+    """``layout(i)`` as a stride value: an int, an F2 value (XOR layouts), or the basis offset of a coordinate."""
     v = layout(i)
-    return from_coord(v) if isinstance(v, tuple) else v
+    if isinstance(v, tuple):
+        return from_coord(v)
+    if v and any(type(d) is F2 for d in layout.flat_modes()[1]):
+        return F2(v)
+    return v
 
 
 def layout_add(a: Layout, b: Layout) -> Layout:
@@ -796,3 +801,46 @@ def _lift(d: Any, i: int) -> Any:
     if type(d) is ScaledBasis:
         return d.with_prefix(i)
     return d * E(i)
+
+
+def apply_at(op: Any, layout: Layout, mode: Any, *args: Any) -> Layout:
+    """Apply ``op`` to one mode of ``layout`` and keep the others (PyCuTe's ``op[mode](layout, ...)``).
+
+    Pre:  mode is a mode index or a path of them (outer first) naming a mode of layout; op maps a
+          layout (and args) to a layout.
+    Post: R[mode] == op(layout[mode], *args) and every other mode of R is that of layout.
+
+    CuTe's by-mode tilers with ``_`` say the same for the top level:
+    ``logical_divide(L, (_, t)) == apply_at(logical_divide, L, 1, t)``.
+
+    >>> print(apply_at(composition, Layout((4, 6), (1, 4)), 1, Layout(3, 2)))
+    (4,3):(1,8)
+    >>> print(apply_at(logical_divide, Layout((3, 8)), 1, Layout(4, 2)))
+    (3,(4,2)):(1,(6,3))
+    >>> print(apply_at(coalesce, Layout((3, (2, 6)), (1, (3, 6))), 1))
+    (3,12):(1,3)
+    """
+    if not callable(op):
+        raise LayoutTypeError(f"apply_at: op must be callable, got {op!r}")
+    layout = as_layout(layout, "apply_at")
+    path = (mode,) if type(mode) is int else tuple(mode) if isinstance(mode, (tuple, list)) else None
+    if not path or not all(type(k) is int for k in path):
+        raise LayoutTypeError(f"apply_at: mode must be an int or a non-empty tuple of ints, got {mode!r}")
+    return _replace_at(layout, path, op, args)
+
+
+def _replace_at(layout: Layout, path: tuple, op: Any, args: tuple) -> Layout:
+    k = path[0]
+    r = layout.rank()
+    if not 0 <= k < r or (r == 1 and not isinstance(layout.shape, tuple) and len(path) > 1):
+        raise LayoutValueError(f"apply_at: mode {k} does not exist in the rank-{r} layout {layout}")
+    sub = layout[k]
+    new = op(sub, *args) if len(path) == 1 else _replace_at(sub, path[1:], op, args)
+    if not isinstance(new, Layout):
+        raise LayoutTypeError(f"apply_at: op returned {new!r}, not a Layout")
+    if not isinstance(layout.shape, tuple):
+        return new
+    ss = list(layout.shape)
+    dd = list(layout.stride)
+    ss[k], dd[k] = new.shape, new.stride
+    return Layout.from_normalized(tuple(ss), tuple(dd))
