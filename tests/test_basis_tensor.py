@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from oracles import CuteBatch, normalize, skip_without_cxx
 
 from pycute_layouts import (
+    F2,
     AdmissibilityError,
     CoordinateError,
     E,
@@ -21,11 +22,16 @@ from pycute_layouts import (
     LayoutTypeError,
     LayoutValueError,
     ScaledBasis,
+    Swizzle,
     _,
+    apply_at,
+    coalesce,
     coalesce_z,
     complement,
     composition,
     elem_less,
+    f2_layout,
+    f2_layout_to_xor,
     flat_divide,
     greatest_common_domain,
     layout_add,
@@ -44,6 +50,7 @@ from pycute_layouts import (
     tiler_to_layout,
     zipped_divide,
 )
+from pycute_layouts import analysis as pl_analysis
 from pycute_layouts.core.inttuple import idx2crd
 from pycute_layouts.strategies import compact_layouts, shapes
 
@@ -453,3 +460,113 @@ def _same(mine: str, theirs: str) -> bool:
         if s.count("(") == 1 and s.count(",") == 0 and d.count(",") == 0:
             return mine == f"{s[1:-1]}:{d[1:-1]}"
     return False
+
+
+# ------------------------------------------------------------------------------------- F2 strides
+
+
+def test_f2_scalar_algebra() -> None:
+    # PyCuTe swizzle.py F2 docstring
+
+    assert F2(0b1010) + F2(0b1100) == F2(0b0110)
+    assert 3 * F2(0b1010) == F2(0b11110)
+    assert F2(0b11) * 3 == F2(0b101)  # carry-less, where 3 * 3 == 9 in Z
+    assert F2(1) + 0 == F2(1)
+    assert F2(5) + F2(5) == 0
+    with pytest.raises(LayoutTypeError, match="cannot add the integer 1"):
+        F2(1) + 1
+    with pytest.raises(LayoutValueError, match=">= 0"):
+        F2(-1)
+
+
+def test_f2_layout_evaluation_and_notation() -> None:
+
+    L8 = Layout((4, 8), (F2(1), F2(8)))
+    assert L8(2, 1) == 2 ^ 8  # PyCuTe: Layout((4, 8), (F2(1), F2(8)))(2, 1) == F2(2 ^ 8)
+    assert str(L8) == "(4,8):(F1,F8)" and parse("(4,8):(F1,F8)") == L8
+    assert L8.to_numpy().tolist() == [L8(i) for i in range(32)]
+    assert Layout(4, F2(3)).cosize() == 8  # PyCuTe: Layout(4, F2(3)) reaches 6; bounded by the bit span
+    with pytest.raises(LayoutTypeError, match="mixes strides"):
+        Layout((4, 8), (F2(1), 8))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # PyCuTe test_coalesce_z.py::test_coalesce_z_f2
+        "8:F1",
+        "(4,4):(F1,F4)",
+        "(2,2,2,2):(F1,F2,F4,F8)",
+        "(3,4):(F1,F3)",
+        "(3,3):(F1,F3)",
+        "(2,2,3):(F1,F2,F4)",
+        "(3,2,2):(F1,F3,F6)",
+        "((2,2),(3,2)):((F1,F2),(F4,F12))",
+        "(2,1,2):(F1,F7,F2)",
+        "(3,1,3):(F1,F7,F3)",
+    ],
+)
+def test_f2_coalesce_keeps_the_function(text) -> None:
+    layout = parse(text)
+    for R in (coalesce(layout), coalesce_z(layout)):
+        assert all(R(i) == layout(i) for i in range(layout.size()))
+    assert str(coalesce(parse("(3,4):(F1,F3)"))) == "(3,4):(F1,F3)"  # 3 is no power of two: no merge
+    assert str(coalesce(parse("(4,4):(F1,F4)"))) == "16:F1"
+
+
+def test_f2_layout_add() -> None:
+    # PyCuTe test_layout_add.py F2 cases
+
+    assert str(layout_add(Layout(8, F2(1)), Layout(8, F2(8)))) == "8:F9"
+    assert str(layout_add(Layout(8, F2(1)), Layout(8, F2(2)))) == "8:F3"
+    assert str(layout_add(Layout((4, 8), (F2(1), F2(8))), Layout((4, 8), (F2(2), F2(16))))) == "(4,8):(F3,F24)"
+    assert str(layout_add(Layout(16, F2(1)), Layout((4, 4), (F2(2), F2(8))))) == "16:F3"
+    assert layout_add(Layout(8, F2(7)), Layout(8, 0)) == Layout(8, F2(7))
+    assert all(layout_add(Layout(8, F2(5)), Layout(8, F2(5)))(i) == 0 for i in range(8))
+
+
+def test_f2_composition_checked_point_by_point() -> None:
+
+    A = Layout((8, 8), (F2(1), F2(9)))
+    R = composition(A, Layout((4, 2), (2, 8)))
+    assert str(R) == "(4,2):(F2,F9)"
+    assert all(R(i) == A(Layout((4, 2), (2, 8))(i)) for i in range(8))
+    with pytest.raises(AdmissibilityError, match="does not split into its bits"):
+        composition(Layout(16, F2(3)), Layout((2, 2), (3, 1)))  # 3 + 1 carries: A(4) = 12, the walk gives 6
+    with pytest.raises(LayoutTypeError, match="F2"):
+        complement(A)
+
+
+@pytest.mark.parametrize("swz", [(1, 0, 1), (2, 4, 3), (3, 4, 3), (3, 3, 3), (2, 0, 2)])
+def test_f2_layout_matches_swizzle_xor_and_linear_layout(swz) -> None:
+    to_linear_layout = pl_analysis.to_linear_layout
+
+    sw = Swizzle(*swz)
+    L = f2_layout(sw)
+    n = max(1, sw.period.bit_length() - 1)
+    assert [L(x) for x in range(1 << n)] == [sw(x) for x in range(1 << n)]
+    x = f2_layout_to_xor(L)
+    assert [x(v) for v in range(1 << n)] == [sw(v) for v in range(1 << n)]
+    bases = to_linear_layout(sw).bases["offset"]
+    assert [L(1 << j) for j in range(len(bases))] == list(bases)
+
+
+# ------------------------------------------------------------------------------- one mode at a time
+
+
+def test_apply_at_pycute_examples() -> None:
+
+    # PyCuTe algebra.py docstrings: composition[1], logical_divide[1], coalesce[1], coalesce_z[1]
+    assert str(apply_at(composition, Layout((4, 6), (1, 4)), 1, Layout(3, 2))) == "(4,3):(1,8)"
+    assert str(apply_at(logical_divide, Layout((3, 8)), 1, Layout(4, 2))) == "(3,(4,2)):(1,(6,3))"
+    assert str(apply_at(coalesce, parse("(3,(2,6)):(1,(3,6))"), 1)) == "(3,12):(1,3)"
+    A = parse("((2,(1,6)),(3,4,1)):((1,(6,2)),(100,300,0))")
+    assert apply_at(coalesce_z, A, 1).shape[-1] == (12, 1)  # the size-1 mode is kept
+    # CuTe's by-mode tiler with _ is the same at the top level
+    assert apply_at(logical_divide, Layout((3, 8)), 1, 4) == logical_divide(Layout((3, 8)), (_, 4))
+    # a deeper path
+    assert str(apply_at(logical_divide, parse("((4,8),6)"), (0, 1), 2)) == "((4,(2,4)),6):((1,(4,8)),32)"
+    with pytest.raises(LayoutValueError, match="mode 2 does not exist"):
+        apply_at(coalesce, Layout((3, 8)), 2)
+    with pytest.raises(LayoutTypeError, match="mode must be an int"):
+        apply_at(coalesce, Layout((3, 8)), "1")
