@@ -9,7 +9,7 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
-from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse
+from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse, tiler_to_layout
 from .core.basis import E, ScaledBasis
 from .core.composed import (
     ComposedLayout,
@@ -80,7 +80,6 @@ from .core.tiling import (
     tile_to_shape,
     tiled_divide,
     tiled_product,
-    tiler_to_layout,
     upcast,
     zipped_divide,
     zipped_product,

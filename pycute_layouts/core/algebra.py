@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, SymbolicUndecidable
+from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
 from . import inttuple as it
 from .admissibility import (
     ModesInteract,
@@ -39,7 +39,7 @@ from .admissibility import (
     raise_undecided,
     three_valued,
 )
-from .basis import ScaledBasis, basis_get
+from .basis import E, ScaledBasis, basis_get
 from .f2 import F2, is_pow2
 from .inttuple import (
     all_int,
@@ -60,6 +60,7 @@ from .layout import (
     _,
     as_layout,
     int_layout,
+    make_layout,
     mode_layout,
     new_layout,
     raise_empty,
@@ -72,6 +73,7 @@ __all__ = [
     "complement",
     "right_inverse",
     "left_inverse",
+    "tiler_to_layout",
 ]
 
 
@@ -374,7 +376,7 @@ def composition(a: Any, b: Any) -> Any:
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
-    a = as_layout(a, "composition")
+    a = tiler_to_layout(a) if isinstance(a, tuple) else as_layout(a, "composition")
     return _compose(a, b)
 
 
@@ -1076,3 +1078,38 @@ def left_inverse(layout: Layout) -> Layout:
         sz = sz * (d[i] // sz)
     rs.append(s[order[-1]])
     return coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
+
+
+def tiler_to_layout(tiler: Any) -> Layout:
+    """A tiler as one layout: an int ``n`` is ``n:1``, a tuple's mode ``i`` gets its strides times ``E(i)``.
+
+    Pre:  tiler is a Layout, a positive int, or a (nested) tuple of those (no ``_``).
+    Post: composition(a, tiler_to_layout(t)) == composition(a, t) for a tuple t of tilers of a's
+          modes; a tuple of ints gives the identity layout of that shape.
+
+    >>> print(tiler_to_layout((2, Layout(4, 2))))
+    (2,4):(1@0,2@1)
+    >>> print(composition(Layout((8, 8), (8, 1)), tiler_to_layout((2, 4))))
+    (2,4):(8,1)
+    """
+    if isinstance(tiler, Layout):
+        return tiler
+    if tiler is _:
+        raise LayoutTypeError("tiler_to_layout: '_' keeps a whole mode of A and has no layout of its own")
+    if isinstance(tiler, tuple):
+        if not tiler:
+            raise LayoutValueError("tiler_to_layout: an empty tuple is no tiler")
+        modes = [tiler_to_layout(t) for t in tiler]
+        return make_layout(*[Layout.from_normalized(m.shape, _lift(m.stride, i)) for i, m in enumerate(modes)])
+    n = it.as_inttuple(tiler, "tiler_to_layout", "tiler")
+    validate_shape(n, "tiler_to_layout")
+    return Layout(n, 1)
+
+
+def _lift(d: Any, i: int) -> Any:
+    """The stride ``d`` moved into component ``i``: an int ``v`` becomes ``v@i``, ``v@k`` becomes ``v@k@i``."""
+    if isinstance(d, tuple):
+        return tuple(_lift(x, i) for x in d)
+    if type(d) is ScaledBasis:
+        return d.with_prefix(i)
+    return d * E(i)

@@ -33,9 +33,10 @@ from .algebra import (
     inner_aware,
     refuse_coordinate_layout,
     right_inverse,
+    tiler_to_layout,
     transform_layout,
 )
-from .basis import E, ScaledBasis, from_coord
+from .basis import from_coord
 from .f2 import F2
 from .inttuple import ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
 from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
@@ -86,7 +87,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
             return hook(logical_divide, tiler)
-        layout = as_layout(layout, "logical_divide")
+        layout = tiler_to_layout(layout) if isinstance(layout, tuple) else as_layout(layout, "logical_divide")
     if type(tiler) is Layout:
         afl = layout.int_flat_modes()
         if afl is not None and afl[0]:
@@ -701,6 +702,7 @@ def layout_add(a: Layout, b: Layout) -> Layout:
     (4,3):(4,5)
     >>> print(layout_add(Layout(12, 2), Layout((4, 3), (3, 1))))
     (4,3):(5,9)
+    >>> from pycute_layouts.core.basis import E
     >>> print(layout_add(Layout(8, E(0)), Layout(8, E(1))))
     8:1@0+1@1
     """
@@ -766,41 +768,6 @@ def _maybe_same(x: Any, y: Any) -> bool:
         return is_eq(x, y)
     except SymbolicUndecidable:
         return False
-
-
-def tiler_to_layout(tiler: Any) -> Layout:
-    """A tiler as one layout: an int ``n`` is ``n:1``, a tuple's mode ``i`` gets its strides times ``E(i)``.
-
-    Pre:  tiler is a Layout, a positive int, or a (nested) tuple of those (no ``_``).
-    Post: composition(a, tiler_to_layout(t)) == composition(a, t) for a tuple t of tilers of a's
-          modes; a tuple of ints gives the identity layout of that shape.
-
-    >>> print(tiler_to_layout((2, Layout(4, 2))))
-    (2,4):(1@0,2@1)
-    >>> print(composition(Layout((8, 8), (8, 1)), tiler_to_layout((2, 4))))
-    (2,4):(8,1)
-    """
-    if isinstance(tiler, Layout):
-        return tiler
-    if tiler is _:
-        raise LayoutTypeError("tiler_to_layout: '_' keeps a whole mode of A and has no layout of its own")
-    if isinstance(tiler, tuple):
-        if not tiler:
-            raise LayoutValueError("tiler_to_layout: an empty tuple is no tiler")
-        modes = [tiler_to_layout(t) for t in tiler]
-        return make_layout(*[Layout.from_normalized(m.shape, _lift(m.stride, i)) for i, m in enumerate(modes)])
-    n = it.as_inttuple(tiler, "tiler_to_layout", "tiler")
-    validate_shape(n, "tiler_to_layout")
-    return Layout(n, 1)
-
-
-def _lift(d: Any, i: int) -> Any:
-    """The stride ``d`` moved into component ``i``: an int ``v`` becomes ``v@i``, ``v@k`` becomes ``v@k@i``."""
-    if isinstance(d, tuple):
-        return tuple(_lift(x, i) for x in d)
-    if type(d) is ScaledBasis:
-        return d.with_prefix(i)
-    return d * E(i)
 
 
 def apply_at(op: Any, layout: Layout, mode: Any, *args: Any) -> Layout:
