@@ -570,3 +570,32 @@ def test_apply_at_pycute_examples() -> None:
         apply_at(coalesce, Layout((3, 8)), 2)
     with pytest.raises(LayoutTypeError, match="mode must be an int"):
         apply_at(coalesce, Layout((3, 8)), "1")
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        # PyCuTe test_nullspace.py::test_nullspace_coord
+        Layout((4, 5), (E(0), E(1))),
+        Layout((4, 5), (0, E(0))),
+        Layout((4, 5), (0, E(4, 1))),
+        Layout((4, 5), (2 * E(0), 0)),
+        Layout(((2, 2, 2), (2, 2, 2)), ((E(0), 2 * E(1), 4 * E(0)), (E(1), 2 * E(0), 4 * E(1)))),
+        Layout(((2, 2, 2), (2, 2, 2)), ((E(0), 2 * E(1), 5 * E(0)), (E(1), 0, 5 * E(1)))),
+        composition((8, 4), Layout(((4, 2), 4), ((8, 4), 0))),  # SM70 MMA 8x8x4 A TV inverse
+        composition((16, 8), Layout(((4, 8), (2, 2)), ((0, 1), (16, 8)))),  # SM80 MMA 16x8 TV inverse
+    ],
+)
+def test_nullspace_of_coordinate_layouts(layout) -> None:
+    R = nullspace(layout)
+    zero = layout(0)
+    assert all(layout(R(i)) == zero for i in range(R.size()))
+
+
+def test_tuple_operands_become_layouts() -> None:
+    # PyCuTe promotes a tuple A with tiler_to_layout: a shape becomes its identity layout
+    assert str(composition((8, 4), Layout(((4, 2), 4), ((8, 4), 0)))) == "((4,2),4):((1@1,4@0),0)"
+    assert logical_divide((8, 8), (2, 4)) == logical_divide(make_identity_layout((8, 8)), (2, 4))
+    # greatest_common_domain's post-condition: composing either shape with it is admissible
+    R = greatest_common_domain((6, 35), (15, 14))
+    assert composition((6, 35), R).size() == composition((15, 14), R).size() == R.size()
