@@ -35,6 +35,7 @@ from pycute_layouts import (
     flat_divide,
     greatest_common_domain,
     layout_add,
+    left_inverse,
     local_partition,
     local_tile,
     logical_divide,
@@ -141,7 +142,7 @@ def test_tuple_tiler_as_layout() -> None:
 
 def test_coordinate_layouts_refuse_offset_operations() -> None:
     identity = make_identity_layout((4, 8))
-    for op in (complement, right_inverse):
+    for op in (complement, left_inverse):
         with pytest.raises(LayoutTypeError, match="basis strides"):
             op(identity)
     with pytest.raises(LayoutTypeError, match="mixes strides of the kinds"):
@@ -334,6 +335,18 @@ def test_coordinate_layouts_invert_to_their_domain(shape) -> None:
         assert identity(c) == c
         seen[c] = i
     assert len(seen) == n  # injective: every coordinate names exactly one index
+    inverse = right_inverse(identity)
+    assert all(inverse(identity(i)) == i for i in range(n))
+    assert all(identity(inverse(c)) == c for c in seen)
+
+
+def test_right_inverse_of_coordinate_layouts() -> None:
+    # PyCuTe right_inverse over Z^S: one chain of strides per codomain component
+    assert str(right_inverse(make_identity_layout((4, 8)))) == "(4,8):(1,4)"
+    T = Layout((4, 8), (E(1), E(0)))  # a transposed coordinate layout
+    R = right_inverse(T)
+    assert str(R) == "(8,4):(4,1)" and all(T(R(c)) == c for c in [(x, y) for y in range(4) for x in range(8)])
+    assert str(right_inverse(Layout((4, 8), (2 * E(0), E(1))))) == "(1,8):(0,4)"  # component 0 has no stride 1
 
 
 @settings(max_examples=25)

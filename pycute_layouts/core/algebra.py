@@ -39,7 +39,7 @@ from .admissibility import (
     raise_undecided,
     three_valued,
 )
-from .basis import E, ScaledBasis, basis_get
+from .basis import E, ScaledBasis, basis_components, basis_get
 from .f2 import F2, is_pow2
 from .inttuple import (
     all_int,
@@ -936,11 +936,15 @@ def _require_int_layout(layout: Layout, who: str) -> None:
 def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
-    Pre:  layout has integer shapes and strides.
-    Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists.
+    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout).
+    Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
+          coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
+          s0*s1 ... per component) to an index, with layout(R(c)) == c.
 
     >>> print(right_inverse(Layout((4, 2), (2, 1))))
     (2,4):(4,1)
+    >>> print(right_inverse(Layout((4, 8), (E(1), E(0)))))
+    (8,4):(4,1)
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
@@ -970,6 +974,8 @@ def right_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "right_inverse")
+    if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
+        return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "right_inverse")
@@ -989,6 +995,36 @@ def right_inverse(layout: Layout) -> Layout:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
+    """right_inverse over coordinates: per component of the codomain, the chain of strides ``1, s0, s0*s1 ...``.
+
+    The result takes a coordinate (congruent with the codomain's profile) to an index of ``layout``;
+    a component whose chain does not start at stride 1 gets the single coordinate 0 (``1:0``).
+    """
+    cp = layout.coord_profile()
+    pre = [1]
+    for s in fs:
+        pre.append(pre[-1] * s)
+    leaves: list = []
+    for path, coefs in basis_components(fd, cp):
+        single = [i for i, d in enumerate(fd) if type(d) is ScaledBasis and len(d.terms) == 1 and d.terms[0][0] == path]
+        rs: list = []
+        rd: list = []
+        cur = 1
+        for i in sorted(single, key=coefs.__getitem__):
+            if fs[i] == 1:
+                continue
+            if coefs[i] != cur:
+                break
+            rs.append(fs[i])
+            rd.append(pre[i])
+            cur = coefs[i] * fs[i]
+        leaves.append((tuple(rs), tuple(rd)) if len(rs) > 1 else (rs[0], rd[0]) if rs else (1, 0))
+    if not isinstance(cp, tuple) or len(leaves) == 1 and not isinstance(cp, tuple):
+        return Layout.from_normalized(*leaves[0])
+    return _nest_like(cp, leaves)
 
 
 def left_inverse(layout: Layout) -> Layout:
