@@ -680,7 +680,7 @@ def _random_cases() -> list[RandomCase]:
 
 
 def _expected_text(x: Any) -> str:
-    if isinstance(x, (Layout, pl.IdentityLayout, str)):
+    if isinstance(x, (Layout, str)):
         return str(x)
     if isinstance(x, bool):
         return str(int(x))
