@@ -814,12 +814,6 @@ REJECTED: list[tuple[str, Callable[[], Any], type, str]] = [
         "Stride Divisibility Condition",
     ),
     (
-        "composition(Layout<Shape<_4,_3>,Stride<_1,Int<10>>>{}, Layout<_1,_7>{})",
-        lambda: composition(Layout((4, 3), (1, 10)), Layout(1, 7)),
-        AdmissibilityError,
-        "Stride Divisibility Condition",
-    ),
-    (
         "logical_divide(Layout<Shape<_4,_6>,Stride<_1,_5>>{}, Layout<_6,_1>{})",
         lambda: logical_divide(Layout((4, 6), (1, 5)), Layout(6, 1)),
         AdmissibilityError,

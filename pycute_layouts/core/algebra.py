@@ -372,6 +372,8 @@ def composition(a: Any, b: Any) -> Any:
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
     if type(a) is Layout:
+        if type(b) is Layout and type(b._s) is int and b._s == 1 and a.flat_modes()[0]:
+            return Layout.from_normalized(1, 0)  # a size-1 B: the single point A(B(0)) = A(0) = 0, as coalesce writes it
         return _compose(a, b)
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
@@ -552,7 +554,7 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
     n = len(ls)
     if n == 1:  # a linear A: each mode of B scales by its stride
         ld0 = ld[0]
-        out = [(s, d * ld0 if s != 1 else 0) for s, d in zip(bfs, bfd)]
+        out = [(s, d * ld0) for s, d in zip(bfs, bfd)]
         return _nest_like(rs, out)
     last = n - 1
     last_d = ld[last]
@@ -561,7 +563,7 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
     acc = [0] * (2 * n + 1) if len(bfs) > 1 else None
     out = []
     for rest_s, rest_d in zip(bfs, bfd):
-        if rest_d == 0 or rest_s == 1:  # a size-1 mode of B only ever contributes B(0) = 0
+        if rest_d == 0:
             out.append((rest_s, 0))
             continue
         res_s: list = []
@@ -569,7 +571,8 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
         for i in range(last):
             cs = ls[i]
             ard = rest_d if rest_d >= 0 else -rest_d
-            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
+            # a size-1 mode of B only ever contributes B(0) = 0: its stride is walked, never tested
+            if rest_s != 1 and ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
                 raise_stride_div(ard, cs, i, int_layout(ls, ld), rest_s)
             next_s = -((-cs) // ard)
             next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
@@ -656,8 +659,8 @@ def _composition_impl(
     if pieces is not None:
         leaf = counter[0]
         counter[0] = leaf + 1
-    if (rd == 0 if type(rd) is int else is_eq(rd, 0)) or (rs == 1 if type(rs) is int else _maybe_eq(rs, 1, None)):
-        return Layout.from_normalized(rs, 0)  # a stride-0 or size-1 leaf of B only ever contributes 0
+    if rd == 0 if type(rd) is int else is_eq(rd, 0):
+        return Layout.from_normalized(rs, 0)
     if not isinstance(ls, tuple):
         return Layout.from_normalized(rs, simplify(rd * ld))
     res_s: list = []
@@ -668,6 +671,9 @@ def _composition_impl(
         cs, cd = ls[i], ld[i]
         sign = signum(rest_d)
         ard = rest_d if sign >= 0 else -rest_d
+        if rest_s == 1 if type(rest_s) is int else _maybe_eq(rest_s, 1, None):
+            rest_d = ceil_div(ard, cs) * sign  # a size-1 leaf of B contributes only 0: walked, never tested
+            continue
         if check_stride_divisibility(cs, ard, rest_s, i, flat_a):
             # neither divides the other, but every point of B lies inside this mode: take all of B here
             if not is_eq(rest_s, 1):
