@@ -326,7 +326,8 @@ def composition(a: Any, b: Any) -> Any:
 
     Pre:  walking b's modes through coalesce(a), each stride of b divides the remaining shape of a
           or the reverse, each shape of b divides what is left of its mode, and b's modes do not
-          interact (see admissibility).
+          interact (see admissibility); size-1 modes of b are exempt (they contribute only 0, and a
+          size-1 b gives the point 1:0).
     Post: compatible(b, R) and R(c) == a(b(c)) for every coordinate c of b.     Otherwise
           AdmissibilityError names the mode, the stride and the shape that failed.
 
