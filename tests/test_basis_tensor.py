@@ -612,3 +612,13 @@ def test_tuple_operands_become_layouts() -> None:
     # greatest_common_domain's post-condition: composing either shape with it is admissible
     R = greatest_common_domain((6, 35), (15, 14))
     assert composition((6, 35), R).size() == composition((15, 14), R).size() == R.size()
+
+
+def test_print_tensor_ranks_and_number_formats() -> None:
+    # CuTe util/print_tensor.hpp: rank 3 tables separated by 5*size<1> '-'; pretty_print %5d, %10.2e, %11.3e
+    text = print_tensor(make_tensor(np.arange(8, dtype=np.int32), Layout((2, 2, 2))))
+    assert text.splitlines()[3] == "-" * 10
+    assert print_tensor(make_tensor(np.arange(2, dtype=np.float32), Layout(2))).splitlines()[2] == "  1.00e+00"
+    assert print_tensor(make_tensor(np.arange(2, dtype=np.float64), Layout(2))).splitlines()[2] == "  1.000e+00"
+    with pytest.raises(LayoutValueError, match="ranks 1 to 4"):
+        print_tensor(make_tensor(np.arange(32), Layout((2, 2, 2, 2, 2))))

@@ -347,16 +347,17 @@ def elem_less(a: Any, b: Any) -> bool:
     return a < b
 
 
-def _pretty(v: Any) -> str:
+def _pretty(v: Any, double: bool = False) -> str:
+    """CuTe's ``pretty_print``: ints ``%5d``, floats ``%10.2e``, doubles ``%11.3e``, coordinates as tuples."""
     if isinstance(v, tuple):
         return " " + format_inttuple(v)
     if isinstance(v, float):
-        return f"{v:10.2e}"
+        return f"{v:11.3e}" if double else f"{v:10.2e}"
     return f"{v:5d}"
 
 
 def print_tensor(t: Tensor) -> str:
-    """CuTe's ``print_tensor``: the tensor, ``:``, then its elements (rank 1: one per line; rank 2: rows).
+    """CuTe's ``print_tensor``: the tensor, ``:``, then its elements (rank 1: one per line; rank 2: rows; 3, 4: tables).
 
     Returns the text (and prints nothing), so that it can be shown or compared.
 
@@ -364,15 +365,34 @@ def print_tensor(t: Tensor) -> str:
     ptr[32b](0) o (2,3):(3,1):
         0    1    2
         3    4    5
+    >>> print(print_tensor(make_tensor(np.arange(8, dtype=np.int32), Layout((2, 2, 2)))))
+    ptr[32b](0) o (2,2,2):(1,2,4):
+        0    2
+        1    3
+    ----------
+        4    6
+        5    7
     """
     t = _as_tensor(t, "print_tensor")
-    lines = [f"{t}:"]
+    return "\n".join([f"{t}:"] + _tensor_rows(t))
+
+
+def _tensor_rows(t: Tensor) -> list[str]:
+    """CuTe's element rows: rank 1 one per line, rank 2 a table, ranks 3 and 4 tables of the last mode(s)
+    separated by a line of ``-`` (rank 3) or ``=`` (rank 4), ``5 * size<1>`` long."""
     r = t.rank()
+    dbl = t.engine is not None and t.engine.dtype == np.float64
     if r == 1:
-        lines += [_pretty(t(m)) for m in range(t.size())]
-    elif r == 2:
+        return [_pretty(t(m), dbl) for m in range(t.size())]
+    if r == 2:
         m_n = t.layout[0].size(), t.layout[1].size()
-        lines += ["".join(_pretty(t(m, n)) for n in range(m_n[1])) for m in range(m_n[0])]
-    else:
-        raise LayoutValueError(f"print_tensor: rank {r} is not printed here (slice it to rank 1 or 2 first)")
-    return "\n".join(lines)
+        return ["".join(_pretty(t(m, n), dbl) for n in range(m_n[1])) for m in range(m_n[0])]
+    if r in (3, 4):
+        sep = ("-" if r == 3 else "=") * (5 * t.layout[1].size())
+        out: list = []
+        for k in range(t.layout[r - 1].size()):
+            if k:
+                out.append(sep)
+            out += _tensor_rows(t(*([_] * (r - 1)), k))
+        return out
+    raise LayoutValueError(f"print_tensor: rank {r} is not printed (CuTe prints ranks 1 to 4)")
