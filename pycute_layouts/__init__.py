@@ -9,7 +9,8 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
-from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse
+from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse, tiler_to_layout
+from .core.basis import E, ScaledBasis
 from .core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
@@ -17,6 +18,7 @@ from .core.composed import (
     element_to_byte_swizzle,
     make_composed_layout,
 )
+from .core.f2 import F2
 from .core.inttuple import (
     ceil_div,
     compatible,
@@ -31,7 +33,6 @@ from .core.inttuple import (
     weakly_congruent,
 )
 from .core.layout import (
-    IdentityLayout,
     Layout,
     Underscore,
     _,
@@ -46,13 +47,28 @@ from .core.layout import (
     stride,
 )
 from .core.notation import parse
-from .core.swizzle import Swizzle, XorSwizzle
+from .core.swizzle import Swizzle, XorSwizzle, f2_layout, f2_layout_to_xor
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
+from .core.tensor import (
+    Tensor,
+    elem_less,
+    local_partition,
+    local_tile,
+    make_identity_tensor,
+    make_tensor,
+    print_tensor,
+    recast_tensor,
+    tensor_divide,
+)
 from .core.tiling import (
+    apply_at,
     blocked_product,
+    coalesce_z,
     downcast,
     flat_divide,
     flat_product,
+    greatest_common_domain,
+    layout_add,
     logical_divide,
     logical_product,
     make_ordered_layout,
@@ -118,6 +134,25 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
+    "E",
+    "ScaledBasis",
+    "F2",
+    "apply_at",
+    "f2_layout",
+    "f2_layout_to_xor",
+    "coalesce_z",
+    "greatest_common_domain",
+    "layout_add",
+    "tiler_to_layout",
+    "Tensor",
+    "elem_less",
+    "local_partition",
+    "local_tile",
+    "make_identity_tensor",
+    "make_tensor",
+    "print_tensor",
+    "recast_tensor",
+    "tensor_divide",
     "BitVector",
     "Counterexample",
     "Divisible",
@@ -132,7 +167,6 @@ __all__ = [
     "CongruenceError",
     "CoordinateError",
     "DescriptorError",
-    "IdentityLayout",
     "Layout",
     "LayoutError",
     "LayoutTypeError",

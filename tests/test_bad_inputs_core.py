@@ -112,10 +112,10 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
     ("composition-negative-tiler", "composition(L, -2)", LayoutValueError, ("positive", "-2")),
     ("composition-float-tiler", "composition(L, 2.0)", LayoutTypeError, ("2.0",)),
     (
-        "composition-identity-outer",
-        "composition(make_identity_layout((4, 8)), L)",
+        "basis-mixed-with-int-stride",
+        "Layout((4, 8), (E(0), 5))",
         LayoutTypeError,
-        ("IdentityLayout",),
+        ("mixes strides", "basis", "F2"),
     ),
     # ------------------------------------------------------------------- complement / inverses
     (

@@ -41,6 +41,8 @@ LAYERS = {
 #: the order inside core: each module imports only from the modules before it
 CORE_ORDER = (
     "symbols",
+    "basis",
+    "f2",
     "inttuple",
     "grammar",
     "layout",
@@ -50,6 +52,7 @@ CORE_ORDER = (
     "swizzle",
     "composed",
     "notation",
+    "tensor",
 )
 
 

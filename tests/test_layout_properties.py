@@ -64,6 +64,15 @@ from pycute_layouts.strategies import (
 )
 
 
+def same_but_size1_strides(x, y) -> bool:
+    """Equal layouts up to the strides of size-1 modes (never used; a size-1 B composes to the point 1:0)."""
+    if not (isinstance(x, Layout) and isinstance(y, Layout)):
+        return x == y
+    return x.shape == y.shape and all(
+        s == 1 or p == q for s, p, q in zip(flatten(x.shape), flatten(x.stride), flatten(y.stride), strict=True)
+    )
+
+
 def values(lay: Layout) -> list[int]:
     """``lay(i)`` for every index, point by point (the reference every property compares with)."""
     return [lay(i) for i in range(lay.size())]
@@ -159,7 +168,7 @@ def test_composition_rejects_exactly_the_interacting_modes(ab: tuple[Layout, Lay
         assert not by_mode_is_right, f"{a} o {b}: rejected, but the by-mode result {by_mode} is A o B"
         return
     event("accepted")
-    assert r == by_mode
+    assert same_but_size1_strides(r, by_mode), (r, by_mode)
     assert by_mode_is_right, f"{a} o {b} = {r} silently differs from A o B {want}"
 
 
@@ -193,7 +202,7 @@ def test_general_walk_agrees_with_the_integer_fast_path(ab: tuple[Layout, Layout
         slow = general()
     except AdmissibilityError:
         slow = "inadmissible"
-    assert fast == slow, (a, b, fast, slow)
+    assert same_but_size1_strides(fast, slow), (a, b, fast, slow)
 
 
 def test_composition_interaction_rule_exhaustively() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, SymbolicUndecidable
+from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
 from . import inttuple as it
 from .admissibility import (
     ModesInteract,
@@ -39,6 +39,8 @@ from .admissibility import (
     raise_undecided,
     three_valued,
 )
+from .basis import E, ScaledBasis, basis_components, basis_get
+from .f2 import F2, is_pow2
 from .inttuple import (
     all_int,
     ceil_div,
@@ -54,11 +56,11 @@ from .inttuple import (
     validate_shape_leaf,
 )
 from .layout import (
-    IdentityLayout,
     Layout,
     _,
     as_layout,
     int_layout,
+    make_layout,
     mode_layout,
     new_layout,
     raise_empty,
@@ -71,6 +73,7 @@ __all__ = [
     "complement",
     "right_inverse",
     "left_inverse",
+    "tiler_to_layout",
 ]
 
 
@@ -123,7 +126,11 @@ def _bw_coalesce(
             continue
         prod = s * d
         f = dd[0]
-        if prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
+        if type(d) is F2 and not is_pow2(s):  # XOR: c0 + s*c1 splits into c0 ^ (s*c1) only for s = 2^k
+            ss.insert(0, s)
+            dd.insert(0, d)
+            fresh = False
+        elif prod == f if (type(prod) is int and type(f) is int) else _maybe_eq(prod, f, undecided):
             ss[0] = s * ss[0]
             dd[0] = d
         else:
@@ -319,7 +326,8 @@ def composition(a: Any, b: Any) -> Any:
 
     Pre:  walking b's modes through coalesce(a), each stride of b divides the remaining shape of a
           or the reverse, each shape of b divides what is left of its mode, and b's modes do not
-          interact (see admissibility).
+          interact (see admissibility); size-1 modes of b are exempt (they contribute only 0, and a
+          size-1 b gives the point 1:0).
     Post: compatible(b, R) and R(c) == a(b(c)) for every coordinate c of b.     Otherwise
           AdmissibilityError names the mode, the stride and the shape that failed.
 
@@ -365,13 +373,13 @@ def composition(a: Any, b: Any) -> Any:
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
     if type(a) is Layout:
+        if type(b) is Layout and type(b._s) is int and b._s == 1 and a.flat_modes()[0]:
+            return Layout.from_normalized(1, 0)  # a size-1 B: the single point A(B(0)) = A(0) = 0, as coalesce writes it
         return _compose(a, b)
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
-    if isinstance(a, IdentityLayout):
-        raise LayoutTypeError("composition: an IdentityLayout cannot be the outer layout; evaluate it instead")
-    a = as_layout(a, "composition")
+    a = tiler_to_layout(a) if isinstance(a, tuple) else as_layout(a, "composition")
     return _compose(a, b)
 
 
@@ -387,6 +395,8 @@ def _compose(a: Layout, b: Any) -> Any:
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
                 return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
         bfs, bfd = b.flat_modes()
+        if b.coord_profile() is not None:
+            return _compose_basis(a, b, bfs, bfd)
         return _compose_layout(a, b.shape, b.stride, bfs, bfd)
     if b is _:
         return a
@@ -404,6 +414,48 @@ def _compose(a: Layout, b: Any) -> Any:
     raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
 
 
+def _compose_basis(a: Layout, b: Layout, bfs: tuple, bfd: tuple) -> Layout:
+    """``a o b`` for ``b`` with basis strides (CuTe): ``a o (s:v@k) == a<k> o (s:v)``, mode ``k`` of ``a``.
+
+    The leaves of ``b`` on one basis path ``k`` are composed together with ``a<k>`` (so their
+    interaction is checked as for integer layouts); stride-0 leaves stay ``(s, 0)``.
+    """
+    paths: set = set()
+    for d in bfd:
+        if type(d) is ScaledBasis:
+            if len(d.terms) > 1:
+                raise LayoutTypeError(
+                    f"composition: the stride {d} of B = {b} is a sum of basis elements; each stride of B "
+                    "selects one mode of A (a single v@k)"
+                )
+            paths.add(d.terms[0][0])
+    pieces: list = [(s, 0) for s in bfs]
+    for path in sorted(paths):
+        sub = a
+        for k in path:
+            if k >= sub.rank():
+                raise LayoutTypeError(f"composition: the basis path {path} of B = {b} names no mode of A = {a}")
+            sub = sub[k]
+        strides = tuple(basis_get(d, path) for d in bfd)
+        bk = Layout.from_normalized(b.shape, it.unflatten(strides, b.stride) if isinstance(b.stride, tuple) else strides[0])
+        r = _compose(sub, bk)
+        leaf_pieces = _leaf_pieces(b.shape, r.shape, r.stride)
+        for i, d in enumerate(bfd):
+            if type(d) is ScaledBasis and d.terms[0][0] == path:
+                pieces[i] = leaf_pieces[i]
+    return _nest_like(b.shape, pieces)
+
+
+def _leaf_pieces(guide: Any, s: Any, d: Any) -> list:
+    """The (shape, stride) sub-tree of ``s:d`` at each leaf of ``guide`` (``s`` refines ``guide``)."""
+    if type(guide) is tuple:
+        out: list = []
+        for i, g in enumerate(guide):
+            out.extend(_leaf_pieces(g, s[i], d[i]))
+        return out
+    return [(s, d)]
+
+
 def _compose_mode(a: Layout, b: Any) -> Any:
     return _compose(a, b)
 
@@ -419,6 +471,8 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         last = fs[n]
         ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
         return compose_ints(ls, ld, rs, rd, bfs, bfd)
+    if any(type(d) is F2 for d in fd):
+        return _compose_f2(a, rs, rd)
     undecided: list = []  # merges coalesce could not decide (symbolic A only)
     flat = _coalesce_x(a, undecided)
     ls = flat.shape
@@ -443,6 +497,30 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         raise_undecided(e, undecided)
         raise
     raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {flat}")  # pragma: no cover
+
+
+def _compose_f2(a: Layout, rs: Any, rd: Any) -> Layout:
+    """``a o (rs:rd)`` for ``a`` with F2 strides: CuTe's walk, then checked point by point.
+
+    The walk multiplies a's strides by integers, which is carry-less for F2; that equals the integer
+    product only where the multiplication carries nowhere (powers of two always qualify), so each
+    result is compared with ``a(b(i))`` over b's domain and refused where they differ.
+    """
+    b = Layout.from_normalized(rs, rd)
+    if a.is_symbolic() or b.is_symbolic():
+        raise SymbolicUndecidable(f"composition: {a} has F2 strides; B = {b} must be integer (subs() first)")
+    flat = _coalesce_x(a, None)
+    res = _composition_impl(flat.shape, flat.stride, rs, rd, flat, None, None, None)
+    idx = b.to_numpy()
+    want = a._eval_numpy(idx, False) if idx.size and idx.min() >= 0 else None
+    got = res.to_numpy()
+    if want is None or (got != want).any():
+        bad = 0 if want is None else int((got != want).argmax())
+        raise AdmissibilityError(
+            f"composition: A = {a} has F2 (XOR) strides and B = {b} does not split into its bits: at index {bad} "
+            f"the walk gives {int(got[bad])} but A(B({bad})) = {a(int(idx[bad]))} (a stride of B carries)"
+        )
+    return res
 
 
 def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> None:
@@ -494,7 +572,8 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
         for i in range(last):
             cs = ls[i]
             ard = rest_d if rest_d >= 0 else -rest_d
-            if ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
+            # a size-1 mode of B only ever contributes B(0) = 0: its stride is walked, never tested
+            if rest_s != 1 and ard % cs != 0 and cs % ard != 0 and (ard > cs or (rest_s - 1) * ard >= cs):
                 raise_stride_div(ard, cs, i, int_layout(ls, ld), rest_s)
             next_s = -((-cs) // ard)
             next_d = -((-ard) // cs) * (1 if rest_d > 0 else -1)
@@ -593,6 +672,9 @@ def _composition_impl(
         cs, cd = ls[i], ld[i]
         sign = signum(rest_d)
         ard = rest_d if sign >= 0 else -rest_d
+        if rest_s == 1 if type(rest_s) is int else _maybe_eq(rest_s, 1, None):
+            rest_d = ceil_div(ard, cs) * sign  # a size-1 leaf of B contributes only 0: walked, never tested
+            continue
         if check_stride_divisibility(cs, ard, rest_s, i, flat_a):
             # neither divides the other, but every point of B lies inside this mode: take all of B here
             if not is_eq(rest_s, 1):
@@ -697,6 +779,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if inner is not None and not isinstance(layout, Layout):
         layout = inner  # CuTe: complement of a ComposedLayout is the complement of its inner layout
     layout = as_layout(layout, "complement")
+    refuse_coordinate_layout(layout, "complement")
     f = _filter_flat(layout, "complement")
     if cotarget is None:
         cotarget = f.cosize()
@@ -840,6 +923,18 @@ def _prefix(s: list, i: int) -> int:
     return p
 
 
+def refuse_coordinate_layout(layout: Layout, who: str) -> None:
+    """LayoutTypeError for a layout with basis or F2 strides where an operation needs integer offsets."""
+    fs, fd = layout.flat_modes()
+    if any(type(d) is F2 for d in fd):
+        raise LayoutTypeError(f"{who}: {layout} has F2 (XOR) strides; {who} needs integer strides")
+    if layout.coord_profile() is not None:
+        raise LayoutTypeError(
+            f"{who}: {layout} has basis strides (it maps to coordinates, not offsets); {who} needs integer "
+            "strides, as in CuTe C++, which rejects it at compile time"
+        )
+
+
 def _require_int_layout(layout: Layout, who: str) -> None:
     if layout.is_symbolic():
         raise SymbolicUndecidable(f"{who}: needs integer strides to sort them; {layout} is symbolic (subs() first)")
@@ -848,11 +943,15 @@ def _require_int_layout(layout: Layout, who: str) -> None:
 def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
-    Pre:  layout has integer shapes and strides.
-    Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists.
+    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout).
+    Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
+          coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
+          s0*s1 ... per component) to an index, with layout(R(c)) == c.
 
     >>> print(right_inverse(Layout((4, 2), (2, 1))))
     (2,4):(4,1)
+    >>> print(right_inverse(Layout((4, 8), (E(1), E(0)))))
+    (8,4):(4,1)
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
@@ -882,6 +981,9 @@ def right_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "right_inverse")
+    if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
+        return _right_inverse_coord(layout, fs, fd)
+    refuse_coordinate_layout(layout, "right_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
@@ -900,6 +1002,36 @@ def right_inverse(layout: Layout) -> Layout:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
+    """right_inverse over coordinates: per component of the codomain, the chain of strides ``1, s0, s0*s1 ...``.
+
+    The result takes a coordinate (congruent with the codomain's profile) to an index of ``layout``;
+    a component whose chain does not start at stride 1 gets the single coordinate 0 (``1:0``).
+    """
+    cp = layout.coord_profile()
+    pre = [1]
+    for s in fs:
+        pre.append(pre[-1] * s)
+    leaves: list = []
+    for path, coefs in basis_components(fd, cp):
+        single = [i for i, d in enumerate(fd) if type(d) is ScaledBasis and len(d.terms) == 1 and d.terms[0][0] == path]
+        rs: list = []
+        rd: list = []
+        cur = 1
+        for i in sorted(single, key=coefs.__getitem__):
+            if fs[i] == 1:
+                continue
+            if coefs[i] != cur:
+                break
+            rs.append(fs[i])
+            rd.append(pre[i])
+            cur = coefs[i] * fs[i]
+        leaves.append((tuple(rs), tuple(rd)) if len(rs) > 1 else (rs[0], rd[0]) if rs else (1, 0))
+    if not isinstance(cp, tuple) or len(leaves) == 1 and not isinstance(cp, tuple):
+        return Layout.from_normalized(*leaves[0])
+    return _nest_like(cp, leaves)
 
 
 def left_inverse(layout: Layout) -> Layout:
@@ -962,6 +1094,7 @@ def left_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "left_inverse")
+    refuse_coordinate_layout(layout, "left_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "left_inverse")
     s, d = _flat_modes(layout)
@@ -988,3 +1121,38 @@ def left_inverse(layout: Layout) -> Layout:
         sz = sz * (d[i] // sz)
     rs.append(s[order[-1]])
     return coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
+
+
+def tiler_to_layout(tiler: Any) -> Layout:
+    """A tiler as one layout: an int ``n`` is ``n:1``, a tuple's mode ``i`` gets its strides times ``E(i)``.
+
+    Pre:  tiler is a Layout, a positive int, or a (nested) tuple of those (no ``_``).
+    Post: composition(a, tiler_to_layout(t)) == composition(a, t) for a tuple t of tilers of a's
+          modes; a tuple of ints gives the identity layout of that shape.
+
+    >>> print(tiler_to_layout((2, Layout(4, 2))))
+    (2,4):(1@0,2@1)
+    >>> print(composition(Layout((8, 8), (8, 1)), tiler_to_layout((2, 4))))
+    (2,4):(8,1)
+    """
+    if isinstance(tiler, Layout):
+        return tiler
+    if tiler is _:
+        raise LayoutTypeError("tiler_to_layout: '_' keeps a whole mode of A and has no layout of its own")
+    if isinstance(tiler, tuple):
+        if not tiler:
+            raise LayoutValueError("tiler_to_layout: an empty tuple is no tiler")
+        modes = [tiler_to_layout(t) for t in tiler]
+        return make_layout(*[Layout.from_normalized(m.shape, _lift(m.stride, i)) for i, m in enumerate(modes)])
+    n = it.as_inttuple(tiler, "tiler_to_layout", "tiler")
+    validate_shape(n, "tiler_to_layout")
+    return Layout(n, 1)
+
+
+def _lift(d: Any, i: int) -> Any:
+    """The stride ``d`` moved into component ``i``: an int ``v`` becomes ``v@i``, ``v@k`` becomes ``v@k@i``."""
+    if isinstance(d, tuple):
+        return tuple(_lift(x, i) for x in d)
+    if type(d) is ScaledBasis:
+        return d.with_prefix(i)
+    return d * E(i)

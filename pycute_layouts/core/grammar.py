@@ -29,6 +29,8 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
+from .basis import ScaledBasis
+from .f2 import F2
 from .inttuple import as_inttuple, validate_shape_leaf
 from .symbols import lazy_sympy, symbol
 
@@ -42,6 +44,8 @@ class Constructors(NamedTuple):
     layout: Any
     swizzle: Any = None
     composed: Any = None
+    basis: Any = None
+    f2: Any = None
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@]))"
@@ -226,6 +230,8 @@ class _Parser:
     def _check_leaves(self, leaves: list[tuple[Any, int]], what: str) -> None:
         """Validate each leaf as Layout would, raising at the leaf's own column."""
         for value, col in leaves:
+            if what == "stride" and type(value) in (ScaledBasis, F2):
+                continue
             try:
                 leaf = as_inttuple(value, "Layout", what)
                 if what == "shape":
@@ -315,7 +321,23 @@ class _Parser:
             self.i += 1
             exp = self.parse_unary()
             return base**exp
+        if self.tok.kind == "op" and self.tok.text == "@":
+            return self.parse_basis(base)
         return base
+
+    def parse_basis(self, value: Any) -> Any:
+        """``v@i@j...`` (innermost index first, as CuTe prints it): the basis stride ``v * E(..., j, i)``."""
+        t = self.tok
+        if self.ctors.basis is None:
+            raise self.error("basis strides (v@i) are not accepted here", t)
+        path: list = []
+        while self.accept("@"):
+            n = self.tok
+            if n.kind != "num":
+                raise self.error("expected a mode index after '@'", n)
+            self.i += 1
+            path.append(int(n.text))
+        return self.ctors.basis(value, tuple(reversed(path)))
 
     def parse_unary(self) -> Any:
         if self.accept("-"):
@@ -346,6 +368,8 @@ class _Parser:
         if name in self.symbols:
             v = self.symbols[name]
             return v
+        if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
+            return self.ctors.f2(int(name[1:]))  # an F2 (XOR) stride, printed F9
         if name not in self._sym_cache:
             self._sym_cache[name] = symbol(name)
         return self._sym_cache[name]

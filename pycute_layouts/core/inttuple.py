@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from .basis import ScaledBasis
+from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
 
 IntTuple = int | Any | tuple
@@ -39,6 +41,7 @@ __all__ = [
     "is_tuple",
     "is_symbolic",
     "as_inttuple",
+    "as_stride",
     "product",
     "product_each",
     "prefix_product",
@@ -156,6 +159,20 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     return _norm_leaf(x, who, what)
 
 
+def as_stride(x: Any, who: str = "Layout") -> IntTuple:
+    """Normalise a stride: an IntTuple whose leaves may also be basis strides (:class:`ScaledBasis`).
+
+    >>> from pycute_layouts.core.basis import E
+    >>> as_stride([1, E(1)])
+    (1, ScaledBasis('1@1'))
+    """
+    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+        return x
+    if isinstance(x, (tuple, list)):
+        return tuple(as_stride(e, who) for e in x)
+    return _norm_leaf(x, who, "stride")
+
+
 # ------------------------------------------------------------------------------------------
 # symbolic decision helpers (ints never reach sympy)
 
@@ -235,6 +252,8 @@ def is_eq(a: Any, b: Any) -> bool:
     """
     if type(a) is int and type(b) is int:
         return a == b
+    if type(a) in (ScaledBasis, F2) or type(b) in (ScaledBasis, F2):
+        return a == b  # basis and F2 strides: equal iff the same value (0 is never one of them)
     sp = _sp()
     d = sp.simplify(sp.sympify(a) - b)
     if d == 0:
@@ -553,12 +572,34 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
 def compatible(a: IntTuple, b: IntTuple) -> bool:
     """Every coordinate of shape ``a`` is also a coordinate of shape ``b`` (sizes agree at a's leaves).
 
+    Pre:  a and b are IntTuples (shapes); a layout is not a shape (pass ``layout.shape``).
+    Post: True iff size(a) == size(b) and each leaf of a matches a whole mode of b.
+    Otherwise LayoutTypeError names the argument that is not an IntTuple.
+
     >>> compatible(24, (4, 6)), compatible((4, 6), (4, (2, 3))), compatible((4, 6), 24)
     (True, True, False)
     """
+    _require_inttuple(a, "compatible", "first")
+    _require_inttuple(b, "compatible", "second")
+    return _compatible(a, b)
+
+
+def _compatible(a: IntTuple, b: IntTuple) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
+        return isinstance(b, tuple) and len(a) == len(b) and all(_compatible(x, y) for x, y in zip(a, b))
     return is_eq(a, product(b))
+
+
+def _require_inttuple(x: Any, who: str, which: str) -> None:
+    """LayoutTypeError unless every leaf of ``x`` is an int or a sympy integer expression."""
+    if isinstance(x, tuple):
+        for e in x:
+            _require_inttuple(e, who, which)
+    elif not is_int(x):
+        raise LayoutTypeError(
+            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {x!r} "
+            f"({type(x).__name__}); for a layout pass its .shape"
+        )
 
 
 # ------------------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ from ..errors import (
     SymbolicUndecidable,
 )
 from . import inttuple as it
+from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
+from .f2 import F2, clmul
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
     all_int,
@@ -49,8 +51,8 @@ from .inttuple import (
 from .symbols import subs_inttuple
 
 __all__ = [
-    "IdentityLayout",
     "make_identity_layout",
+    "basis_like",
     "Layout",
     "Underscore",
     "_",
@@ -156,7 +158,8 @@ class Layout:
 
     # _fl (flat shape, flat stride; None until first needed), _fi (every leaf a plain int; set with _fl),
     # _size and _hash (None until first needed) are derived from the immutable shape and stride
-    __slots__ = ("_s", "_d", "_fl", "_fi", "_size", "_hash")
+    # _cp (the coordinate profile of basis strides, None for integer strides) is set with _fl, read only when not _fi
+    __slots__ = ("_s", "_d", "_fl", "_fi", "_cp", "_size", "_hash")
 
     def __init__(self, shape: Any, stride: Any = None):
         # fast paths: plain ints, positive shapes, congruent -- nothing to normalise (the flat modes are kept)
@@ -192,7 +195,7 @@ class Layout:
                 self._hash = None
                 return
         if isinstance(shape, str) and stride is None:
-            parsed = parse_layout_text(Constructors(layout=Layout), shape, {})
+            parsed = parse_layout_text(Constructors(layout=Layout, basis=scaled_basis, f2=F2), shape, {})
             s, d = parsed._s, parsed._d
         else:
             if isinstance(shape, Layout):
@@ -202,7 +205,8 @@ class Layout:
             if stride is None:
                 d = it.compact_col_major(s)
             else:
-                d = it.as_inttuple(stride, "Layout", "stride")
+                d = it.as_stride(stride, "Layout")
+                _check_stride_kinds(d)
                 if not it.congruent(s, d):
                     raise CongruenceError(
                         f"Layout: shape {format_inttuple(s)} and stride {format_inttuple(d)} are not congruent "
@@ -236,8 +240,18 @@ class Layout:
         else:
             fl = ((s,), (d,))
         self._fl = fl
-        self._fi = all_int(fl[0]) and all_int(fl[1])
+        fi = self._fi = all_int(fl[0]) and all_int(fl[1])
+        self._cp = None if fi or not any(type(x) is ScaledBasis for x in fl[1]) else coprofile(fl[1])
         return fl
+
+    def coord_profile(self) -> Any:
+        """The nested zero tuple of the coordinates a layout with basis strides maps to; None for offsets.
+
+        >>> Layout((4, 8), (E(0), E(1))).coord_profile(), Layout((4, 8)).coord_profile()
+        ((0, 0), None)
+        """
+        self.flat_modes()
+        return None if self._fi else self._cp
 
     def int_flat_modes(self) -> tuple[tuple, tuple] | None:
         """Cached flat shape and stride when every leaf is a plain int (the integer fast paths), else None."""
@@ -286,6 +300,11 @@ class Layout:
         m*n
         """
         fs, fd = self.flat_modes()
+        if not self._fi and self._cp is not None:  # a coordinate layout: the cosize of each component
+            return it.unflatten(tuple(c.cosize() for c in self.components()), self._cp)
+        if not self._fi and any(type(d) is F2 for d in fd):  # XOR: bounded by the highest bit any mode reaches
+            top = max((clmul(s - 1, d.value) if type(d) is F2 else 0).bit_length() for s, d in zip(fs, fd))
+            return 1 << top
         r = 1
         for s, d in zip(fs, fd):
             if type(d) is int:
@@ -408,7 +427,11 @@ class Layout:
         if isinstance(c, np.ndarray):
             return self._eval_numpy(c, check)
         check_coord(c, self._s)
-        return simplify(it.crd2idx(c, self._s, self._d, check=check))
+        r = it.crd2idx(c, self._s, self._d, check=check)
+        cp = self.coord_profile()
+        if cp is not None:
+            return to_coord(r, cp)
+        return r.value if type(r) is F2 else simplify(r)
 
     def _index(self, c0: int) -> Any:
         """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
@@ -425,6 +448,10 @@ class Layout:
             c, m = divmod(c, si)
             r += m * fd[i]
         r = r + c * fd[n]
+        if not self._fi and self._cp is not None:
+            return to_coord(r, self._cp)
+        if type(r) is F2:
+            return r.value
         return r if type(r) is int else simplify(r)
 
     def _eval_numpy(self, idx: np.ndarray, check: bool) -> np.ndarray:
@@ -432,6 +459,9 @@ class Layout:
             raise LayoutTypeError(f"Layout {self}: numpy indices must be integers, got dtype {idx.dtype}")
         if self.is_symbolic():
             raise SymbolicUndecidable(f"Layout {self}: cannot evaluate a symbolic layout on numpy arrays; subs() first")
+        cp = self.coord_profile()
+        if cp is not None:  # one integer layout per coordinate component, stacked on a last axis
+            return np.stack([c._eval_numpy(idx, check) for c in self.components()], axis=-1)
         idx = idx.astype(np.int64, copy=False)
         if check and idx.size and (idx.min() < 0 or idx.max() >= self.size()):
             raise CoordinateError(f"Layout {self}: indices out of range [0, {self.size()})")
@@ -441,11 +471,13 @@ class Layout:
         n = len(fs)
         for i, (s, d) in enumerate(zip(fs, fd)):
             if i == n - 1:
-                out += rest * d
+                m = rest
             else:
-                q, m = np.divmod(rest, s)
+                rest, m = np.divmod(rest, s)
+            if type(d) is F2:
+                out ^= _clmul_numpy(m, d.value)
+            else:
                 out += m * d
-                rest = q
         return out
 
     def to_numpy(self) -> np.ndarray:
@@ -457,12 +489,32 @@ class Layout:
         if self.is_symbolic():
             raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
         require_modes(self, "to_numpy")
+        if self.coord_profile() is not None:  # one column per coordinate component
+            return np.stack([c.to_numpy() for c in self.components()], axis=1)
         fs, fd = flatten(self._s), flatten(self._d)
+        if any(type(d) is F2 for d in fd):
+            return self._eval_numpy(np.arange(self.size(), dtype=np.int64), False)
         out = np.zeros(1, dtype=np.int64)
         # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
         for s, d in zip(fs, fd):
             out = ((np.arange(s, dtype=np.int64) * d)[:, None] + out[None, :]).reshape(-1)
         return out
+
+    def components(self) -> list[Layout]:
+        """The integer layouts of the coordinate components of a layout with basis strides, in order.
+
+        Pre:  the layout has basis strides (coord_profile() is not None).
+        Post: flatten(self(i)) == tuple(c(i) for c in self.components()).
+
+        >>> [str(c) for c in Layout((4, 8), (E(0), E(1))).components()]
+        ['(4,8):(1,0)', '(4,8):(0,1)']
+        """
+        cp = self.coord_profile()
+        if cp is None:
+            raise LayoutTypeError(f"components: {self} has integer strides (it maps to offsets, not coordinates)")
+        fs, fd = self.flat_modes()
+        return [Layout.from_normalized(self._s, it.unflatten(d, self._d) if isinstance(self._d, tuple) else d[0])
+                for _p, d in basis_components(fd, cp)]
 
     def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[Layout, Any]:
         """Slice with ``_`` placeholders: the sub-layout of the ``_`` modes and the offset of the rest.
@@ -496,9 +548,34 @@ class Layout:
         """
         out: set = set()
         for leaf in flatten(self._s) + flatten(self._d):
-            if type(leaf) is not int:
+            if type(leaf) is not int and type(leaf) is not ScaledBasis and type(leaf) is not F2:
                 out |= leaf.free_symbols
         return out
+
+
+def _check_stride_kinds(d: Any) -> None:
+    """LayoutTypeError when basis, F2 and nonzero integer strides are mixed in one layout (0 fits all)."""
+    leaves = flatten(d)
+    kinds = {type(x) for x in leaves if not (type(x) is int and x == 0)}
+    special = kinds & {ScaledBasis, F2}
+    if special and len(kinds) > 1:
+        other = sorted(k.__name__ for k in kinds)
+        raise LayoutTypeError(
+            f"Layout: stride {format_inttuple(d)} mixes strides of the kinds {other} (basis, F2, integer); "
+            "a layout maps to offsets (integer strides), XOR offsets (F2) or coordinates (basis strides); 0 fits all"
+        )
+
+
+def _clmul_numpy(m: np.ndarray, d: int) -> np.ndarray:
+    """Carry-less products ``m * d`` elementwise for non-negative ``m``."""
+    out = np.zeros(m.shape, dtype=np.int64)
+    b = 0
+    while True:
+        bit = (m >> b) & 1
+        if not bit.any() and (m >> b).max(initial=0) == 0:
+            return out
+        out ^= bit * (d << b)
+        b += 1
 
 
 def subs_mapping(args: tuple, kwargs: dict) -> dict:
@@ -705,6 +782,9 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
         off = simplify(it.crd2idx(fixed, layout._s, layout._d, check=check))
     except CoordinateError as e:
         raise CoordinateError(str(e).replace("crd2idx:", f"slice of {layout}:", 1)) from e
+    cp = layout.coord_profile()
+    if cp is not None:
+        off = to_coord(off, cp)
     if s == ():
         return Layout.from_normalized(1, 0), off
     return Layout.from_normalized(s, d), off
@@ -770,81 +850,28 @@ def int_layout(ss: list, dd: list) -> Layout:
     return obj
 
 
-class IdentityLayout:
-    """CuTe's ``make_identity_layout(shape)``: maps each index to its own hierarchical coordinate.
+def basis_like(shape_: Any, path: tuple = ()) -> Any:
+    """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
+    if isinstance(shape_, tuple):
+        return tuple(basis_like(x, path + (i,)) for i, x in enumerate(shape_))
+    return E(*path) if path else 1
 
-    CuTe builds it with basis-vector strides (``(4,8):(_1@0,_1@1)``); here it is a small object
-    with the same printing, call and ``to_numpy`` (an array of coordinates).
+
+def make_identity_layout(shape_: Any) -> Layout:
+    """The layout that maps every coordinate of ``shape`` to itself (CuTe's ``make_identity_layout``).
+
+    Pre:  shape is a positive IntTuple.
+    Post: R(c) == c for every coordinate c of shape (R(i) == idx2crd(i, shape) for an index i);
+          the strides are basis elements ``E(path)``, so R composes, divides and slices like any layout.
+
+    An integer shape ``n`` gives ``n:1`` (CuTe's ``make_basis_like`` of an integer is 1).
 
     >>> I = make_identity_layout((4, 8))
-    >>> str(I), I(9), I(1, 2)
-    ('(4,8):(1@0,1@1)', (1, 2), (1, 2))
+    >>> print(I)
+    (4,8):(1@0,1@1)
+    >>> I(9), I(1, 2), make_identity_layout(((2, 3), 4))(7)
+    ((1, 2), (1, 2), ((1, 0), 1))
     """
-
-    __slots__ = ("_s",)
-
-    def __init__(self, shape_: Any):
-        s = it.as_inttuple(shape_, "make_identity_layout", "shape")
-        validate_shape(s, "make_identity_layout")
-        self._s = s
-
-    @property
-    def shape(self) -> Any:
-        """The shape."""
-        return self._s
-
-    def size(self) -> Any:
-        """Number of coordinates."""
-        return product(self._s)
-
-    def rank(self) -> int:
-        """Number of modes."""
-        return it.rank(self._s)
-
-    def __call__(self, *coord: Any) -> Any:
-        c = coord[0] if len(coord) == 1 else tuple(coord)
-        if isinstance(c, tuple):
-            check_coord(c, self._s)
-            return c
-        return it.idx2crd(c, self._s)
-
-    def to_numpy(self) -> np.ndarray:
-        """Coordinates of every index as an array of shape (size, number of leaves)."""
-        fs = flatten(self._s)
-        idx = np.arange(self.size(), dtype=np.int64)
-        cols = []
-        for s in fs:
-            cols.append(idx % s)
-            idx = idx // s
-        return np.stack(cols, axis=1)
-
-    def _stride_text(self) -> str:
-        def go(s, path):
-            if isinstance(s, tuple):
-                return "(" + ",".join(go(x, path + (i,)) for i, x in enumerate(s)) + ")"
-            return "1" + "".join(f"@{p}" for p in reversed(path))
-
-        if not isinstance(self._s, tuple):
-            return "1"
-        return go(self._s, ())
-
-    def __str__(self) -> str:
-        return f"{format_inttuple(self._s)}:{self._stride_text()}"
-
-    def __repr__(self) -> str:
-        return f"make_identity_layout({self._s!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, IdentityLayout) and other.shape == self._s
-
-    def __hash__(self) -> int:
-        return hash(("IdentityLayout", self._s))
-
-
-def make_identity_layout(shape_: Any) -> IdentityLayout:
-    """The layout that maps every index to its coordinate in ``shape`` (see :class:`IdentityLayout`).
-
-    >>> make_identity_layout((2, 3))(5)
-    (1, 2)
-    """
-    return IdentityLayout(shape_)
+    s = it.as_inttuple(shape_, "make_identity_layout", "shape")
+    validate_shape(s, "make_identity_layout")
+    return Layout.from_normalized(s, basis_like(s))

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .basis import scaled_basis
 from .composed import ComposedLayout
+from .f2 import F2
 from .grammar import Constructors, parse_inttuple_text, parse_layout_text, parse_text
 from .layout import Layout
 from .swizzle import Swizzle
@@ -34,7 +36,7 @@ from .swizzle import Swizzle
 __all__ = ["parse", "parse_layout", "parse_inttuple"]
 
 #: The package's types, handed to the grammar.
-CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout)
+CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout, basis=scaled_basis, f2=F2)
 
 
 def parse(text: str, **symbols: Any) -> Any:

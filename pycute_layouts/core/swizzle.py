@@ -38,8 +38,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, SymbolicUndecidable
+from .algebra import coalesce
+from .f2 import F2, is_pow2
+from .layout import Layout
 
-__all__ = ["Swizzle", "XorSwizzle", "is_swizzle"]
+__all__ = ["Swizzle", "XorSwizzle", "is_swizzle", "f2_layout", "f2_layout_to_xor"]
 
 
 def _check_small_int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -538,3 +541,63 @@ def is_swizzle(obj: Any) -> bool:
     (True, False)
     """
     return isinstance(obj, (Swizzle, XorSwizzle))
+
+
+# ------------------------------------------------------------------------------------------
+# swizzles as layouts with F2 (XOR) strides
+
+
+def f2_layout(swizzle: Swizzle | XorSwizzle, nbits: int | None = None) -> Layout:
+    """The swizzle on ``[0, 2**nbits)`` as a layout with F2 strides (coalesced).
+
+    Pre:  swizzle is a Swizzle or XorSwizzle; nbits >= 1 (default: the Swizzle's period bits, or
+          the XorSwizzle's nbits).
+    Post: R(x) == swizzle(x) for every x < 2**nbits; f2_layout_to_xor(R) equals swizzle there.
+
+    Bit ``j`` of the index is one mode of size 2 whose stride is ``F2(swizzle(1 << j))``.
+
+    >>> print(f2_layout(Swizzle(1, 0, 1))), print(f2_layout(Swizzle(3, 4, 3)))
+    (2,2):(F1,F3)
+    (128,8):(F1,F144)
+    (None, None)
+    >>> L = f2_layout(Swizzle(3, 4, 3)); all(L(x) == Swizzle(3, 4, 3)(x) for x in range(1024))
+    True
+    """
+    if not isinstance(swizzle, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"f2_layout: expected a Swizzle or XorSwizzle, got {swizzle!r}")
+    if nbits is None:
+        nbits = swizzle.nbits if isinstance(swizzle, XorSwizzle) else max(1, swizzle.period.bit_length() - 1)
+    if isinstance(nbits, bool) or not isinstance(nbits, int) or not 1 <= nbits <= 62:
+        raise SwizzleError(f"f2_layout: nbits must be an int in [1, 62], got {nbits!r}")
+    strides = []
+    for j in range(nbits):
+        img = int(swizzle(1 << j))
+        strides.append(F2(img) if img else 0)
+    return coalesce(Layout((2,) * nbits, tuple(strides)) if nbits > 1 else Layout(2, strides[0]))
+
+
+def f2_layout_to_xor(layout: Layout) -> XorSwizzle:
+    """The XorSwizzle of a layout with F2 strides and power-of-two shapes (an F2-linear map of bits).
+
+    Pre:  every flat shape of layout is a power of two; every stride is F2 or 0.
+    Post: R(x) == layout(x) for every x < size(layout).
+
+    >>> f2_layout_to_xor(Layout((8, 8), (F2(1), F2(9)))).pairs
+    ((3, 0), (4, 1), (5, 2))
+    """
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"f2_layout_to_xor: expected a Layout, got {layout!r}")
+    fs, fd = layout.flat_modes()
+    images: list[int] = []
+    for s, d in zip(fs, fd):
+        if not is_pow2(s):
+            raise SwizzleError(f"f2_layout_to_xor: shape {s} of {layout} is not a power of two (no bit split)")
+        if not (type(d) is F2 or (type(d) is int and d == 0)):
+            raise SwizzleError(f"f2_layout_to_xor: stride {d} of {layout} is not an F2 stride")
+        v = d.value if type(d) is F2 else 0
+        images.extend(v << b for b in range(s.bit_length() - 1))
+    n = max([len(images)] + [v.bit_length() for v in images])
+    if n > 63:
+        raise SwizzleError(f"f2_layout_to_xor: {layout} reaches bit {n - 1}; at most 63 bits are supported")
+    images += [1 << j for j in range(len(images), n)]  # bits above the layout's domain pass through
+    return XorSwizzle.from_matrix([[(images[j] >> t) & 1 for j in range(n)] for t in range(n)])

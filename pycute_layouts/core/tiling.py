@@ -31,9 +31,13 @@ from .algebra import (
     compose_ints,
     composition,
     inner_aware,
+    refuse_coordinate_layout,
     right_inverse,
+    tiler_to_layout,
     transform_layout,
 )
+from .basis import from_coord
+from .f2 import F2
 from .inttuple import ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
 from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
 
@@ -83,7 +87,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
             return hook(logical_divide, tiler)
-        layout = as_layout(layout, "logical_divide")
+        layout = tiler_to_layout(layout) if isinstance(layout, tuple) else as_layout(layout, "logical_divide")
     if type(tiler) is Layout:
         afl = layout.int_flat_modes()
         if afl is not None and afl[0]:
@@ -459,6 +463,7 @@ def upcast(layout: Layout, n: int) -> Layout:
     if comp is not None and not isinstance(layout, Layout):
         return comp(n)
     layout = as_layout(layout, "upcast")
+    refuse_coordinate_layout(layout, "upcast")
     n = _check_pos_int(n, "upcast")
     require_modes(layout, "upcast")
 
@@ -496,6 +501,7 @@ def downcast(layout: Layout, n: int) -> Layout:
     if comp is not None and not isinstance(layout, Layout):
         return comp(n)
     layout = as_layout(layout, "downcast")
+    refuse_coordinate_layout(layout, "downcast")
     n = _check_pos_int(n, "downcast")
     if 1 not in flatten(layout.stride) and -1 not in flatten(layout.stride):
         raise AdmissibilityError(f"downcast<{n}>: layout {layout} has no stride-1 mode (CuTe requires adjacent elements)")
@@ -600,3 +606,208 @@ def nullspace(layout: Layout) -> Layout:
     s = tuple(fs[i] for i in idx)
     d = tuple(pre[i] for i in idx)
     return Layout.from_normalized(unwrap_single(s), unwrap_single(d))
+
+
+# ------------------------------------------------------------------------------------------
+# common domains, sums of layouts, tuple tilers as layouts
+
+
+def greatest_common_domain(a: Any, b: Any) -> Layout:
+    """The layout of the largest common domain of two shapes, walked in order (PyCuTe's).
+
+    Pre:  a and b are layouts or shapes (only their shapes are used).
+    Post: depth(R) <= 1; size(R) divides gcd(size(a), size(b)); composition(a, R) and
+          composition(b, R) are admissible; symmetric in a and b. R(k) is the index at which the
+          k-th common factor starts; no common factor gives 1:0.
+
+    Both flat shapes are walked from the left at once; at each step the next index where both
+    walks align is the lcm of their running extents, and the gcd of what is left of the two
+    current leaves past that point (when both reach it) is the next common factor.
+
+    >>> print(greatest_common_domain((5, 3, 4), (10, 6)))
+    (5,2):(1,30)
+    >>> print(greatest_common_domain((6, 35), (15, 14))), print(greatest_common_domain((5, 3), (3, 5)))
+    (3,7):(1,30)
+    1:0
+    (None, None)
+    """
+    fa = [x for x in flatten(_shape_of(a, "greatest_common_domain")) if x != 1]
+    fb = [x for x in flatten(_shape_of(b, "greatest_common_domain")) if x != 1]
+    rs: list = []
+    rd: list = []
+    ea = eb = 1  # where the current leaves of a and b start
+    i = j = 0
+    while i < len(fa) and j < len(fb):
+        at = ea * eb // gcd(ea, eb)  # the first index both walks can start a factor at
+        ra, rb = at // ea, at // eb
+        if fa[i] % ra == 0 and fb[j] % rb == 0:
+            g = gcd(fa[i] // ra, fb[j] // rb)
+            if g != 1:
+                rs.append(g)
+                rd.append(at)
+                fa[i] //= ra * g
+                fb[j] //= rb * g
+                ea = eb = at * g
+                continue
+        end_a, end_b = ea * fa[i], eb * fb[j]
+        a_first, b_first = end_b % end_a == 0, end_a % end_b == 0
+        if a_first or not b_first:
+            ea, i = end_a, i + 1
+        if b_first or not a_first:
+            eb, j = end_b, j + 1
+    if not rs:
+        return Layout.from_normalized(1, 0)
+    return Layout.from_normalized(rs[0], rd[0]) if len(rs) == 1 else Layout.from_normalized(tuple(rs), tuple(rd))
+
+
+def gcd(x: int, y: int) -> int:
+    """Greatest common divisor of two non-negative ints."""
+    while y:
+        x, y = y, x % y
+    return x
+
+
+def _shape_of(x: Any, who: str) -> Any:
+    if isinstance(x, Layout) or hasattr(x, "shape") and not isinstance(x, (tuple, int, np.ndarray)):
+        s = x.shape
+    else:
+        s = it.as_inttuple(x, who, "shape")
+        validate_shape(s, who)
+    if not all(type(v) is int for v in flatten(s)):
+        raise SymbolicUndecidable(f"{who}: needs integer shapes, got {format_inttuple(s)} (subs() first)")
+    return s
+
+
+def _raw(layout: Layout, i: int) -> Any:
+    """``layout(i)`` as a stride value: an int, an F2 value (XOR layouts), or the basis offset of a coordinate."""
+    v = layout(i)
+    if isinstance(v, tuple):
+        return from_coord(v)
+    if v and any(type(d) is F2 for d in layout.flat_modes()[1]):
+        return F2(v)
+    return v
+
+
+def layout_add(a: Layout, b: Layout) -> Layout:
+    """The layout R with R(i) == a(i) + b(i) for every index i (PyCuTe's ``layout_add``).
+
+    Pre:  size(a) == size(b); the coalesced shapes of a and b refine one common domain of that
+          size (greatest_common_domain of them has size(a)), so that both are linear on it.
+    Post: size(R) == size(a) and R(i) == a(i) + b(i) for every i < size(R); symmetric; coalesced.
+    Otherwise LayoutValueError (sizes) or AdmissibilityError (no common domain) names the values.
+
+    Strides may be integers or basis elements (coordinates add componentwise).
+
+    >>> print(layout_add(Layout((4, 3), (1, 4)), Layout((4, 3), (3, 1))))
+    (4,3):(4,5)
+    >>> print(layout_add(Layout(12, 2), Layout((4, 3), (3, 1))))
+    (4,3):(5,9)
+    >>> from pycute_layouts.core.basis import E
+    >>> print(layout_add(Layout(8, E(0)), Layout(8, E(1))))
+    8:1@0+1@1
+    """
+    a = as_layout(a, "layout_add")
+    b = as_layout(b, "layout_add")
+    if a.is_symbolic() or b.is_symbolic():
+        raise SymbolicUndecidable(f"layout_add: needs integer shapes and strides, got {a} and {b} (subs() first)")
+    if a.size() != b.size():
+        raise LayoutValueError(f"layout_add: sizes differ: size({a}) = {a.size()} but size({b}) = {b.size()}")
+    ca, cb = coalesce(a), coalesce(b)
+    g = greatest_common_domain(ca, cb)
+    if g.size() != a.size():
+        raise AdmissibilityError(
+            f"layout_add: {ca} and {cb} have no common domain of size {a.size()}: greatest_common_domain is {g} "
+            f"(size {g.size()}), so no layout adds them"
+        )
+    gs = flatten(g.shape)
+    gd = flatten(g.stride)
+    rd = tuple(_raw(ca, k) + _raw(cb, k) for k in gd)
+    r = Layout.from_normalized(gs, rd) if len(gs) > 1 else Layout.from_normalized(gs[0], rd[0])
+    return coalesce(r)
+
+
+def coalesce_z(layout: Layout) -> Layout:
+    """Coalesce that keeps the layout's values beyond its size too (PyCuTe's ``coalesce_z``).
+
+    Pre:  any layout with modes.
+    Post: size(R) == size(layout), depth(R) <= 1 and R(i) == layout(i) for every integer i >= 0
+          (CuTe's last mode extends); a trailing size-1 mode is kept unless its stride is what the
+          mode before it extends to.
+
+    ``coalesce`` drops a trailing size-1 mode, which changes the values past the size:
+    ``coalesce((2,1):(1,5)) == 2:1`` maps 2 to 2, while ``(2,1):(1,5)`` maps 2 to 5.
+
+    >>> print(coalesce_z(Layout((2, 1, 6, 1), (1, 7, 8, 0)))), print(coalesce(Layout((2, 1, 6, 1), (1, 7, 8, 0))))
+    (2,6,1):(1,8,0)
+    (2,6):(1,8)
+    (None, None)
+    >>> print(coalesce_z(Layout((2, 4, 1), (1, 2, 8))))
+    8:1
+    """
+    layout = as_layout(layout, "coalesce_z")
+    require_modes(layout, "coalesce_z")
+    fs, fd = layout.flat_modes()
+    if len(fs) == 1:
+        return Layout.from_normalized(fs[0], fd[0])
+    if not (fs[-1] == 1 if type(fs[-1]) is int else is_eq(fs[-1], 1)):
+        return coalesce(layout)
+    tail_d = fd[-1]
+    head = coalesce(Layout.from_normalized(fs[:-1], fd[:-1]))
+    hs = flatten(head.shape)
+    hd = flatten(head.stride)
+    if hs == (1,):
+        return Layout.from_normalized(1, tail_d)
+    last = hs[-1] * hd[-1]
+    if last == tail_d if (type(last) is int and type(tail_d) is int) else _maybe_same(last, tail_d):
+        return head  # the last mode already extends with the tail's stride
+    return Layout.from_normalized(hs + (1,), hd + (tail_d,))
+
+
+def _maybe_same(x: Any, y: Any) -> bool:
+    try:
+        return is_eq(x, y)
+    except SymbolicUndecidable:
+        return False
+
+
+def apply_at(op: Any, layout: Layout, mode: Any, *args: Any) -> Layout:
+    """Apply ``op`` to one mode of ``layout`` and keep the others (PyCuTe's ``op[mode](layout, ...)``).
+
+    Pre:  mode is a mode index or a path of them (outer first) naming a mode of layout; op maps a
+          layout (and args) to a layout.
+    Post: R[mode] == op(layout[mode], *args) and every other mode of R is that of layout.
+
+    CuTe's by-mode tilers with ``_`` say the same for the top level:
+    ``logical_divide(L, (_, t)) == apply_at(logical_divide, L, 1, t)``.
+
+    >>> print(apply_at(composition, Layout((4, 6), (1, 4)), 1, Layout(3, 2)))
+    (4,3):(1,8)
+    >>> print(apply_at(logical_divide, Layout((3, 8)), 1, Layout(4, 2)))
+    (3,(4,2)):(1,(6,3))
+    >>> print(apply_at(coalesce, Layout((3, (2, 6)), (1, (3, 6))), 1))
+    (3,12):(1,3)
+    """
+    if not callable(op):
+        raise LayoutTypeError(f"apply_at: op must be callable, got {op!r}")
+    layout = as_layout(layout, "apply_at")
+    path = (mode,) if type(mode) is int else tuple(mode) if isinstance(mode, (tuple, list)) else None
+    if not path or not all(type(k) is int for k in path):
+        raise LayoutTypeError(f"apply_at: mode must be an int or a non-empty tuple of ints, got {mode!r}")
+    return _replace_at(layout, path, op, args)
+
+
+def _replace_at(layout: Layout, path: tuple, op: Any, args: tuple) -> Layout:
+    k = path[0]
+    r = layout.rank()
+    if not 0 <= k < r or (r == 1 and not isinstance(layout.shape, tuple) and len(path) > 1):
+        raise LayoutValueError(f"apply_at: mode {k} does not exist in the rank-{r} layout {layout}")
+    sub = layout[k]
+    new = op(sub, *args) if len(path) == 1 else _replace_at(sub, path[1:], op, args)
+    if not isinstance(new, Layout):
+        raise LayoutTypeError(f"apply_at: op returned {new!r}, not a Layout")
+    if not isinstance(layout.shape, tuple):
+        return new
+    ss = list(layout.shape)
+    dd = list(layout.stride)
+    ss[k], dd[k] = new.shape, new.stride
+    return Layout.from_normalized(tuple(ss), tuple(dd))

@@ -53,7 +53,7 @@ def _compact(shape: tuple, rng: random.Random, rowmajor: bool) -> tuple:
         flat_order.reverse()
     if rng.random() < 0.3:
         rng.shuffle(flat_order)
-    return pl.make_ordered_layout(shape, pl.inttuple.unflatten(tuple(flat_order), shape)).stride
+    return pl.make_ordered_layout(shape, pl.core.inttuple.unflatten(tuple(flat_order), shape)).stride
 
 
 def make_cases(n: int, seed: int = 0) -> dict[str, list]:
