@@ -216,7 +216,7 @@ def _coalesce(leaves: list[_Leaf]) -> list[_Leaf]:
     return out
 
 
-def _split(leaves: list[_Leaf], n: int) -> tuple[list[_Leaf], list[_Leaf]] | None:
+def split_leaves(leaves: list[_Leaf], n: int) -> tuple[list[_Leaf], list[_Leaf]] | None:
     """The first ``n`` elements of a flat mode and the rest, splitting one leaf if needed.
 
     Returns None when ``n`` does not fall on a leaf boundary (a leaf neither divides nor is
@@ -412,7 +412,7 @@ def _to_units(op: _Operand, major: str, lead: list[_Leaf], other: list[_Leaf], l
         )
     lead_rest = lead
     if t > 1:
-        sp = _split(lead, t)
+        sp = split_leaves(lead, t)
         if sp is None or _coalesce(sp[0]) != [(t, 1)]:
             got = _fmt(sp[0]) if sp else _fmt(lead)
             raise DescriptorError(
@@ -452,7 +452,7 @@ def _single_stride(part: list[_Leaf], name: str, what: str, field: str, who: str
 def _core_rows(part: list[_Leaf], name: str, nrows: int, pitch: int, mode: SwizzleMode, rules: MmaRules,
                who: str) -> list[_Leaf]:
     """Check that ``part`` starts with ``nrows`` core-matrix rows ``pitch`` units apart; return the rest."""
-    sp = _split(part, nrows)
+    sp = split_leaves(part, nrows)
     if sp is None:
         raise DescriptorError(
             f"{who}: {name} has {_size(part)} rows with layout {_fmt(part, ' units')}; core matrices "
@@ -518,7 +518,7 @@ def _mn_outer_stride(op: _Operand, lead_u: list[_Leaf], lead_name: str, who: str
                 f"{mnu}:1 with {mnu} dividing {w})"
             )
         return 0
-    sp = _split(lead_u, w)
+    sp = split_leaves(lead_u, w)
     if sp is None:
         raise DescriptorError(
             f"{who}: {lead_name} has {mnu} 16-byte units ({_fmt(lead_u, ' units')}), not a multiple of "

@@ -46,6 +46,7 @@ from ...core.inttuple import flatten
 from ...core.layout import Layout
 from ...core.tiling import tile_to_shape
 from ...errors import DescriptorError
+from ..smem_desc import split_leaves
 from .smem import UmmaSmemDescriptor
 
 __all__ = [
@@ -235,22 +236,11 @@ def copy_source_desc(layout: Any, shape: Any = "32x128b", start_address: Any = 0
 
 def _split_leaves(leaves: list[tuple[int, int]], n: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The first ``n`` elements of a flat mode and the rest (a leaf is split where ``n`` falls inside it)."""
-    inner: list[tuple[int, int]] = []
-    rest: list[tuple[int, int]] = []
-    need = n
-    for s, d in leaves:
-        if need == 1:
-            rest.append((s, d))
-        elif need % s == 0:
-            inner.append((s, d))
-            need //= s
-        elif s % need == 0:
-            inner.append((need, d))
-            rest.append((s // need, d * need))
-            need = 1
-        else:
-            raise DescriptorError(f"copy_source_desc: a mode of {s} elements straddles the {n}-element boundary")
-    return inner, rest
+    sp = split_leaves(leaves, n)
+    if sp is None:
+        raise DescriptorError(f"copy_source_desc: the mode {leaves} (shape, stride) has no {n}-element boundary: a leaf "
+                              "straddles it or the mode is shorter")
+    return sp
 
 
 def sf_copy_desc(start_address: Any = 0, vec_size: Any = 32) -> UmmaSmemDescriptor:
