@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .composed import ComposedLayout
+from .composed import ComposedLayout, SwizzledSmemLayout
 from .grammar import Constructors, parse_inttuple_text, parse_layout_text, parse_text
 from .layout import Layout
 from .swizzle import Swizzle
@@ -34,7 +34,7 @@ from .swizzle import Swizzle
 __all__ = ["parse", "parse_layout", "parse_inttuple"]
 
 #: The package's types, handed to the grammar.
-CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout)
+CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout, smem_ptr=SwizzledSmemLayout)
 
 
 def parse(text: str, **symbols: Any) -> Any:
