@@ -13,13 +13,12 @@ our own ``tile_to_shape`` and ``smem_atom``, and place every element at CuTe's b
 from __future__ import annotations
 
 import numpy as np
+import oracles
 import pytest
 
 from pycute_layouts import ComposedLayout, Layout, Swizzle, SwizzledSmemLayout, _, parse, tile_to_shape, upcast
 from pycute_layouts.arch import umma, wgmma
 from pycute_layouts.errors import NotationError, UnitError
-
-import oracles
 
 TYPES = {"half_t": 16, "tfloat32_t": 32, "float_e4m3_t": 8, "uint8_t": 8}
 GMMA_ATOMS = [f"GMMA::Layout_{mj}_{sw}_Atom" for mj in ("MN", "K") for sw in ("INTER", "SW32", "SW64", "SW128")]
