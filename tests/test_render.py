@@ -397,8 +397,8 @@ def test_tikz_standalone_document_and_sparse_labels() -> None:
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed: TikZ output not compiled")
 def test_tikz_compiles(tmp_path: Path) -> None:  # pragma: no cover - needs TeX
-    (tmp_path / "a.tex").write_text(to_tikz(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), element_bits=16, cell="chunk16",
-                                            standalone=True))
+    atom = parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
+    (tmp_path / "a.tex").write_text(to_tikz(atom, cell="chunk16", standalone=True))
     r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "a.tex"], cwd=tmp_path, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stdout[-2000:]
