@@ -49,11 +49,12 @@ from ..errors import MissingDependencyError
 from .picture import MAX_CELLS_PER_SIDE, PALETTE, Picture, picture, picture_values
 from .png import to_png
 from .svg import picture_svg, to_svg
-from .text import layout_grid, layout_table
+from .text import grid_table, layout_grid, layout_table
 from .tikz import to_tikz
 
 __all__ = [
     "layout_table",
+    "grid_table",
     "picture_svg",
     "layout_grid",
     "Picture",

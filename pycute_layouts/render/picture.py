@@ -398,7 +398,7 @@ def _tooltips_of(cs: _Cells, cell: str, is_1d: bool) -> tuple:
 def _subtitle(src: _Source, cs: _Cells, cell: str, label: str | None, color: str | None) -> str:
     """The subtitle: element width and units, cell size, what the labels and colors show."""
     eb = src.element_bits
-    sub = [f"{eb}-bit elements" if eb is not None else "", src.units if eb is not None else ""]
+    sub = [("values: " + _units_words(src)) if src.value_name != "byte offset" else src.units]
     if cell == "chunk16":
         sub.append(f"one cell = 16 bytes ({128 // eb} element{'s' if eb < 128 else ''})")
     if label is not None:
