@@ -220,7 +220,7 @@ def to_svg(layout: Any, *, cell: str = "element", label: str | None = "value", c
     >>> len(cells), len({c.get("fill") for c in cells})          # 8x8 chunks, 8 swizzle phases
     (64, 8)
     >>> ET.fromstring(svg).get("viewBox")
-    '0 0 433 351'
+    '0 0 438 351'
     """
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_svg")
