@@ -9,6 +9,8 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
+import importlib as _importlib
+
 from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse
 from .core.composed import (
     ComposedLayout,
@@ -17,6 +19,7 @@ from .core.composed import (
     element_to_byte_swizzle,
     make_composed_layout,
 )
+from .core.display import set_display_loader
 from .core.inttuple import (
     ceil_div,
     compatible,
@@ -85,6 +88,9 @@ from .errors import (
     UnitError,
 )
 from .version import __version__ as __version__
+
+# Rich display in Jupyter: the pictures (render) load on the first display (core.display says why).
+set_display_loader(lambda: _importlib.import_module(f"{__name__}.render"))
 
 #: Names re-exported lazily (their modules are imported on first use, keeping ``import pycute_layouts``
 #: light): proofs, kernel-constant generation, analysis and pictures.

@@ -18,6 +18,7 @@ API_MD = ROOT / "docs" / "api.md"
 MODULES = [
     "pycute_layouts",
     "pycute_layouts.core.symbols",
+    "pycute_layouts.core.display",
     "pycute_layouts.strategies",
     "pycute_layouts.arch.swizzle_modes",
     "pycute_layouts.arch.wgmma",
@@ -32,6 +33,7 @@ MODULES = [
     "pycute_layouts.codegen",
     "pycute_layouts.render",
     "pycute_layouts.render.tv",
+    "pycute_layouts.render.jupyter",
     "pycute_layouts.analysis",
     "pycute_layouts.hwcheck",
     "pycute_layouts.cli",

@@ -33,6 +33,7 @@ import numpy as np
 from ..errors import LayoutTypeError, SwizzleError, UnitError
 from . import inttuple as it
 from .algebra import composition
+from .display import rich_repr
 from .inttuple import format_inttuple
 from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
@@ -242,6 +243,10 @@ class ComposedLayout:
 
     def __str__(self) -> str:
         return f"{self._outer} o {_fmt_offset(self._offset)} o {self._inner}"
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def __repr__(self) -> str:
         return f"parse('{self}')"
@@ -662,6 +667,10 @@ class SwizzledSmemLayout:
             return f"{self.swizzle}[elem] o {self.layout} [{self.element_bits}b]"
         address = f"{self.base_address:#x}" if self.base_address else "unset"
         return f"{self.byte_swizzle()} o smem_ptr[{self.element_bits}b]({address}) o {self.layout}"
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def __repr__(self) -> str:
         return (f"SwizzledSmemLayout({self.swizzle!r}, Layout('{self.layout}'), element_bits={self.element_bits}, "

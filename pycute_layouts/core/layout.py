@@ -36,6 +36,7 @@ from ..errors import (
     SymbolicUndecidable,
 )
 from . import inttuple as it
+from .display import rich_repr
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
     all_int,
@@ -332,6 +333,10 @@ class Layout:
 
     def __str__(self) -> str:
         return f"{format_inttuple(self._s)}:{format_inttuple(self._d)}"
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def __repr__(self) -> str:
         return f"Layout('{self}')"

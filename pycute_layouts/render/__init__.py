@@ -46,6 +46,7 @@ units a picture shows, and :func:`picture_values` returns the numbers and those 
 """
 
 from ..errors import MissingDependencyError
+from . import jupyter as jupyter  # registers the notebook renderers (core.display)
 from .picture import MAX_CELLS_PER_SIDE, PALETTE, Picture, picture, picture_values
 from .png import to_png
 from .svg import picture_svg, to_svg
