@@ -73,6 +73,10 @@ def _cxx(atom: str, t: str, tile: tuple[int, int] | None) -> str:
     return expr if tile is None else f"tile_to_shape({expr}, Shape<_{tile[0]},_{tile[1]}>{{}})"
 
 
+#: CuTe's bare call ``layout(i)`` of this flagged atom (docs/differences.md: it ignores the pointer flag).
+BARE_CALL = ("GMMA::Layout_K_SW128_Atom", "half_t", None)
+
+
 @pytest.fixture(scope="module")
 def cute_out() -> dict:
     oracles.skip_without_cxx()
@@ -82,8 +86,11 @@ def cute_out() -> dict:
         atom, t, _bits, tile = case
         e = _cxx(atom, t, tile)
         idx[case] = (batch.add(e, printer="print"), batch.add(f"oracle_smem_bytes<{t}>({e})"))
+    bare = batch.add_values(_cxx(*BARE_CALL))
     batch.run()
-    return {case: (batch.value(i), oracles.parse_values(batch.value(j))) for case, (i, j) in idx.items()}
+    out = {case: (batch.value(i), oracles.parse_values(batch.value(j))) for case, (i, j) in idx.items()}
+    out["bare call"] = oracles.parse_values(batch.value(bare))
+    return out
 
 
 def _id(case: tuple) -> str:
@@ -106,6 +113,15 @@ def test_cute_printed_layout_parses_prints_back_and_places_like_cute(cute_out: d
     if tile is not None:  # our own tile_to_shape of the atom CuTe printed: same string, same placement
         atom_text, _ = cute_out[(atom, _t, bits, None)]
         assert str(tile_to_shape(parse(atom_text), tile)) == str(L)
+
+
+def test_cute_bare_call_ignores_the_pointer_flag(cute_out: dict) -> None:
+    """CuTe's ``layout(i)`` is the byte swizzle applied to element offsets; the smem tensor (and we) differ."""
+    text, cute_bytes = cute_out[("GMMA::Layout_K_SW128_Atom", "half_t", 16, None)]
+    L = parse(text)
+    assert cute_out["bare call"] == ComposedLayout(L.swizzle, 0, L.layout).to_numpy().tolist()
+    assert cute_out["bare call"] != L.to_numpy().tolist()
+    assert (L.to_numpy() * 2).tolist() == cute_bytes
 
 
 @pytest.mark.parametrize("atom", ATOMS)
