@@ -166,7 +166,8 @@ def register(sub: Any) -> None:
                     "'Sw<3,4,3> o smem_ptr[16b](unset) o L' byte addresses; the table and the pictures show the same "
                     "values (element offsets), and say so.",
     )
-    s.add_argument("layout", nargs="?", help='CuTe notation, e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    s.add_argument("layout", nargs="?", help='CuTe notation, e.g. "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)" '
+                   '(swizzle on bytes) or "Sw<3,3,3> o 0 o (8,64):(64,1)" (on element offsets)')
     s.add_argument("--atom", metavar="NAME", help='an MMA or copy atom by CuTe\'s name, e.g. "SM90_64x256x16_F32BF16BF16_SS": '
                    "prints its layouts; with --svg/--png/--tikz draws its thread-value picture (T#V# per element)")
     s.add_argument("--operand", help="with --atom: A, B or C (default C) for MMA atoms, src or dst for copy atoms "
