@@ -7,9 +7,9 @@ consecutive elements along the mode that holds them), which is how the PTX ISA d
 memory: its swizzle tables number 16-byte chunks, and one 128-byte line of shared memory (the 32
 banks) is 8 chunks wide.
 
-**What a cell says** (``label=``): ``"value"`` the layout's value (an element offset; a byte
-address for a :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` or a TMA placement; in chunk
-mode the chunk's number, byte address // 16), ``"address"`` the byte address, ``"bank_group"``
+**What a cell says** (``label=``): ``"value"`` the layout's value (an element offset; for a
+:class:`~pycute_layouts.core.composed.SwizzledSmemLayout` the element offset where the element
+lands; a byte offset for a TMA placement; in chunk mode the chunk's number, byte address // 16), ``"address"`` the byte address, ``"bank_group"``
 the 16-byte column of the 128-byte shared-memory line the cell lands in (banks ``4g..4g+3``: the
 numbers of PTX's swizzle tables), ``"coord"`` the element coordinate, or ``None``.
 
