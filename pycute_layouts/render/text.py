@@ -65,8 +65,11 @@ def grid_table(title: str, grid: Any) -> str:
      0  |  0 | 72 |
         +----+----+
     """
-    grid = np.asarray(grid)
-    if not isinstance(title, str) or grid.ndim != 2 or not np.issubdtype(grid.dtype, np.integer):
+    try:
+        grid = np.asarray(grid)
+    except (TypeError, ValueError):  # ragged or not numbers
+        raise LayoutTypeError(f"grid_table: expected a 2-D integer array, got {grid!r}") from None
+    if not isinstance(title, str) or grid.ndim != 2 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer):
         raise LayoutTypeError(f"grid_table: expected a title string and a 2-D integer array, got {title!r}, "
                               f"{grid.dtype}[{grid.shape}]")
     nr, nc = grid.shape
