@@ -10,8 +10,9 @@ banks) is 8 chunks wide.
 **What a cell says** (``label=``): ``"value"`` the layout's value (an element offset; for a
 :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` the element offset where the element
 lands; a byte offset for a TMA placement; in chunk mode the chunk's number, byte address // 16),
-``"address"`` the byte address, ``"bank_group"`` the 16-byte column of the 128-byte shared-memory line the cell lands in (banks ``4g..4g+3``: the
-numbers of PTX's swizzle tables), ``"coord"`` the element coordinate, or ``None``.
+``"address"`` the byte address, ``"bank_group"`` the 16-byte column of the 128-byte shared-memory
+line the cell lands in (banks ``4g..4g+3``: the numbers of PTX's swizzle tables), ``"coord"`` the
+element coordinate, or ``None``.
 
 **Colors** (``color=``): ``"phase"`` the XOR pattern the swizzle applies to the cell,
 ``f(x) ^ x`` (for ``Sw<3,4,3>`` on bytes: the row of the 8-row pattern, 8 phases; 4 for
