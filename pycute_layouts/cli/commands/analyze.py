@@ -71,8 +71,8 @@ def _cmd_banks(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"layout": str(layout), "element_bits": args.element_bits, **r.to_dict()}))
         return 0
-    print(f"layout: {layout}" + (f" ({args.element_bits}-bit elements, byte swizzle)" if args.element_bits else
-                                 " (values are byte addresses)"))
+    bits = args.element_bits or getattr(layout, "element_bits", None)  # the smem_ptr form carries its width
+    print(f"layout: {layout}" + (f" ({bits}-bit elements, byte swizzle)" if bits else " (values are byte addresses)"))
     print(r.to_text())
     return 0
 
