@@ -101,4 +101,4 @@ def test_banks_of_the_smem_ptr_form_say_its_units() -> None:
     assert "conflict-free" in ptr.stdout
     js = run("analyze", "banks", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "--pattern", "ldmatrix.x4",
              "--json")
-    assert json.loads(js.stdout)["wavefronts"] == 4
+    assert json.loads(js.stdout)["wavefronts"] == 4 and json.loads(js.stdout)["element_bits"] == 16
