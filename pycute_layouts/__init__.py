@@ -9,6 +9,8 @@ TMA tensor maps and swizzle modes, SHFL lane maps.
 (4,2):(8,1)
 """
 
+import importlib as _importlib
+
 from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse, tiler_to_layout
 from .core.basis import E, ScaledBasis
 from .core.composed import (
@@ -18,6 +20,7 @@ from .core.composed import (
     element_to_byte_swizzle,
     make_composed_layout,
 )
+from .core.display import set_display_loader
 from .core.f2 import F2
 from .core.inttuple import (
     ceil_div,
@@ -101,6 +104,9 @@ from .errors import (
     UnitError,
 )
 from .version import __version__ as __version__
+
+# Rich display in Jupyter: the pictures (render) load on the first display (core.display says why).
+set_display_loader(lambda: _importlib.import_module(f"{__name__}.render"))
 
 #: Names re-exported lazily (their modules are imported on first use, keeping ``import pycute_layouts``
 #: light): proofs, kernel-constant generation, analysis and pictures.

@@ -91,3 +91,14 @@ def test_help() -> None:
         assert r.returncode == 0 and "usage" in r.stdout
     r = run("analyze")
     assert r.returncode == 2 and "banks" in r.stdout
+
+
+def test_banks_of_the_smem_ptr_form_say_its_units() -> None:
+    """CuTe's GMMA atom in its printed form needs no --element-bits: the header names the width it carries."""
+    ptr = run("analyze", "banks", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "--pattern", "ldmatrix.x4")
+    assert ptr.returncode == 0, ptr.stderr
+    assert ptr.stdout.splitlines()[0].endswith("(16-bit elements, byte swizzle)")
+    assert "conflict-free" in ptr.stdout
+    js = run("analyze", "banks", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "--pattern", "ldmatrix.x4",
+             "--json")
+    assert json.loads(js.stdout)["wavefronts"] == 4 and json.loads(js.stdout)["element_bits"] == 16

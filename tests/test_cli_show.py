@@ -13,7 +13,7 @@ import pytest
 
 EXE = shutil.which("pycute-layouts")
 NS = "{http://www.w3.org/2000/svg}"
-ATOM = "Sw<3,4,3> o 0 o (8,64):(64,1)"
+ATOM = "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"  # the 128B atom of 16-bit elements, as CuTe prints it
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -78,6 +78,38 @@ def test_png_writes_a_png_or_says_what_to_install(tmp_path: Path) -> None:
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and "pip install 'pycute-layouts[png]'" in lines[0] and "Traceback" not in r.stderr
     assert not (tmp_path / "a.png").exists() and not (tmp_path / "a.svg").exists()
+
+
+def _table_values(stdout: str) -> list[list[int]]:
+    rows = [line.split("|")[1:-1] for line in stdout.splitlines() if "|" in line]
+    return [[int(v) for v in r] for r in rows]
+
+
+@pytest.mark.parametrize("layout, extra, units, row1", [
+    (ATOM, (), "element offsets (16-bit elements, swizzle on byte addresses)", [72, 73]),
+    ("Sw<3,4,3> o 0 o (8,64):(64,1)", ("-e", "16"), "element offsets (16-bit elements, swizzle on element offsets)",
+     [64, 65]),
+    ("Sw<3,3,3> o 0 o (8,64):(64,1)", ("-e", "16"), "element offsets (16-bit elements, swizzle on element offsets)",
+     [72, 73]),
+    ("Sw<3,4,3> o 0 o (8,64):(64,1)", ("-e", "16", "--swizzle-unit", "bytes"),
+     "element offsets (16-bit elements, swizzle on byte addresses (swizzle_unit='bytes'))", [72, 73]),
+])
+def test_table_and_picture_show_the_same_values_and_say_the_units(tmp_path: Path, layout: str, extra: tuple,
+                                                                  units: str, row1: list) -> None:
+    r = run("show", layout, *extra)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1] == f"units: {units}"
+    table = _table_values(r.stdout)
+    assert table[1][:2] == row1
+    out = tmp_path / "a.svg"
+    r = run("show", layout, *extra, "--svg", str(out))
+    assert r.returncode == 0, r.stderr
+    root = ET.parse(out).getroot()
+    labels = [int(t.text) for t in root.findall(f".//{NS}text[@class='label']")]
+    assert labels == [v for row in table for v in row]
+    assert f"values: {units}" in root.find(f"{NS}text[@class='subtitle']").text
+    data = json.loads(run("show", layout, *extra, "--json").stdout)
+    assert data["units"] == units and data["values"][1] == table[1][0]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -40,6 +40,7 @@ LAYERS = {
 
 #: the order inside core: each module imports only from the modules before it
 CORE_ORDER = (
+    "display",
     "symbols",
     "basis",
     "f2",

@@ -88,9 +88,9 @@ def check_geometry(root: ET.Element, cells: list[ET.Element]) -> None:
 
 
 @pytest.mark.parametrize("text, rows, cols, table, phases", [
-    ("Sw<3,4,3> o 0 o (8,64):(64,1)", 8, 8, PTX_128B, 8),
-    ("Sw<2,4,3> o 0 o (8,32):(32,1)", 8, 4, PTX_64B, 4),
-    ("Sw<1,4,3> o 0 o (8,16):(16,1)", 8, 2, PTX_32B, 2),
+    ("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", 8, 8, PTX_128B, 8),
+    ("Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)", 8, 4, PTX_64B, 4),
+    ("Sw<1,4,3> o smem_ptr[16b](unset) o (8,16):(16,1)", 8, 2, PTX_32B, 2),
 ])
 def test_k_major_atoms_in_chunks_are_the_ptx_tables(text: str, rows: int, cols: int, table: list, phases: int) -> None:
     svg = to_svg(parse(text), cell="chunk16", label="bank_group", element_bits=16)
@@ -111,7 +111,7 @@ def test_k_major_atoms_in_chunks_are_the_ptx_tables(text: str, rows: int, cols: 
 
 
 def test_128b_atom_row_r_chunk_c_is_c_xor_r() -> None:
-    p = picture(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
+    p = picture(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
     assert (p.nrows, p.ncols, p.row_step, p.col_step) == (8, 8, 1, 8)
     assert [[int(v) for v in row] for row in p.labels] == [[c ^ r for c in range(8)] for r in range(8)]
     assert [[int(v) for v in row] for row in p.labels] == pattern_table("128B")
@@ -119,7 +119,7 @@ def test_128b_atom_row_r_chunk_c_is_c_xor_r() -> None:
 
 def test_planted_fault_wrong_swizzle_is_not_the_table() -> None:
     """The table check discriminates: a shift of 4 instead of 3 gives other labels."""
-    p = picture(parse("Sw<3,4,4> o 0 o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
+    p = picture(parse("Sw<3,4,4> o smem_ptr[16b](unset) o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
     assert [[int(v) for v in row] for row in p.labels] != PTX_128B
 
 
@@ -185,13 +185,26 @@ def test_addresses_agree_with_swizzled_smem_layout() -> None:
     atom = smem_atom("K", "128B", 16)
     expect = [[int(atom.byte_address(r, c)) for c in range(64)] for r in range(8)]
     via_smem = picture(atom, label="address")
-    via_composed = picture(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), label="address", element_bits=16)
-    via_elements = picture(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), label="address", element_bits=16,
-                           swizzle_unit="elements")
-    for p in (via_smem, via_composed, via_elements):
+    via_ptr = picture(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), label="address")
+    via_elements = picture(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), label="address", element_bits=16)
+    via_bytes = picture(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), label="address", element_bits=16,
+                        swizzle_unit="bytes")  # the explicit override: this swizzle on byte addresses
+    for p in (via_smem, via_ptr, via_elements, via_bytes):
         assert [[int(v) for v in r] for r in p.labels] == expect
-    assert via_smem.colors == via_composed.colors == via_elements.colors
-    assert via_composed.chunk_cells == (1, 8)
+    assert via_smem.colors == via_ptr.colors == via_elements.colors == via_bytes.colors
+    assert via_elements.chunk_cells == (1, 8)
+
+
+def test_values_are_the_evaluation_in_both_forms() -> None:
+    """A picture's value labels are the object's own values: S(c) for the pointer form, C(c) for Sw o 0 o L."""
+    S = parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
+    C = parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    for obj in (S, C):
+        p = picture(obj, element_bits=16)
+        assert [[int(v) for v in r] for r in p.labels] == [[obj(r, c) for c in range(64)] for r in range(8)]
+    assert S(1, 0) == 72 and C(1, 0) == 64
+    assert "swizzle on byte addresses" in picture(S).subtitle
+    assert "swizzle on element offsets" in picture(C, element_bits=16).subtitle
 
 
 def test_composed_without_element_bits_is_cute_semantics() -> None:
@@ -207,12 +220,12 @@ def test_offset_and_base_address_move_the_pattern() -> None:
     S = SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16, base_address=384)
     p = picture(S, cell="chunk16", label="bank_group")
     assert [[int(v) for v in r] for r in p.labels] == [PTX_128B[(r + 3) % 8] for r in range(8)]
-    C = ComposedLayout(Swizzle(3, 4, 3), 192, Layout((8, 64), (64, 1)))  # 192 elements = 384 bytes
+    C = ComposedLayout(Swizzle(3, 3, 3), 192, Layout((8, 64), (64, 1)))  # 192 elements = 384 bytes
     assert picture(C, cell="chunk16", label="bank_group", element_bits=16).labels == p.labels
 
 
 def test_color_options() -> None:
-    C = parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    C = parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
     bank = picture(C, color="bank_group", element_bits=16, cell="chunk16")
     assert [list(r) for r in bank.colors] == PTX_128B
     none = picture(C, color=None)
@@ -226,7 +239,7 @@ def test_color_options() -> None:
 
 
 def test_legend_names_every_phase() -> None:
-    root, _, _ = svg_cells(to_svg(parse("Sw<2,4,3> o 0 o (8,32):(32,1)"), element_bits=16))
+    root, _, _ = svg_cells(to_svg(parse("Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)"), element_bits=16))
     legend = [t.text for t in root.findall(f".//{NS}g[@class='legend']/{NS}text")]
     assert legend == ["phase 0: XOR 0x0", "phase 1: XOR 0x10", "phase 2: XOR 0x20", "phase 3: XOR 0x30"]
 
@@ -239,7 +252,7 @@ def test_title_escaped_and_custom() -> None:
 
 
 def test_tooltips() -> None:
-    root, cells, _ = svg_cells(to_svg(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), element_bits=16))
+    root, cells, _ = svg_cells(to_svg(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), element_bits=16))
     tip = cells[64 + 8].find(f"{NS}title").text  # row 1, column 8
     assert tip == "(1,8) offset 64, byte 128, bank group 0, XOR 0x10"
 
@@ -260,7 +273,7 @@ def test_property_k_major_chunks_follow_the_table(b: int, bits: int, m: int) -> 
     w = 1 << b  # 16-byte chunks per row
     t = 128 // bits
     L = Layout((8 * m, w * t), (w * t, 1))
-    p = picture(ComposedLayout(Swizzle(b, 4, 3), 0, L), cell="chunk16", label="bank_group", element_bits=bits)
+    p = picture(SwizzledSmemLayout(Swizzle(b, 4, 3), L, bits), cell="chunk16", label="bank_group")
     for r in range(8 * m):
         line, pos = divmod(r * w, 8)
         assert [int(v) for v in p.labels[r]] == [(pos + c) ^ (line % (1 << b)) for c in range(w)]
@@ -271,7 +284,7 @@ def test_property_k_major_chunks_follow_the_table(b: int, bits: int, m: int) -> 
 
 
 def test_128x128_renders_with_sparse_labels() -> None:
-    L = parse("Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))")
+    L = parse("Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,2)):((64,512),(1,8192))")
     svg = to_svg(L, element_bits=16)
     root, cells, labels = svg_cells(svg)
     assert len(cells) == 128 * 128
@@ -319,7 +332,9 @@ def test_256_is_the_limit() -> None:
     (Layout((8, 16), (2, 16)), {"cell": "chunk16", "element_bits": 16}, LayoutValueError, "consecutive"),
     (Layout((8, 12), (12, 1)), {"cell": "chunk16", "element_bits": 16}, LayoutValueError, "consecutive"),
     (Layout((8, 64), (64, 1)), {"label": "address", "element_bits": 4}, UnitError, "start on a byte"),
-    (parse("Sw<3,0,3> o 0 o (8,64):(64,1)"), {"element_bits": 16}, UnitError, "splits 16-bit elements"),
+    (parse("Sw<3,0,3> o 0 o (8,64):(64,1)"), {"element_bits": 16, "swizzle_unit": "bytes"}, UnitError,
+     "splits 16-bit elements"),
+    (parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), {"swizzle_unit": "byte"}, LayoutValueError, "swizzle_unit must be"),
     (smem_atom("K", "128B", 16), {"element_bits": 8}, UnitError, "16-bit elements"),
     ("(8,8):(8,1)", {}, LayoutTypeError, "expected a Layout"),
     (np.zeros((2, 2, 2), dtype=np.int64), {}, LayoutValueError, "2-D"),
@@ -336,8 +351,10 @@ def test_bad_input(obj, kw: dict, exc: type, words: str) -> None:
 def test_sub_byte_elements_draw_in_chunks() -> None:
     p = picture(Layout((8, 256), (256, 1)), cell="chunk16", element_bits=4, label="address")
     assert p.ncols == 8 and p.labels[1][:2] == ("128", "144")
-    with pytest.raises(UnitError, match="do not start on bytes"):
-        picture(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 256), (256, 1)), 4))
+    S = SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 256), (256, 1)), 4)
+    assert picture(S).labels[1][:2] == ("288", "289") == (str(S(1, 0)), str(S(1, 1)))  # element offsets
+    with pytest.raises(UnitError, match="do not all start on a byte"):
+        picture(S, label="address")
 
 
 def test_errors_are_layout_errors() -> None:
@@ -355,7 +372,7 @@ def test_errors_are_layout_errors() -> None:
 
 
 def test_tikz_nodes_and_labels() -> None:
-    tex = to_tikz(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
+    tex = to_tikz(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
     cells = re.findall(r"\\node\[cell, fill=(pc\d+|white)\] at \(([\d.]+), ([\d.]+)\) \{([^}]*)\};", tex)
     assert len(cells) == 64
     got = [[None] * 8 for _ in range(8)]
@@ -380,8 +397,8 @@ def test_tikz_standalone_document_and_sparse_labels() -> None:
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed: TikZ output not compiled")
 def test_tikz_compiles(tmp_path: Path) -> None:  # pragma: no cover - needs TeX
-    (tmp_path / "a.tex").write_text(to_tikz(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), element_bits=16, cell="chunk16",
-                                            standalone=True))
+    atom = parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)")
+    (tmp_path / "a.tex").write_text(to_tikz(atom, cell="chunk16", standalone=True))
     r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "a.tex"], cwd=tmp_path, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stdout[-2000:]
@@ -408,7 +425,7 @@ def test_png_without_matplotlib_says_what_to_install(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not _have("matplotlib"), reason="matplotlib is not installed (pip install 'pycute-layouts[png]')")
 def test_png_with_matplotlib(tmp_path: Path) -> None:  # pragma: no cover - optional dependency
-    out = to_png(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), tmp_path / "a.png", cell="chunk16", element_bits=16,
+    out = to_png(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), tmp_path / "a.png", cell="chunk16", element_bits=16,
                  label="bank_group", dpi=72)
     data = Path(out).read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -424,7 +441,7 @@ def test_svg_rasterises_to_the_colors_it_declares() -> None:  # pragma: no cover
     import cairosvg
     from PIL import Image
 
-    svg = to_svg(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), cell="chunk16", label=None, element_bits=16)
+    svg = to_svg(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), cell="chunk16", label=None, element_bits=16)
     root, cells, _ = svg_cells(svg)
     png = cairosvg.svg2png(bytestring=svg.encode())
     img = Image.open(io.BytesIO(png)).convert("RGB")
@@ -440,14 +457,14 @@ def test_svg_rasterises_to_the_colors_it_declares() -> None:  # pragma: no cover
 # the committed pictures of docs/pictures.md never rot
 
 DOC_IMAGES = {
-    "sw128_k_bf16_chunks.svg": (lambda: parse("Sw<3,4,3> o 0 o (8,64):(64,1)"),
+    "sw128_k_bf16_chunks.svg": (lambda: parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
                                 {"cell": "chunk16", "label": "bank_group", "element_bits": 16}),
-    "sw64_k_bf16_chunks.svg": (lambda: parse("Sw<2,4,3> o 0 o (8,32):(32,1)"),
+    "sw64_k_bf16_chunks.svg": (lambda: parse("Sw<2,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)"),
                                {"cell": "chunk16", "label": "bank_group", "element_bits": 16}),
-    "sw32_k_bf16_chunks.svg": (lambda: parse("Sw<1,4,3> o 0 o (8,16):(16,1)"),
+    "sw32_k_bf16_chunks.svg": (lambda: parse("Sw<1,4,3> o smem_ptr[16b](unset) o (8,16):(16,1)"),
                                {"cell": "chunk16", "label": "bank_group", "element_bits": 16}),
     "sw128_mn_bf16_chunks.svg": (lambda: smem_atom("MN", "128B", 16), {"cell": "chunk16", "label": "bank_group"}),
-    "sw128_k_bf16_elements.svg": (lambda: parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), {"element_bits": 16}),
+    "sw128_k_bf16_elements.svg": (lambda: parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), {"element_bits": 16}),
     # docs/layout-algebra.md
     "algebra_zipped_divide.svg": (lambda: parse("((2,4),(4,2)):((1,8),(2,32))"),
                                   {"label": "value", "color": "value", "title": "zipped_divide((8,8):(1,8), (2,4))"}),

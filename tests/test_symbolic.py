@@ -559,7 +559,7 @@ def test_proves_sw343_on_16bit_elements_equals_the_xor_formula():
         "Eq(j, j0 + 2*j1 + 4*j2 + 8*j3 + 16*j4 + 32*j5)",
     ]
     text = proof.to_text()
-    assert text.startswith("Claim: for every coordinate c of (8,64): Sw<3,4,3>[B] o (8,64):(64,1) [16b](c)")
+    assert text.startswith("Claim: for every coordinate c of (8,64): Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)(c)")
     assert "Address bit 4: both sides are the same XOR of ANDs" in text and "i0 ^ j3" in text
     assert text.endswith("Q.E.D.")
     md = proof.to_markdown()

@@ -437,12 +437,12 @@ def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any 
 def operand_addresses(smem: Any, element_bits: int | None = None) -> np.ndarray:
     """The byte address of every element of a rank-2 shared-memory operand tile, as a (rows, cols) array.
 
-    Pre: ``smem`` a SwizzledSmemLayout, or a rank-2 Layout / ``Sw<..> o 0 o Layout`` in elements with
-    ``element_bits`` (the swizzle on byte addresses, the wgmma/TMA convention). Post: ``out[r, c]`` is the
-    byte address of element (r, c); pass it to :func:`thread_reads`.
+    Pre: ``smem`` a SwizzledSmemLayout (CuTe's ``Sw<..> o smem_ptr[Nb](unset) o L``), or a rank-2 Layout /
+    ``Sw<..> o 0 o Layout`` in elements with ``element_bits`` (then the swizzle on byte addresses, the
+    PTX convention). Post: ``out[r, c]`` is the byte address of element (r, c); pass it to :func:`thread_reads`.
 
     >>> from pycute_layouts import parse
-    >>> operand_addresses(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16)[1, :9:8].tolist()     # row 1: chunks XOR 1
+    >>> operand_addresses(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"))[1, :9:8].tolist()  # chunks XOR 1
     [144, 128]
     """
     if isinstance(smem, ComposedLayout):

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.display import rich_repr
 from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.notation import parse
@@ -660,6 +661,10 @@ class SmemDescriptorBase:
         if self.base_offset and not self.swizzle.is_swizzled:
             raise DescriptorError(f"{who}: base_offset={self.base_offset} with no swizzle: the base offset "
                                   "is valid only for the swizzled modes (PTX 9.7.15.5.1.2.2); use 0")
+
+    def _repr_html_(self) -> str | None:
+        """IPython's display protocol: the fields as a table (see :mod:`pycute_layouts.core.display`)."""
+        return rich_repr(self, "html")
 
     # -- units -------------------------------------------------------------------------------
     @property

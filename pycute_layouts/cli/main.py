@@ -6,6 +6,7 @@ error on bad input, never a traceback.
 
 >>> main(["show", "(2,2):(1,2)"])
 (2,2):(1,2)
+units: element offsets
        0   1
     +---+---+
  0  | 0 | 2 |

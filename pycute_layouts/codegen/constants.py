@@ -65,7 +65,7 @@ from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
-from ..core.swizzle import Swizzle
+from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
 from ..version import __version__
@@ -143,6 +143,18 @@ class OperandConstants:
 
     # -- derived --------------------------------------------------------------------------------
     @property
+    def smem_layout_text(self) -> str:
+        """The smem tile as CuTe prints its type: ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (swizzle on bytes).
+
+        >>> describe_operand("sm90", "K", "128B", "bf16", (64, 64)).smem_layout_text
+        'Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))'
+        """
+        t = self.tile_layout
+        if t.offset == 0 and isinstance(t.outer, (Swizzle, XorSwizzle)) and isinstance(t.inner, Layout):
+            return str(SwizzledSmemLayout(t.outer, t.inner, self.element_bits))
+        return str(t)  # an offset tile (describe_layout): the PTX reading, swizzle on byte addresses
+
+    @property
     def desc(self) -> int:
         """The 64-bit descriptor of stage 0, K step 0."""
         return self.descs[0][0]
@@ -211,7 +223,7 @@ class OperandConstants:
             "element_bits": self.element_bits, "major": self.major, "swizzle": str(self.swizzle),
             "tile": [self.tile_mn, self.tile_k], "order": self.order, "stages": self.stages,
             "mma_mn": self.mma_mn, "mma_k": self.mma_k, "k_steps": self.k_steps,
-            "smem_layout": str(self.tile_layout), "cute_type": self.cute_type, "cute_expr": self.cute_expr,
+            "smem_layout": self.smem_layout_text, "cute_type": self.cute_type, "cute_expr": self.cute_expr,
             "canonical_layout": self.canonical, "canonical_symbols": dict(self.canonical_symbols),
             "canonical_note": self.canonical_note, "swizzle_anchor": self.swizzle_anchor,
             "lbo_bytes": d.lbo_bytes, "lbo_16B": d.lbo_16B, "sbo_bytes": d.sbo_bytes, "sbo_16B": d.sbo_16B,

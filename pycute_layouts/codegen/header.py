@@ -33,7 +33,7 @@ def _header_struct(kc: KernelConstants, o: OperandConstants) -> list[str]:
     L: list[str] = []
     L.append(f"// Operand {o.name}: {o.tile_mn}x{o.tile_k} (MN x K) {o.dtype.name if o.dtype else ''}, {o.major}-major, "
              f"{o.swizzle} swizzle, {o.stages} stage(s), tile order {o.order}")
-    L.append(f"//   smem tile (elements; swizzle on byte addresses): {o.tile_layout}")
+    L.append(f"//   smem tile (elements; swizzle on byte addresses): {o.smem_layout_text}")
     L.append(f"//   canonical layout of one instruction's operand (PTX): {o.canonical}")
     L.append(f"struct {s} {{")
     L.append(f"  static constexpr int kTileMN = {o.tile_mn};")

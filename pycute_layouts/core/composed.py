@@ -33,6 +33,7 @@ import numpy as np
 from ..errors import LayoutTypeError, SwizzleError, UnitError
 from . import inttuple as it
 from .algebra import composition
+from .display import rich_repr
 from .inttuple import format_inttuple
 from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
@@ -243,6 +244,10 @@ class ComposedLayout:
     def __str__(self) -> str:
         return f"{self._outer} o {_fmt_offset(self._offset)} o {self._inner}"
 
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
+
     def __repr__(self) -> str:
         return f"parse('{self}')"
 
@@ -409,7 +414,10 @@ class SwizzledSmemLayout:
         >>> SwizzledSmemLayout(Swizzle(0, 4, 3), Layout(32), element_bits=4).bit_address(3)
         12
         """
-        off = self.layout(*coord)
+        return self._offset_bits(self.layout(*coord))
+
+    def _offset_bits(self, off: Any) -> Any:
+        """Absolute bit address of the element at element offset ``off`` (int or numpy array)."""
         if self.swizzle_unit == "elements":
             eb = self.element_bits // 8
             return (self.base_address + self.swizzle(self.base_address // eb + off) * eb - self.base_address) * 8 \
@@ -510,6 +518,131 @@ class SwizzledSmemLayout:
         return SwizzledSmemLayout(b.swizzle, recast(self.layout, self.element_bits, new_bits), new_bits, "bytes",
                                   self.base_address)
 
+    # -- the layout protocol: CuTe's ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` ---------------------
+    def __call__(self, *coord: Any, check: bool = False) -> Any:
+        """The element offset where the element at ``coord`` lands, relative to the base address.
+
+        Pre:  ``coord`` is a coordinate of ``layout`` (``_`` slices, as for a ComposedLayout).
+        Post: ``(byte_swizzle(base + layout(c) * N / 8) - base) * 8 / N`` with N = ``element_bits``:
+              where a CuTe smem tensor with this layout puts the element. UnitError when the
+              swizzle moves the element off an N-bit boundary (sub-byte or 6-bit elements).
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> S = SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16)
+        >>> S(1, 0), S(1, 8), S.layout(1, 8)
+        (72, 64, 72)
+        """
+        c = coord[0] if len(coord) == 1 else tuple(coord)
+        if has_underscore(c):
+            return self._slice(c, check)
+        return self._landing_elems(self._offset_bits(self.layout(c, check=check)), c)
+
+    def _landing_elems(self, bits: Any, coord: Any) -> Any:
+        rel = bits - self.base_address * 8
+        q, r = (np.divmod(rel, self.element_bits) if isinstance(rel, np.ndarray)
+                else divmod(rel, self.element_bits))
+        if np.any(r):
+            raise UnitError(f"{self}: the byte swizzle moves the element at {coord} to bit offset "
+                            f"{rel if not isinstance(rel, np.ndarray) else 'some'}, not on a {self.element_bits}-bit "
+                            "element boundary; use bit_address")
+        return q
+
+    def _slice(self, coord: Any, check: bool) -> Any:
+        sub, off = slice_and_offset(coord, self.layout, check=check)
+        if off == 0:
+            return self._with_layout(sub)
+        if self.base_address:
+            raise UnitError(f"{self}: a slice at element offset {off} of a pointer with an address has no CuTe "
+                            "form; slice the layout and build a SwizzledSmemLayout at the moved base address")
+        try:
+            sw = self.element_swizzle()
+        except (UnitError, LayoutTypeError) as e:
+            raise UnitError(f"{self}: a slice at element offset {off} needs the swizzle in element units: {e}") from e
+        return ComposedLayout(sw, off, sub)
+
+    def _with_layout(self, layout: Any) -> SwizzledSmemLayout:
+        if not isinstance(layout, Layout):
+            raise LayoutTypeError(f"SwizzledSmemLayout: the operation on {self.layout} gave {layout!r}, not a Layout")
+        return SwizzledSmemLayout(self.swizzle, layout, self.element_bits, self.swizzle_unit, self.base_address)
+
+    def to_numpy(self) -> np.ndarray:
+        """The element offset where each element lands, in the layout's index order.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> SwizzledSmemLayout(Swizzle(1, 4, 3), Layout((8, 16), (16, 1)), 16).to_numpy()[:5].tolist()
+        [0, 16, 32, 48, 72]
+        """
+        idx = np.arange(self.layout.size(), dtype=np.int64)
+        return self._landing_elems(self._offset_bits(self.layout(idx)), "some index")
+
+    @property
+    def shape(self) -> Any:
+        """Shape of the element layout."""
+        return self.layout.shape
+
+    def size(self) -> Any:
+        """Size of the element layout."""
+        return self.layout.size()
+
+    def cosize(self) -> Any:
+        """Cosize of the element layout (CuTe's cosize of a ComposedLayout)."""
+        return self.layout.cosize()
+
+    def rank(self) -> int:
+        """Rank of the element layout."""
+        return self.layout.rank()
+
+    def depth(self) -> int:
+        """Depth of the element layout."""
+        return self.layout.depth()
+
+    def __len__(self) -> int:
+        return self.rank()
+
+    def __getitem__(self, i: int) -> SwizzledSmemLayout:
+        return self._with_layout(self.layout[i])
+
+    def is_symbolic(self) -> bool:
+        """True when the element layout is symbolic."""
+        return self.layout.is_symbolic()
+
+    def subs(self, *args: Any, **kwargs: Any) -> SwizzledSmemLayout:
+        """Bind symbols in the element layout.
+
+        >>> from pycute_layouts import parse
+        >>> print(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,m):(m,1)").subs(m=64))
+        Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+        """
+        return self._with_layout(self.layout.subs(subs_mapping(args, kwargs)))
+
+    def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> SwizzledSmemLayout:
+        return self._with_layout(fn(self.layout, *args, **kwargs))
+
+    def _compose_with(self, tiler: Any) -> SwizzledSmemLayout:
+        return self._with_layout(composition(self.layout, tiler))
+
+    def compose(self, tiler: Any) -> SwizzledSmemLayout:
+        """``composition(self, tiler)``: the tiler acts on the element layout; the pointer stays.
+
+        >>> from pycute_layouts import parse
+        >>> print(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").compose((8, 16)))
+        Sw<3,4,3> o smem_ptr[16b](unset) o (8,16):(64,1)
+        """
+        return self._compose_with(tiler)
+
+    def _upcast(self, n: int) -> SwizzledSmemLayout:
+        # CuTe: upcast<N> keeps the byte swizzle and makes the pointer N times wider.
+        b = self.as_unit("bytes")
+        return SwizzledSmemLayout(b.swizzle, upcast(self.layout, n), self.element_bits * n, "bytes", self.base_address)
+
+    def _downcast(self, n: int) -> SwizzledSmemLayout:
+        if isinstance(n, bool) or not isinstance(n, int) or n <= 0 or self.element_bits % n:
+            raise UnitError(f"downcast<{n}> of {self}: {n} must be a positive divisor of the element width "
+                            f"{self.element_bits}")
+        b = self.as_unit("bytes")
+        return SwizzledSmemLayout(b.swizzle, downcast(self.layout, n), self.element_bits // n, "bytes",
+                                  self.base_address)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SwizzledSmemLayout):
             return NotImplemented
@@ -520,9 +653,24 @@ class SwizzledSmemLayout:
         return hash((self.swizzle, self.layout, self.element_bits, self.swizzle_unit, self.base_address))
 
     def __str__(self) -> str:
-        unit = "B" if self.swizzle_unit == "bytes" else "elem"
-        base = f" @ {self.base_address:#x}" if self.base_address else ""
-        return f"{self.swizzle}[{unit}] o {self.layout} [{self.element_bits}b]{base}"
+        """CuTe's smem-pointer form: ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (the swizzle on bytes).
+
+        The swizzle is printed on byte addresses whatever ``swizzle_unit`` is (the same placement);
+        a base address prints as ``smem_ptr[Nb](0x400)``, base 0 as ``(unset)``. Only an element-unit
+        XorSwizzle, which has no byte form, prints as ``f[elem] o L [Nb]``.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 3, 3), Layout((8, 64), (64, 1)), 16, "elements"))
+        Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+        """
+        if self.swizzle_unit == "elements" and not isinstance(self.swizzle, Swizzle):
+            return f"{self.swizzle}[elem] o {self.layout} [{self.element_bits}b]"
+        address = f"{self.base_address:#x}" if self.base_address else "unset"
+        return f"{self.byte_swizzle()} o smem_ptr[{self.element_bits}b]({address}) o {self.layout}"
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def __repr__(self) -> str:
         return (f"SwizzledSmemLayout({self.swizzle!r}, Layout('{self.layout}'), element_bits={self.element_bits}, "

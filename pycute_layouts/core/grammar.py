@@ -4,12 +4,15 @@ Grammar (whitespace is free)::
 
     top       := composed | layout | swizzle
     composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
+               | swizzle 'o' smem_ptr 'o' layout               e.g. Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128
     swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
     layout    := inttuple [':' inttuple]                         shape only -> column-major strides
     inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
     expr      := integer/symbol arithmetic with + - * / ** and implicit products: 8T, 2k, 1T
 
-Names that are not bound by keyword arguments become sympy symbols that are positive integers.
+Names that are not bound by keyword arguments become sympy symbols that are positive integers;
+CuTe's static integers ``_8`` read as ``8``.
 A parenthesised group followed by an operator is an expression, not a tuple: ``(m+1)*8``.
 Errors are :class:`NotationError` with a caret under the offending column.
 
@@ -38,17 +41,25 @@ __all__ = ["Constructors", "parse_text", "parse_layout_text", "parse_inttuple_te
 
 
 class Constructors(NamedTuple):
-    """What the parser builds with: ``layout(shape[, stride])``, ``swizzle(b, m, s)`` and
-    ``composed(outer, offset, inner)``; a parser handed only ``layout`` reads plain layouts."""
+    """What the parser builds with: ``layout(shape[, stride])``, ``swizzle(b, m, s)``,
+    ``composed(outer, offset, inner)`` and ``smem_ptr(swizzle, layout, element_bits, base_address=...)``
+    (CuTe's ``Sw o smem_ptr[Nb](unset) o L``); a parser handed only ``layout`` reads plain layouts."""
 
     layout: Any
     swizzle: Any = None
     composed: Any = None
     basis: Any = None
     f2: Any = None
+    smem_ptr: Any = None
+
+
+#: Element widths CuTe's smem pointers print (``smem_ptr[16b]``): its 1- to 128-bit types.
+SMEM_PTR_BITS = (1, 2, 4, 6, 8, 16, 32, 64, 128)
+_SMEM_PTR = re.compile(r"smem_ptr\s*\[\s*(?P<bits>\d+)\s*b\s*\]\s*(?P<addr>\(\s*(?P<val>[^()]*?)\s*\))?")
+_STATIC_INT = re.compile(r"_\d+")
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@]))"
+    r"\s*(?:(?P<num>\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[()<>,:+\-*/^@\[\]]))"
 )
 
 
@@ -125,7 +136,10 @@ class _Parser:
     # -- top level -----------------------------------------------------------------------
     def parse_top(self) -> Any:
         first = self.parse_operand()
-        if self.is_o():
+        if self.is_o() and self.peek().kind == "name" and self.peek().text == "smem_ptr":
+            self.i += 1
+            result = self.parse_smem_ptr(first)
+        elif self.is_o():
             self.i += 1
             offset = self._try_offset()
             if offset is not None:
@@ -138,6 +152,45 @@ class _Parser:
         if self.tok.kind != "end":
             raise self.error(f"unexpected {self.tok.text!r} after a complete expression")
         return result
+
+    def parse_smem_ptr(self, outer: Any) -> Any:
+        """``smem_ptr[Nb](unset | 0x...) o layout`` after ``outer o``: CuTe's byte-swizzled smem layout."""
+        start = self.tok
+        if self.ctors.smem_ptr is None:
+            raise self.error("expected a plain layout, found a smem_ptr term")
+        if self.ctors.swizzle is None or not isinstance(outer, self.ctors.swizzle):
+            raise self.error("the left-hand side of 'o smem_ptr[..](..) o' must be a swizzle Sw<B,M,S>", start)
+        m = _SMEM_PTR.match(self.text, start.pos)
+        if m is None:
+            raise self.error("expected smem_ptr[Nb](unset) or smem_ptr[Nb](0x...)", start)
+        bits = int(m.group("bits"))
+        if bits not in SMEM_PTR_BITS:
+            raise NotationError(f"parse: smem_ptr[{bits}b]: the element width must be one of "
+                                f"{', '.join(map(str, SMEM_PTR_BITS))} bits", self.text, m.start("bits"))
+        if m.group("addr") is None:
+            raise NotationError(f"parse: smem_ptr[{bits}b] needs its address: (unset) or (0x...), as CuTe prints it",
+                                self.text, m.end())
+        val = m.group("val")
+        if val == "unset":
+            address = 0
+        elif re.fullmatch(r"0x[0-9a-fA-F]+", val):
+            address = int(val, 16)
+        else:
+            raise NotationError(f"parse: smem_ptr[{bits}b]({val}): the address must be 'unset' or hexadecimal 0x...",
+                                self.text, m.start("val"))
+        while self.tok.kind != "end" and self.tok.pos < m.end():
+            self.i += 1
+        if not self.is_o():
+            raise self.error("expected 'o' and a layout after the smem_ptr term")
+        self.i += 1
+        layout_tok = self.tok
+        inner = self.parse_operand()
+        if not isinstance(inner, self.ctors.layout):
+            raise self.error("the right-hand side of 'o smem_ptr[..](..) o' must be a layout", layout_tok)
+        try:
+            return self.ctors.smem_ptr(outer, inner, bits, base_address=address)
+        except LayoutError as e:
+            raise NotationError(f"parse: {e}", self.text, start.pos) from e
 
     def _try_offset(self) -> Any:
         """If the tokens are ``[-]expr o``, consume the expression and return it as the offset."""
@@ -370,6 +423,8 @@ class _Parser:
             return v
         if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
             return self.ctors.f2(int(name[1:]))  # an F2 (XOR) stride, printed F9
+        if _STATIC_INT.fullmatch(name):  # CuTe's static integer _8
+            return int(name[1:])
         if name not in self._sym_cache:
             self._sym_cache[name] = symbol(name)
         return self._sym_cache[name]

@@ -37,6 +37,7 @@ from ..errors import (
 )
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
+from .display import rich_repr
 from .f2 import F2, clmul
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
@@ -351,6 +352,10 @@ class Layout:
 
     def __str__(self) -> str:
         return f"{format_inttuple(self._s)}:{format_inttuple(self._d)}"
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def __repr__(self) -> str:
         return f"Layout('{self}')"

@@ -4,12 +4,18 @@ Grammar (whitespace is free)::
 
     top       := composed | layout | swizzle
     composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
+               | swizzle 'o' smem_ptr 'o' layout               e.g. Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128
     swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
     layout    := inttuple [':' inttuple]                         shape only -> column-major strides
     inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
     expr      := integer/symbol arithmetic with + - * / ** and implicit products: 8T, 2k, 1T
 
-Names that are not bound by keyword arguments become sympy symbols that are positive integers.
+Names that are not bound by keyword arguments become sympy symbols that are positive integers;
+CuTe's static integers ``_8`` read as ``8``. ``Sw<B,M,S> o k o L`` is a ComposedLayout whose
+swizzle acts on the layout's own units (element offsets); ``Sw<B,M,S> o smem_ptr[Nb](unset) o L``,
+how CuTe prints its GMMA/UMMA atoms, is a SwizzledSmemLayout of N-bit elements whose swizzle acts
+on byte addresses (see docs/swizzles.md).
 A parenthesised group followed by an operator is an expression, not a tuple: ``(m+1)*8``.
 Errors are :class:`NotationError` with a caret under the offending column. The grammar itself is
 :mod:`pycute_layouts.core.grammar`; this module hands it the package's types.
@@ -20,6 +26,8 @@ Errors are :class:`NotationError` with a caret under the offending column. The g
 ((8,m),(8,2*k)):((64,SBO),(1,8))
 >>> print(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"))
 Sw<3,4,3> o 0 o (8,64):(64,1)
+>>> print(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"))
+Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from .basis import scaled_basis
-from .composed import ComposedLayout
+from .composed import ComposedLayout, SwizzledSmemLayout
 from .f2 import F2
 from .grammar import Constructors, parse_inttuple_text, parse_layout_text, parse_text
 from .layout import Layout
@@ -36,11 +44,12 @@ from .swizzle import Swizzle
 __all__ = ["parse", "parse_layout", "parse_inttuple"]
 
 #: The package's types, handed to the grammar.
-CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout, basis=scaled_basis, f2=F2)
+CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout, basis=scaled_basis, f2=F2,
+                            smem_ptr=SwizzledSmemLayout)
 
 
 def parse(text: str, **symbols: Any) -> Any:
-    """Parse CuTe notation into a Layout, Swizzle or ComposedLayout; keyword arguments bind names.
+    """Parse CuTe notation into a Layout, Swizzle, ComposedLayout or SwizzledSmemLayout; keyword arguments bind names.
 
     Pre:  ``text`` is CuTe notation; keyword arguments bind names to integers or sympy values.
     Post: the parsed object; unbound names (``m``, ``k``, ``SBO`` ...) are positive-integer symbols.

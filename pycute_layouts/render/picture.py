@@ -16,7 +16,7 @@ from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 
-__all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture"]
+__all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
 #: ColorBrewer Set3 (qualitative, light): the first 8 are clearly distinct; 16 in all, then they repeat.
 PALETTE: tuple[str, ...] = (
@@ -164,7 +164,7 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
             vals = _on_grid(obj.to_numpy(), rows, cols)
             return _Source(vals, None if eb is None else vals * eb, np.zeros_like(vals), eb, "offset", str(obj),
                            "elements", *caps)
-        if eb is None or swizzle_unit == "elements":
+        if eb is None or swizzle_unit != "bytes":  # CuTe's meaning: the swizzle acts on the layout's own units
             vals = np.asarray(outer(x), dtype=np.int64)
             return _Source(vals, None if eb is None else vals * eb, vals ^ x, eb, "offset", str(obj),
                            "elements" if eb is None else "swizzle on element offsets", *caps)
@@ -175,7 +175,7 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
             raise UnitError(f"{who}: {outer} on byte addresses splits {eb}-bit elements (it moves units smaller than "
                             "an element); draw it with smaller element_bits or swizzle_unit='elements'")
         return _Source(addr_bits // eb, addr_bits, _xor_phase(outer, byte), eb, "offset", str(obj),
-                       "swizzle on byte addresses", *caps)
+                       "swizzle on byte addresses (swizzle_unit='bytes')", *caps)
     if isinstance(obj, SwizzledSmemLayout):
         if eb is not None and eb != obj.element_bits:
             raise UnitError(f"{who}: the SwizzledSmemLayout holds {obj.element_bits}-bit elements but "
@@ -190,9 +190,11 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
             pre = (obj.base_address * 8 + off * eb) // 8
         else:
             pre = obj.base_address // (eb // 8) + off
-        vals = addr_bits // 8 if not np.any(addr_bits % 8) else None
-        return _Source(vals, addr_bits, _xor_phase(obj.swizzle, pre), eb, "byte address", str(obj),
-                       f"swizzle on {obj.swizzle_unit}", *_captions(L))
+        rel = addr_bits - obj.base_address * 8
+        vals = rel // eb if not np.any(rel % eb) else None  # the element offset where it lands: obj(c)
+        return _Source(vals, addr_bits, _xor_phase(obj.swizzle, pre), eb, "offset", str(obj),
+                       "swizzle on byte addresses" if obj.swizzle_unit == "bytes" else "swizzle on element offsets",
+                       *_captions(L))
     if isinstance(obj, np.ndarray):
         return _array_source(obj, eb, who)
     raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout, SwizzledSmemLayout or a 2-D numpy array of byte "
@@ -396,7 +398,7 @@ def _tooltips_of(cs: _Cells, cell: str, is_1d: bool) -> tuple:
 def _subtitle(src: _Source, cs: _Cells, cell: str, label: str | None, color: str | None) -> str:
     """The subtitle: element width and units, cell size, what the labels and colors show."""
     eb = src.element_bits
-    sub = [f"{eb}-bit elements" if eb is not None else "", src.units if eb is not None else ""]
+    sub = [("values: " + _units_words(src)) if src.value_name != "byte offset" else src.units]
     if cell == "chunk16":
         sub.append(f"one cell = 16 bytes ({128 // eb} element{'s' if eb < 128 else ''})")
     if label is not None:
@@ -408,8 +410,46 @@ def _subtitle(src: _Source, cs: _Cells, cell: str, label: str | None, color: str
     return "; ".join(s for s in sub if s)
 
 
+def _units_words(src: _Source) -> str:
+    """What the value labels are, in words: ``element offsets (16-bit elements, swizzle on byte addresses)``."""
+    if src.value_name == "byte offset":
+        return src.units
+    details = [f"{src.element_bits}-bit elements"] if src.element_bits is not None else []
+    if src.units.startswith("swizzle"):
+        details.append(src.units)
+    return "element offsets" + (f" ({', '.join(details)})" if details else "")
+
+
+def picture_values(obj: Any, *, element_bits: int | None = None, swizzle_unit: str | None = None,
+                   who: str = "picture_values") -> tuple[np.ndarray, str]:
+    """The grid of values a picture labels with ``label="value"``, and the words for their units.
+
+    Pre:  as :func:`picture` (``obj`` a concrete rank-1/2 layout or a 2-D array of byte offsets).
+    Post: (rows x columns int array, units text); the picture of ``obj`` with the same options
+          shows exactly these numbers. UnitError when the values are not whole elements.
+
+    A ComposedLayout's swizzle acts on its own units (CuTe's meaning) unless ``swizzle_unit="bytes"``;
+    a SwizzledSmemLayout (``Sw o smem_ptr[Nb](unset) o L``) gives the element offset where each
+    element lands, its swizzle acting on byte addresses.
+
+    >>> from pycute_layouts import parse
+    >>> v, units = picture_values(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"))
+    >>> v[1, :17:8].tolist(), units
+    ([72, 64, 88], 'element offsets (16-bit elements, swizzle on byte addresses)')
+    >>> v, units = picture_values(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), element_bits=16)
+    >>> v[1, :17:8].tolist(), units
+    ([64, 72, 80], 'element offsets (16-bit elements, swizzle on element offsets)')
+    """
+    swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
+    src = _source(obj, _check_element_bits(who, element_bits), swizzle_unit, who)
+    if src.values is None:
+        raise UnitError(f"{who}: the swizzle moves elements of {src.text} off {src.element_bits}-bit element "
+                        "boundaries; draw byte addresses (label='address') instead")
+    return np.asarray(src.values, dtype=np.int64), _units_words(src)
+
+
 def picture(obj: Any, *, cell: str = "element", label: str | None = "value", color: str | None = "auto",
-            element_bits: int | None = None, swizzle_unit: str = "bytes", title: str | None = None,
+            element_bits: int | None = None, swizzle_unit: str | None = None, title: str | None = None,
             who: str = "picture") -> Picture:
     """The :class:`Picture` of a layout: the cells, labels, colors and legend every backend draws.
 
@@ -437,7 +477,7 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     cell = _check_choice(who, "cell", cell, _CELL_MODES, False)
     label = _check_choice(who, "label", label, _LABELS, True)
     color = _check_choice(who, "color", color, _COLORS, True)
-    swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, False)
+    swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
     eb = _check_element_bits(who, element_bits)
     if title is not None and not isinstance(title, str):
         raise LayoutTypeError(f"{who}: title must be a string, got {title!r}")

@@ -18,7 +18,7 @@ _MAX_PNG_LABELS = 1024
 
 
 def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label: str | None = "value",
-           color: str | None = "auto", element_bits: int | None = None, swizzle_unit: str = "bytes",
+           color: str | None = "auto", element_bits: int | None = None, swizzle_unit: str | None = None,
            title: str | None = None, dpi: int = 150) -> str:
     """Write the picture as a PNG through matplotlib (``pip install 'pycute-layouts[png]'``); returns the path.
 

@@ -201,7 +201,7 @@ def _svg_of(pic: Picture, max_side: float = 1600) -> str:
 
 
 def to_svg(layout: Any, *, cell: str = "element", label: str | None = "value", color: str | None = "auto",
-           element_bits: int | None = None, swizzle_unit: str = "bytes", title: str | None = None) -> str:
+           element_bits: int | None = None, swizzle_unit: str | None = None, title: str | None = None) -> str:
     """An SVG picture of a layout (PTX-figure style), written directly: no dependency.
 
     Pre:  as :func:`~pycute_layouts.render.picture.picture`.
@@ -214,13 +214,13 @@ def to_svg(layout: Any, *, cell: str = "element", label: str | None = "value", c
     smaller than 5 px, label every 2nd/4th/... row and column. Options and errors as :func:`picture`.
 
     >>> from pycute_layouts import parse
-    >>> svg = to_svg(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), cell="chunk16", label="bank_group", element_bits=16)
+    >>> svg = to_svg(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), cell="chunk16", label="bank_group")
     >>> import xml.etree.ElementTree as ET
     >>> cells = ET.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}rect[@class='cell']")
     >>> len(cells), len({c.get("fill") for c in cells})          # 8x8 chunks, 8 swizzle phases
     (64, 8)
     >>> ET.fromstring(svg).get("viewBox")
-    '0 0 364 351'
+    '0 0 438 351'
     """
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_svg")

@@ -9,7 +9,7 @@ import numpy as np
 from ..core.layout import size
 from ..errors import LayoutTypeError, LayoutValueError
 
-__all__ = ["layout_grid", "layout_table"]
+__all__ = ["layout_grid", "layout_table", "grid_table"]
 
 
 def layout_grid(layout: Any) -> np.ndarray:
@@ -49,12 +49,34 @@ def layout_table(layout: Any) -> str:
      0  | 0 | 2 | 4 | 6 |
         +---+---+---+---+
     """
-    grid = layout_grid(layout)
+    return grid_table(str(layout), layout_grid(layout))
+
+
+def grid_table(title: str, grid: Any) -> str:
+    """A 2-D int array as CuTe's ``print_layout`` table, under the line ``title``.
+
+    Pre:  ``grid`` a non-empty 2-D integer array (rows x columns); ``title`` a string.
+    Post: the table text, first line ``title``.
+
+    >>> print(grid_table("values", np.array([[0, 72]])))
+    values
+          0    1
+        +----+----+
+     0  |  0 | 72 |
+        +----+----+
+    """
+    try:
+        grid = np.asarray(grid)
+    except (TypeError, ValueError):  # ragged or not numbers
+        raise LayoutTypeError(f"grid_table: expected a 2-D integer array, got {grid!r}") from None
+    if not isinstance(title, str) or grid.ndim != 2 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer):
+        raise LayoutTypeError(f"grid_table: expected a title string and a 2-D integer array, got {title!r}, "
+                              f"{grid.dtype}[{grid.shape}]")
     nr, nc = grid.shape
     w = max(len(str(int(v))) for v in grid.ravel()) if grid.size else 1
     w = max(w, len(str(nc - 1)))
     rw = len(str(nr - 1))
-    lines = [str(layout)]
+    lines = [title]
     lines.append(" " * (rw + 3) + "".join(f" {c:>{w}}  " for c in range(nc)).rstrip())
     sep = " " * (rw + 3) + "+" + "+".join("-" * (w + 2) for _ in range(nc)) + "+"
     lines.append(sep)

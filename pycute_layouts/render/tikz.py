@@ -22,7 +22,7 @@ def _tex(s: str) -> str:
 
 
 def to_tikz(layout: Any, *, cell: str = "element", label: str | None = "value", color: str | None = "auto",
-            element_bits: int | None = None, swizzle_unit: str = "bytes", title: str | None = None,
+            element_bits: int | None = None, swizzle_unit: str | None = None, title: str | None = None,
             standalone: bool = False) -> str:
     """The picture as a LaTeX TikZ ``tikzpicture`` (``standalone=True``: a whole compilable document).
 

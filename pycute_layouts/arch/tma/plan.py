@@ -293,7 +293,7 @@ class TmaLoadPlan:
         >>> p = plan_tma_load(parse("Sw<2,4,3> o 0 o ((8,2),(32,2)):((32,256),(1,512))"),
         ...                   parse("(16,64):(64,1)"), 16)
         >>> print(p.smem_layout())
-        Sw<2,4,3>[B] o ((8,2),(32,2)):((32,256),(1,512)) [16b]
+        Sw<2,4,3> o smem_ptr[16b](unset) o ((8,2),(32,2)):((32,256),(1,512))
         """
         f = swizzle_mode_info(self.swizzle).byte_map
         addr = self.smem_byte_addresses()

@@ -68,11 +68,11 @@ def _cmd_banks(args: argparse.Namespace) -> int:
 
     layout = _parse(args.layout, args)
     r = an.bank_conflicts(layout, _pattern(args), element_bits=args.element_bits)
+    bits = args.element_bits or getattr(layout, "element_bits", None)  # the smem_ptr form carries its width
     if args.json:
-        print(json.dumps({"layout": str(layout), "element_bits": args.element_bits, **r.to_dict()}))
+        print(json.dumps({"layout": str(layout), "element_bits": bits, **r.to_dict()}))
         return 0
-    print(f"layout: {layout}" + (f" ({args.element_bits}-bit elements, byte swizzle)" if args.element_bits else
-                                 " (values are byte addresses)"))
+    print(f"layout: {layout}" + (f" ({bits}-bit elements, byte swizzle)" if bits else " (values are byte addresses)"))
     print(r.to_text())
     return 0
 

@@ -8,7 +8,7 @@ Every number comes from :mod:`pycute_layouts.arch` through :func:`pycute_layouts
 >>> from pycute_layouts.cli import main
 >>> main(["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64"])
 operand      : 64x64 (MN x K) bf16, K-major, 128B swizzle, sm90 (wgmma.mma_async)
-smem layout  : Sw<3,4,3> o 0 o ((8,8),(64,1)):((64,512),(1,0))  (tile_to_shape(smem_atom, (64,64)), mn_first)
+smem layout  : Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))  (tile_to_shape(smem_atom, (64,64)), mn_first)
 ...
 0
 >>> main(["desc", "--idesc", "0x084000a0"])
@@ -48,7 +48,7 @@ def format_desc(oc: Any) -> str:
     lines = [
         f"operand      : {oc.tile_mn}x{oc.tile_k} (MN x K) {dt}, {oc.major}-major, {oc.swizzle} swizzle, "
         f"{oc.arch} ({unit})",
-        f"smem layout  : {oc.tile_layout}  ({how})",
+        f"smem layout  : {oc.smem_layout_text}  ({how})",
     ]
     if oc.cute_type:
         lines.append(f"CuTe type    : {oc.cute_type}")
@@ -167,7 +167,7 @@ def register(sub: Any) -> None:
                     "shape (MN,K) in elements). Prints LBO/SBO in bytes and encoded, layout type, base offset, the "
                     "64-bit descriptor, the start-address advance of every K step (32 bytes of K per instruction), "
                     "the PTX canonical layout it matched and the TMA box that fills the tile.")
-    h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o 0 o (64,64):(64,1)"')
+    h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o smem_ptr[16b](unset) o (64,64):(64,1)"')
     h.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol of --layout")
     h.add_argument("--major", help="K or MN: the operand's contiguous dimension")
     h.add_argument("--dtype", help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8; sm100 also e2m1 (packed), "

@@ -1,6 +1,9 @@
 """``pycute-layouts show LAYOUT``: a layout's function as a table, or as an SVG/PNG/TikZ picture.
 
-Without picture options it prints CuTe's ``print_layout`` table (``--json``: the values). With
+Without picture options it prints CuTe's ``print_layout`` table, its second line naming the units
+(``--json``: the values and their units); the table shows exactly the values the pictures label,
+in the units CuTe's notation gives them (``Sw<3,3,3> o 0 o L`` swizzles element offsets,
+``Sw<3,4,3> o smem_ptr[16b](unset) o L`` byte addresses; both show element offsets). With
 ``--svg FILE``, ``--png FILE`` or ``--tikz FILE`` it writes the pictures (any combination) and
 prints one ``wrote FILE`` line each (``--json``: a JSON object listing them). ``--atom NAME`` shows an
 MMA or copy atom instead (:mod:`pycute_layouts.arch.atoms`): its layouts, or with a picture option its
@@ -34,7 +37,7 @@ from typing import Any
 from ...arch import atoms
 from ...core.notation import parse
 from ...errors import LayoutValueError
-from ...render import layout_table, picture, to_png, to_svg, to_tikz
+from ...render import grid_table, picture, picture_values, to_png, to_svg, to_tikz
 from ...render import tv as render_tv
 from ._common import defines
 
@@ -101,6 +104,22 @@ def _cmd_atom(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_values(obj: Any, args: argparse.Namespace) -> int:
+    """The table (or JSON) of the values the pictures label, and the line saying their units."""
+    if obj.rank() > 2 and args.json and args.element_bits is None and args.swizzle_unit is None:
+        values, units = [int(x) for x in obj.to_numpy()], "element offsets"  # JSON only: any rank
+    else:
+        grid, units = picture_values(obj, element_bits=args.element_bits, swizzle_unit=args.swizzle_unit, who="show")
+        values = [int(x) for x in grid.T.ravel()]  # the layout's index order (colexicographic)
+    if args.json:
+        print(json.dumps({"layout": str(obj), "size": int(obj.size()), "units": units, "values": values}))
+        return 0
+    table = grid_table(str(obj), grid)
+    head, rest = table.split("\n", 1)
+    print(f"{head}\nunits: {units}\n{rest}")
+    return 0
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
 
     if (args.atom is None) == (args.layout is None):
@@ -113,12 +132,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             "swizzle_unit": args.swizzle_unit, "title": args.title}
     outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
     if not outputs:
-        if args.json:
-            data = {"layout": str(obj), "size": int(obj.size()), "values": [int(x) for x in obj.to_numpy()]}
-            print(json.dumps(data))
-            return 0
-        print(layout_table(obj))
-        return 0
+        return _print_values(obj, args)
     pic = picture(obj, who="show", **opts)  # validate everything before writing anything
     written = []
     for fmt, path in outputs:
@@ -134,7 +148,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         written.append({"format": fmt, "path": os.fspath(path)})
     if args.json:
         print(json.dumps({"layout": str(obj), "rows": pic.nrows, "columns": pic.ncols, "cell": args.cell,
-                          "label": pic.label_kind, "color": pic.color_kind, "written": written}))
+                          "label": pic.label_kind, "color": pic.color_kind,
+                          "units": pic.subtitle.split("; ")[0].removeprefix("values: "), "written": written}))
     else:
         for w in written:
             print(f"wrote {w['path']} ({w['format']}, {pic.nrows}x{pic.ncols} cells)")
@@ -147,10 +162,12 @@ def register(sub: Any) -> None:
         "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
         description="Print a layout as a table (CuTe's print_layout), or write pictures of it: one cell per element "
                     "or per 16-byte chunk, colored by swizzle phase, labelled with values, addresses, bank groups "
-                    "or coordinates. A ComposedLayout drawn with --element-bits has its swizzle on byte addresses "
-                    "(the wgmma/TMA convention) unless --swizzle-unit elements.",
+                    "or coordinates. Units follow CuTe's notation: 'Sw<3,3,3> o 0 o L' swizzles element offsets, "
+                    "'Sw<3,4,3> o smem_ptr[16b](unset) o L' byte addresses; the table and the pictures show the same "
+                    "values (element offsets), and say so.",
     )
-    s.add_argument("layout", nargs="?", help='CuTe notation, e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+    s.add_argument("layout", nargs="?", help='CuTe notation, e.g. "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)" '
+                   '(swizzle on bytes) or "Sw<3,3,3> o 0 o (8,64):(64,1)" (on element offsets)')
     s.add_argument("--atom", metavar="NAME", help='an MMA or copy atom by CuTe\'s name, e.g. "SM90_64x256x16_F32BF16BF16_SS": '
                    "prints its layouts; with --svg/--png/--tikz draws its thread-value picture (T#V# per element)")
     s.add_argument("--operand", help="with --atom: A, B or C (default C) for MMA atoms, src or dst for copy atoms "
@@ -171,8 +188,8 @@ def register(sub: Any) -> None:
                    help="cell fill (default auto: swizzle phase if the layout is swizzled, else value mod 8)")
     g.add_argument("-e", "--element-bits", type=int, metavar="BITS",
                    help="element width in bits (16 for f16/bf16, 8 for e4m3, 32 for tf32): enables byte addresses")
-    g.add_argument("--swizzle-unit", choices=("bytes", "elements"), default="bytes",
-                   help="with --element-bits: the swizzle of a ComposedLayout acts on byte addresses (default) or on "
-                        "element offsets (CuTe's convention)")
+    g.add_argument("--swizzle-unit", choices=("bytes", "elements"), default=None,
+                   help="override for a ComposedLayout 'Sw o k o L' with --element-bits: its swizzle acts on element "
+                        "offsets (default, CuTe's meaning) or on byte addresses; prefer the smem_ptr form for bytes")
     g.add_argument("--title", help="picture title (default: the layout)")
     s.set_defaults(func=_cmd_show)
