@@ -59,7 +59,7 @@ def mma_type_kind(arch: Any, a_type: Any, b_type: Any) -> str:
     >>> mma_type_kind("sm90", "bf16", "e4m3")
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.DescriptorError: MMA type pair: sm90 wgmma.mma_async takes A and B from one type group (f16 x f16, bf16 x bf16, tf32 x tf32, e4m3/e5m2 mixes, s8/u8 mixes); A bf16 (group bf16) with B e4m3 (group e4m3/e5m2) is not one
+    pycute_layouts.errors.DescriptorError: MMA type pair: sm90 wgmma.mma_async takes A and B from one type group (...); A bf16 ...
     """
     if arch == "sm100":
         try:

@@ -13,8 +13,9 @@ chosen (neither selector picks it: it serves MN-major tf32 operands a kernel ask
 
 >>> choose_swizzle("K", 16, 64).mode.short_name
 '128B'
->>> print(choose_swizzle("MN", 8, 96).reason)
-MN-major contiguous extent 96 x 8-bit = 96 B: 128B does not divide it; 64B does not divide it; 32B is the widest span dividing it (CUTLASS ss_smem_selector, DeepGEMM get_swizzle_mode)
+>>> print(choose_swizzle("MN", 8, 96).reason)  # doctest: +NORMALIZE_WHITESPACE
+MN-major contiguous extent 96 x 8-bit = 96 B: 128B does not divide it; 64B does not divide it;
+32B is the widest span dividing it (CUTLASS ss_smem_selector, DeepGEMM get_swizzle_mode)
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def choose_swizzle(major: Any, element_bits: Any, contiguous_extent_elems: Any, 
     >>> choose_swizzle("K", 16, 4)
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.LayoutValueError: choose_swizzle: K-major contiguous extent 4 x 16-bit = 8 B is not a multiple of 16 B (the unswizzled core-matrix row), so no MMA swizzle atom tiles it
+    pycute_layouts.errors.LayoutValueError: choose_swizzle: K-major contiguous extent 4 x 16-bit = 8 B is not ...
     """
     mj, bits, n, _arch = _check(major, element_bits, contiguous_extent_elems, arch)
     total_bits = n * bits

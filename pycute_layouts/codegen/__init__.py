@@ -20,6 +20,7 @@ from .header import emit_header
 from .pymodule import emit_json, emit_python
 from .spec import DTYPES, MMA_K_BYTES, DType, KernelSpec, OperandSpec, load_spec, parse_dtype, parse_spec
 
-__all__ = ['SMEM_BYTES_PER_BLOCK', 'KernelViolation', 'check_kernel', 'kernel_violations', 'DTYPES', 'DType', 'KernelConstants', 'KernelSpec', 'MMA_K_BYTES', 'OperandConstants', 'OperandSpec', 'SpecError',
+__all__ = ['SMEM_BYTES_PER_BLOCK', 'KernelViolation', 'check_kernel', 'kernel_violations',
+           'DTYPES', 'DType', 'KernelConstants', 'KernelSpec', 'MMA_K_BYTES', 'OperandConstants', 'OperandSpec', 'SpecError',
            'canonical_match', 'cute_layout_type', 'describe_layout', 'describe_operand', 'emit_header', 'emit_json',
            'emit_python', 'kernel_constants', 'load_spec', 'parse_dtype', 'parse_spec']

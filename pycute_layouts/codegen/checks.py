@@ -128,7 +128,7 @@ def check_kernel(spec_or_constants: Any) -> KernelConstants:
     >>> check_kernel(parse_spec({"kernel": "k", "arch": "sm90", "A": op, "B": dict(op, tile="256x64")}))
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.SpecError: kernel check 'smem_budget': smem_base 0 B + A 5 stage(s) x 16384 B + B 5 stage(s) x 32768 B + 0 B alignment padding = 245760 B (240 KiB), more than the 232448 B (227 KiB) of shared memory an sm90 thread block may use; use fewer stages or smaller tiles
+    pycute_layouts.errors.SpecError: kernel check 'smem_budget': smem_base 0 B + A 5 stage(s) x 16384 B + ... = 245760 B ...
     """
     spec, kc = _spec_of(spec_or_constants)
     found = _pair_violations(spec)
