@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arch.mma_types import mma_type_kind
-from ..errors import DescriptorError, SpecError
+from ..errors import DescriptorError, LayoutError, SpecError
 from .constants import KernelConstants, kernel_constants
 from .spec import KernelSpec
 
@@ -93,11 +93,23 @@ def _budget_violation(kc: KernelConstants) -> KernelViolation | None:
                        f"memory an {kc.arch} thread block may use; use fewer stages or smaller tiles")
 
 
+def _constants_or_type_error(spec: KernelSpec, pairs: list[KernelViolation]) -> KernelConstants:
+    """kernel_constants(spec); when an operand fails and no instruction takes the A/B types, that is the error."""
+    try:
+        return kernel_constants(spec)
+    except LayoutError:
+        bad = [v for v in pairs if v.rule == "mma_types"]
+        if bad:
+            raise SpecError(bad[0].message) from None
+        raise
+
+
 def kernel_violations(spec_or_constants: Any) -> tuple[KernelViolation, ...]:
     """Every kernel rule the spec breaks (empty when it holds), in the order mma_types, equal_k, smem_budget.
 
     Pre:  a KernelSpec or the KernelConstants built from one.
-    Post: the violations; the operands' own errors (kernel_constants) propagate as SpecError/DescriptorError.
+    Post: the violations; an operand's own error (kernel_constants) propagates as SpecError/DescriptorError,
+          replaced by the mma_types violation when no instruction takes the A/B types at all.
 
     >>> from pycute_layouts.codegen import parse_spec
     >>> spec = parse_spec({"kernel": "k", "arch": "sm90",
@@ -107,12 +119,10 @@ def kernel_violations(spec_or_constants: Any) -> tuple[KernelViolation, ...]:
     ['equal_k']
     """
     spec, kc = _spec_of(spec_or_constants)
-    out = _pair_violations(spec)
-    if any(v.rule == "mma_types" for v in out) and kc is None:
-        return tuple(out)  # the operands' constants may not exist for a pair no instruction reads
-    kc = kernel_constants(spec) if kc is None else kc
+    pairs = _pair_violations(spec)
+    kc = _constants_or_type_error(spec, pairs) if kc is None else kc
     v = _budget_violation(kc)
-    return tuple(out + ([v] if v else []))
+    return tuple(pairs + ([v] if v else []))
 
 
 def check_kernel(spec_or_constants: Any) -> KernelConstants:
@@ -131,12 +141,9 @@ def check_kernel(spec_or_constants: Any) -> KernelConstants:
     pycute_layouts.errors.SpecError: kernel check 'smem_budget': smem_base 0 B + A 5 stage(s) x 16384 B + ... = 245760 B ...
     """
     spec, kc = _spec_of(spec_or_constants)
-    found = _pair_violations(spec)
-    if not any(v.rule == "mma_types" for v in found):
-        kc = kernel_constants(spec) if kc is None else kc
-        v = _budget_violation(kc)
-        found += [v] if v else []
+    kc = _constants_or_type_error(spec, _pair_violations(spec)) if kc is None else kc
+    found = kernel_violations(kc)
     if found:
         more = f" (and {len(found) - 1} more broken rule(s))" if len(found) > 1 else ""
         raise SpecError(found[0].message + more)
-    return kc  # type: ignore[return-value]  # built above: no mma_types violation
+    return kc
