@@ -8,8 +8,10 @@ This is the rule of CUTLASS's ``ss_smem_selector`` (``include/cutlass/gemm/colle
 sm90_common.inl``: ``BLK_K0 % size<1>(Layout_K_SW128_Atom<T>) == 0`` then SW64, SW32, INTER; the
 same along ``BLK_MN0`` with ``size<0>`` of the MN-major atoms) and of DeepGEMM's
 ``get_swizzle_mode(block_size, elem_size)`` (the first of 128, 64, 32, 16 bytes dividing
-``block_size * elem_size``; 16 means unswizzled). The sm100-only ``128B_base32B`` mode is never
-chosen (neither selector picks it: it serves MN-major tf32 operands a kernel asks for by name).
+``block_size * elem_size``; 16 means unswizzled). One exception, from CUTLASS's
+``sm100_smem_selector`` (``sm100_common.inl``): an sm100 MN-major 32-bit (tf32) operand always takes
+``128B_base32B`` ("for mn-major tf32 operands, SW128_32B is the only available smem layout"), so
+its MN extent must be a multiple of 128 bytes.
 
 >>> choose_swizzle("K", 16, 64).mode.short_name
 '128B'
@@ -73,7 +75,9 @@ def choose_swizzle(major: Any, element_bits: Any, contiguous_extent_elems: Any, 
           ``contiguous_extent_elems * element_bits / 8`` bytes; LayoutValueError when not even 16
           bytes divide it (no MMA atom tiles such an extent).
 
-    The same answer on sm90 and sm100 (both have these four modes with the same spans).
+    The same answer on sm90 and sm100 (both have these four modes with the same spans), except that
+    an sm100 MN-major 32-bit operand takes ``128B_base32B`` (LayoutValueError when 128 bytes do not
+    divide its extent).
 
     >>> [choose_swizzle("K", 16, k).mode.short_name for k in (64, 32, 16, 8, 24)]
     ['128B', '64B', '32B', 'none', 'none']
@@ -82,9 +86,17 @@ def choose_swizzle(major: Any, element_bits: Any, contiguous_extent_elems: Any, 
     ...
     pycute_layouts.errors.LayoutValueError: choose_swizzle: K-major contiguous extent 4 x 16-bit = 8 B is not ...
     """
-    mj, bits, n, _arch = _check(major, element_bits, contiguous_extent_elems, arch)
+    mj, bits, n, arch = _check(major, element_bits, contiguous_extent_elems, arch)
     total_bits = n * bits
     head = f"{mj}-major contiguous extent {n} x {bits}-bit"
+    if arch == "sm100" and mj == "MN" and bits == 32:
+        if total_bits % 1024:
+            raise LayoutValueError(f"choose_swizzle: {head} = {total_bits // 8} B: sm100 MN-major 32-bit operands "
+                                   "take only 128B_base32B (CUTLASS sm100_smem_selector), whose 128 B span does not "
+                                   "divide it")
+        return SwizzleChoice(SwizzleMode.B128_BASE32B, total_bits // 8,
+                             f"{head} = {total_bits // 8} B: sm100 MN-major 32-bit operands take 128B_base32B, the "
+                             "only tcgen05 layout for them (CUTLASS sm100_smem_selector)")
     if total_bits % 128:
         nbytes = f"{total_bits / 8:g} B"
         raise LayoutValueError(f"choose_swizzle: {head} = {nbytes} is not a multiple of 16 B (the unswizzled "

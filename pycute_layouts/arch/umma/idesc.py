@@ -612,7 +612,7 @@ def kind_for_operand_types(a_type: Any, b_type: Any) -> str:
     """The ``tcgen05.mma`` kind whose type table takes shared-memory operands of these types.
 
     Pre:  ``a_type``/``b_type`` keys of :data:`SMEM_TYPE_TO_IDESC` (codegen's dtype names).
-    Post: ``f16``, ``tf32``, ``f8f6f4``, ``i8`` or, for packed e2m1 x e2m1, ``mxf4`` (block-scaled);
+    Post: ``f16`` (f16 x f16, bf16 x bf16), ``tf32``, ``f8f6f4``, ``i8`` or, for packed e2m1 x e2m1, ``mxf4``;
           DescriptorError naming both types and their kinds when no one kind takes the pair.
 
     >>> kind_for_operand_types("e4m3", "e2m3"), kind_for_operand_types("u8", "s8"), kind_for_operand_types("e2m1", "e2m1")
@@ -628,4 +628,8 @@ def kind_for_operand_types(a_type: Any, b_type: Any) -> str:
         raise DescriptorError(f"kind_for_operand_types: packed e2m1 is read only by kind::mxf4/mxf4nvf4, whose "
                               f"operands are both packed e2m1; got a_type={a_type}, b_type={b_type} (use e2m1_p64, "
                               "the padded form, with kind::f8f6f4)")
-    return _infer_kind(SMEM_TYPE_TO_IDESC[a_type], SMEM_TYPE_TO_IDESC[b_type], None)
+    kind = _infer_kind(SMEM_TYPE_TO_IDESC[a_type], SMEM_TYPE_TO_IDESC[b_type], None)
+    if kind == "f16" and a_type != b_type:
+        raise DescriptorError(f"kind_for_operand_types: kind::f16 multiplies f16 x f16 or bf16 x bf16, got "
+                              f"{a_type} x {b_type}")
+    return kind
