@@ -242,33 +242,37 @@ def test_desc_fields_bad_input(args: tuple) -> None:
 
 @pytest.mark.oracle
 def test_every_instruction_start_is_cutes() -> None:
-    """CuTe's make_gmma_desc on flat_divide(tile, (mma_mn, mma_k))(_, _, i, k): same LBO/SBO/layout type, and
-    the slice starts where desc's instruction table says (byte offset of the slice's pointer)."""
+    """CuTe's make_gmma_desc / make_umma_desc on flat_divide(tile, (mma_mn, mma_k))(_, _, i, k): same LBO/SBO/
+    layout type, and the slice starts where desc's instruction table says (byte offset of the slice's pointer)."""
     import oracles
 
     oracles.skip_without_cxx()
     pre = r"""
 alignas(1024) static unsigned char ii_smem[1 << 18];
 template <class S> std::string ii_fields(S s) {
-  auto d = SM90::GMMA::make_gmma_desc<SM90::GMMA::Major::MAJOR>(s);
+  auto d = NS::FN<NS::Major::MAJOR>(s);
   std::ostringstream os;
-  os << int(d.bitfield.leading_byte_offset_) << " " << int(d.bitfield.stride_byte_offset_) << " "
-     << int(d.bitfield.layout_type_) << " "
+  os << int(d.FIELDSleading_byte_offset_) << " " << int(d.FIELDSstride_byte_offset_) << " "
+     << int(d.FIELDSlayout_type_) << " "
      << (reinterpret_cast<unsigned char const*>(raw_pointer_cast(s.data())) - ii_smem);
   return os.str();
 }
 """
-    cases = [("K", "128B", "bf16", (128, 64), "A"), ("K", "64B", "e4m3", (192, 64), "A"),
-             ("MN", "128B", "bf16", (128, 64), "A"), ("K", "128B", "bf16", (512, 64), "B")]
+    cases = [("sm90", "K", "128B", "bf16", (128, 64), "A", 1), ("sm90", "K", "64B", "e4m3", (192, 64), "A", 1),
+             ("sm90", "MN", "128B", "bf16", (128, 64), "A", 1), ("sm90", "K", "128B", "bf16", (512, 64), "B", 1),
+             ("sm100", "K", "128B", "bf16", (256, 64), "A", 1), ("sm100", "K", "32B", "e4m3", (256, 64), "A", 2),
+             ("sm100", "MN", "128B", "bf16", (256, 64), "B", 2)]
     items = []
-    for major in ("K", "MN"):
-        batch = oracles.CuteBatch(preamble=pre.replace("MAJOR", major),
-                                  extra_includes=["cute/atom/mma_traits_sm90_gmma.hpp"])
-        for mj, sw, dt, tile, op in cases:
-            if mj != major:
+    for arch, major in (("sm90", "K"), ("sm90", "MN"), ("sm100", "K"), ("sm100", "MN")):
+        ns, fn, fields, inc = (("SM90::GMMA", "make_gmma_desc", "bitfield.", "cute/atom/mma_traits_sm90_gmma.hpp")
+                               if arch == "sm90" else ("UMMA", "make_umma_desc", "", "cute/atom/mma_traits_sm100.hpp"))
+        batch = oracles.CuteBatch(preamble=pre.replace("MAJOR", major).replace("NS", ns).replace("FN", fn)
+                                  .replace("FIELDS", fields), extra_includes=[inc])
+        for a, mj, sw, dt, tile, op, cta in cases:
+            if (a, mj) != (arch, major):
                 continue
-            rows, _ = instruction_mn("sm90", op, tile[0])
-            oc = describe_operand("sm90", mj, sw, dt, tile, mma_mn=rows)
+            rows, _ = instruction_mn(arch, op, tile[0], cta)
+            oc = describe_operand(arch, mj, sw, dt, tile, mma_mn=rows)
             t = oc.dtype.cute_type
             expr = oc.cute_expr
             for i, mn_off in enumerate(oc.mn_block_offsets_bytes):
@@ -283,4 +287,4 @@ template <class S> std::string ii_fields(S s) {
             lbo, sbo, lt, start = (int(x) for x in results[idx].split())
             d = oc.descriptor
             assert (lbo, sbo, lt, start) == (d.lbo_16B, d.sbo_16B, d.layout_type, off), (oc.major, oc.tile_mn, off)
-    assert len(items) >= 20
+    assert len(items) >= 40
