@@ -54,17 +54,24 @@ SMEM_DESC_FIELDS: dict[str, tuple[tuple[str, int, int, str], ...]] = {
 }
 
 
+def _shown(v: Any) -> str:
+    """``repr`` of a short str/int/float/None; the type's name for anything else (its repr may be huge)."""
+    if isinstance(v, (str, float, type(None))) or (isinstance(v, int) and abs(v).bit_length() <= 64):
+        return repr(v) if len(repr(v)) <= 80 else repr(v)[:77] + "..."
+    return f"<{type(v).__name__}>"
+
+
 def _check(arch: Any, operand: Any, tile_mn: Any, cta_group: Any) -> tuple[str, str, int, int]:
     who = "instruction_mn"
-    if arch not in ("sm90", "sm100"):
-        raise DescriptorError(f"{who}: arch must be 'sm90' or 'sm100', got {arch!r}")
+    if not isinstance(arch, str) or arch not in ("sm90", "sm100"):
+        raise DescriptorError(f"{who}: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     op = operand.strip().upper() if isinstance(operand, str) else operand
     if op not in ("A", "B"):
-        raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {operand!r}")
+        raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {_shown(operand)}")
     if isinstance(tile_mn, bool) or not isinstance(tile_mn, int) or tile_mn < 1:
-        raise DescriptorError(f"{who}: tile_mn must be a positive int, got {tile_mn!r}")
-    if cta_group not in (1, 2) or isinstance(cta_group, bool):
-        raise DescriptorError(f"{who}: cta_group must be 1 or 2, got {cta_group!r}")
+        raise DescriptorError(f"{who}: tile_mn must be a positive int, got {_shown(tile_mn)}")
+    if isinstance(cta_group, bool) or not isinstance(cta_group, int) or cta_group not in (1, 2):
+        raise DescriptorError(f"{who}: cta_group must be 1 or 2, got {_shown(cta_group)}")
     if arch == "sm90" and cta_group != 1:
         raise DescriptorError(f"{who}: cta_group {cta_group} is a tcgen05 (sm100) setting; sm90 wgmma has none")
     return arch, op, tile_mn, cta_group
@@ -126,10 +133,10 @@ def smem_desc_fields(arch: Any, value: Any) -> list[tuple[str, str, int, str]]:
     [('start address', 'bits 0-13', 0), ('LBO', 'bits 16-29', 1), ('SBO', 'bits 32-45', 64),
      ('base offset', 'bits 49-51', 0), ('layout type', 'bits 62-63', 1)]
     """
-    if arch not in SMEM_DESC_FIELDS:
-        raise DescriptorError(f"smem_desc_fields: arch must be 'sm90' or 'sm100', got {arch!r}")
+    if not isinstance(arch, str) or arch not in SMEM_DESC_FIELDS:
+        raise DescriptorError(f"smem_desc_fields: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 64:
-        raise DescriptorError(f"smem_desc_fields: value must be a 64-bit unsigned int, got {value!r}")
+        raise DescriptorError(f"smem_desc_fields: value must be a 64-bit unsigned int, got {_shown(value)}")
     out = []
     for name, lo, hi, units in SMEM_DESC_FIELDS[arch]:
         bits = f"bits {lo}-{hi}" if hi > lo else f"bit {lo}"

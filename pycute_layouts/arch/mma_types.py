@@ -43,7 +43,16 @@ WGMMA_TYPE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _wgmma_group(t: str) -> str | None:
+def _shown(v: Any) -> str:
+    """``repr`` of a short str/int/float/None; the type's name for anything else (its repr may be huge)."""
+    if isinstance(v, (str, float, type(None))) or (isinstance(v, int) and abs(v).bit_length() <= 64):
+        return repr(v) if len(repr(v)) <= 80 else repr(v)[:77] + "..."
+    return f"<{type(v).__name__}>"
+
+
+def _wgmma_group(t: Any) -> str | None:
+    if not isinstance(t, str):
+        return None
     for g, types in WGMMA_TYPE_GROUPS.items():
         if t in types:
             return g
@@ -61,17 +70,17 @@ def mma_type_kind(arch: Any, a_type: Any, b_type: Any) -> str:
     ...
     pycute_layouts.errors.DescriptorError: MMA type pair: sm90 wgmma.mma_async takes A and B from one type group (...); A bf16 ...
     """
+    if not isinstance(arch, str) or arch not in ("sm90", "sm100"):
+        raise DescriptorError(f"MMA type pair: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     if arch == "sm100":
         try:
             return kind_for_operand_types(a_type, b_type)
         except DescriptorError as e:
             raise DescriptorError(f"MMA type pair: sm100 tcgen05.mma: {e}") from None
-    if arch != "sm90":
-        raise DescriptorError(f"MMA type pair: arch must be 'sm90' or 'sm100', got {arch!r}")
     ga, gb = _wgmma_group(a_type), _wgmma_group(b_type)
     for name, t, g in (("A", a_type, ga), ("B", b_type, gb)):
         if g is None:
-            raise DescriptorError(f"MMA type pair: sm90 wgmma.mma_async has no {name} operand of type {t!r} (types: "
+            raise DescriptorError(f"MMA type pair: sm90 wgmma.mma_async has no {name} operand of type {_shown(t)} (types: "
                                   "f16, bf16, tf32, e4m3, e5m2, s8, u8; the 4- and 6-bit types need sm100 tcgen05)")
     if ga != gb:
         raise DescriptorError("MMA type pair: sm90 wgmma.mma_async takes A and B from one type group (f16 x f16, "

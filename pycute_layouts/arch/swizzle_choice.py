@@ -37,6 +37,13 @@ _ARCHS = ("sm90", "sm100")
 _BITS = (4, 6, 8, 16, 32)
 
 
+def _shown(v: Any) -> str:
+    """``repr`` of a short str/int/float/None; the type's name for anything else (its repr may be huge)."""
+    if isinstance(v, (str, float, type(None))) or (isinstance(v, int) and abs(v).bit_length() <= 64):
+        return repr(v) if len(repr(v)) <= 80 else repr(v)[:77] + "..."
+    return f"<{type(v).__name__}>"
+
+
 @dataclass(frozen=True)
 class SwizzleChoice:
     """The chosen mode and a one-line reason naming the extent in bytes and the spans tried.
@@ -54,14 +61,14 @@ class SwizzleChoice:
 def _check(major: Any, element_bits: Any, contiguous_extent_elems: Any, arch: Any) -> tuple[str, int, int, str]:
     who = "choose_swizzle"
     if not isinstance(major, str) or major.strip().upper() not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {_shown(major)}")
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits not in _BITS:
-        raise LayoutValueError(f"{who}: element_bits must be one of {_BITS}, got {element_bits!r}")
+        raise LayoutValueError(f"{who}: element_bits must be one of {_BITS}, got {_shown(element_bits)}")
     n = contiguous_extent_elems
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise LayoutValueError(f"{who}: contiguous_extent_elems must be a positive int, got {n!r}")
+        raise LayoutValueError(f"{who}: contiguous_extent_elems must be a positive int, got {_shown(n)}")
     if not isinstance(arch, str) or arch.strip().lower() not in _ARCHS:
-        raise LayoutValueError(f"{who}: arch must be 'sm90' or 'sm100', got {arch!r}")
+        raise LayoutValueError(f"{who}: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     return major.strip().upper(), element_bits, n, arch.strip().lower()
 
 

@@ -619,8 +619,9 @@ def kind_for_operand_types(a_type: Any, b_type: Any) -> str:
     ('f8f6f4', 'i8', 'mxf4')
     """
     for name, t in (("a_type", a_type), ("b_type", b_type)):
-        if t not in SMEM_TYPE_TO_IDESC:
-            raise DescriptorError(f"kind_for_operand_types: {name}={t!r} has no tcgen05 type (types: "
+        if not isinstance(t, str) or t not in SMEM_TYPE_TO_IDESC:
+            shown = repr(t) if isinstance(t, str) else f"<{type(t).__name__}>"
+            raise DescriptorError(f"kind_for_operand_types: {name}={shown} has no tcgen05 type (types: "
                                   f"{', '.join(SMEM_TYPE_TO_IDESC)})")
     if "e2m1" in (a_type, b_type):
         if a_type == b_type:
