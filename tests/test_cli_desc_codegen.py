@@ -73,6 +73,7 @@ def test_desc_json_matches_library() -> None:
     oc = describe_operand("sm90", "MN", "128B", "bf16", (128, 64))  # B: N = 128 in one sm90 wgmma
     assert data.pop("instruction_note").startswith("sm90 wgmma.mma_async reads B as N = 128 rows")
     assert data.pop("swizzle_reason") == ""
+    assert len(data.pop("instructions")) == 4  # one MN block x 4 K steps
     assert data == json.loads(json.dumps(oc.to_dict()))
     assert (data["lbo_bytes"], data["sbo_bytes"], data["lbo_16B"], data["sbo_16B"]) == (8192, 1024, 512, 64)
     assert data["k_step_advance_16B"] == [0, 128, 256, 384]

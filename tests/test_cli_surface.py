@@ -84,6 +84,8 @@ def test_desc_rows_per_instruction(capsys: pytest.CaptureFixture, args: tuple, m
     assert main(argv) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["mma_mn"] == mma_mn and len(d["mn_block_offsets_bytes"]) == blocks
+    assert [(x["mn_block"], x["start_address"]) for x in d["instructions"]] == [
+        (i, mn + k) for i, mn in enumerate(d["mn_block_offsets_bytes"]) for k in d["k_step_offsets_bytes"]]
     assert d["mn_block_offsets_bytes"] == [mma_mn * 128 * i for i in range(blocks)]  # 128 bytes of K per row
     assert (note in d["instruction_note"]) if note else d["instruction_note"] == ""
 

@@ -105,15 +105,22 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     return "\n".join(lines)
 
 
-def _instruction_table(oc: Any) -> list[str]:
-    """Every instruction of the tile: MN block, K step, start address and descriptor (stage 0)."""
+def _instructions(oc: Any) -> list[tuple[int, int, int, int]]:
+    """``(MN block, K step, start address, descriptor)`` of every instruction reading the tile (stage 0)."""
     d = oc.descriptor
-    lines = ["instructions : (every instruction reading the tile: MN block, K step, start address, descriptor)",
-             "  mn   k  start     descriptor"]
+    out = []
     for i, mn_off in enumerate(oc.mn_block_offsets_bytes):
         for k, k_off in enumerate(oc.k_step_offsets_bytes):
             di = d.advance(mn_off + k_off)
-            lines.append(f"  {i:>2}  {k:>2}  {di.start_address:#07x}  {di.encode():#018x}")
+            out.append((i, k, di.start_address, di.encode()))
+    return out
+
+
+def _instruction_table(oc: Any) -> list[str]:
+    """The ``instructions`` lines of the text report."""
+    lines = ["instructions : (every instruction reading the tile: MN block, K step, start address, descriptor)",
+             "  mn   k  start     descriptor"]
+    lines += [f"  {i:>2}  {k:>2}  {s:#07x}  {v:#018x}" for i, k, s, v in _instructions(oc)]
     return lines
 
 
@@ -164,6 +171,8 @@ def _cmd_desc(args: argparse.Namespace) -> int:
     reads = _thread_reads(oc, args) if args.atom else []
     if args.json:
         extra = {"instruction_note": note, "swizzle_reason": reason} if args.layout is None else {}
+        extra["instructions"] = [{"mn_block": i, "k_step": k, "start_address": s, "desc_hex": f"{v:#018x}"}
+                                 for i, k, s, v in _instructions(oc)]
         print(json.dumps({**oc.to_dict(), **extra, **({"thread_reads": reads} if args.atom else {})}, sort_keys=True))
     elif args.layout is None:
         print(format_desc(oc, instruction_note=note, swizzle_reason=reason))
