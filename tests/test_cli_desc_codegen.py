@@ -67,10 +67,13 @@ def test_desc_text() -> None:
 
 
 def test_desc_json_matches_library() -> None:
-    r = run("desc", "--major", "MN", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64", "--json")
+    r = run("desc", "--major", "MN", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64", "--operand", "B", "--json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    oc = describe_operand("sm90", "MN", "128B", "bf16", (128, 64))
+    oc = describe_operand("sm90", "MN", "128B", "bf16", (128, 64))  # B: N = 128 in one sm90 wgmma
+    assert data.pop("instruction_note").startswith("sm90 wgmma.mma_async reads B as N = 128 rows")
+    assert data.pop("swizzle_reason") == ""
+    assert len(data.pop("instructions")) == 4  # one MN block x 4 K steps
     assert data == json.loads(json.dumps(oc.to_dict()))
     assert (data["lbo_bytes"], data["sbo_bytes"], data["lbo_16B"], data["sbo_16B"]) == (8192, 1024, 512, 64)
     assert data["k_step_advance_16B"] == [0, 128, 256, 384]
@@ -165,7 +168,7 @@ def test_codegen_stdout_formats(tmp_path: Path) -> None:
     (('dtype = "bf16"\nmajor = "K"', 'dtype = "bf17"\nmajor = "K"'), "A.dtype"),
     (('tile = "128x64"\ndtype = "bf16"\nmajor = "MN"', 'tile = "120x64"\ndtype = "bf16"\nmajor = "MN"'), "B.tile"),
     (('[B]\ntile = "128x64"\ndtype = "bf16"\nmajor = "MN"', '[B]\ntile = "128x64"\ndtype = "tf32"\nmajor = "MN"'),
-     "spec field 'B'"),
+     "kernel check 'mma_types'"),  # bf16 x tf32: no wgmma takes the pair (B's MN-major tf32 is refused too)
     (("stages = 4\nmma_mn = 64", "stages = 4\nmma_mn = 48"), "A.mma_mn"),
     (('kernel = "deepgemm_bf16"', 'kernel = "deep-gemm"'), "kernel"),
     (("[A]", "[A\n"), "invalid TOML"),

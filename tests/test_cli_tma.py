@@ -81,25 +81,23 @@ def test_valid_json() -> None:
 def test_every_violation_is_printed() -> None:
     r = run("tma", "--dtype", "bf16", "--global-dim", "4096,4096", "--global-strides", "8200", "--box-dim", "300,64",
             "--swizzle", "128B", "--element-strides", "1,9")
-    assert r.returncode == 2
+    assert r.returncode == 1  # an invalid map is a finding
     rules = [line.split("]")[0].strip(" [") for line in r.stdout.splitlines()[1:]]
     assert rules == ["global_strides.multiple16", "box_dim.range", "box_dim.inner_bytes_multiple16",
                      "element_strides.range", "swizzle.inner_box_span"]
     assert "globalStrides[0]=8200" in r.stdout and "boxDim[0]=300" in r.stdout and "elementStrides[1]=9" in r.stdout
-    err = [x for x in r.stderr.splitlines() if x.strip()]
-    assert len(err) == 1 and "Traceback" not in r.stderr
-    assert err[0] == ("pycute-layouts tma: error: 5 violated rule(s); first: [global_strides.multiple16] "
-                      "cuTensorMapEncodeTiled: globalStrides must be a multiple of 16: globalStrides[0]=8200")
+    assert r.stderr == ""  # each violation printed once, on stdout
+    assert r.stdout.count("globalStrides must be a multiple of 16") == 1
 
 
 def test_violations_json() -> None:
     r = run("tma", "--dtype", "16U4_ALIGN16B", "--global-dim", "128,64", "--global-strides", "128", "--box-dim", "128,8",
             "--swizzle", "64B", "--direction", "store", "--json")
-    assert r.returncode == 2
+    assert r.returncode == 1
     d = json.loads(r.stdout)
     assert d["valid"] is False and d["direction"] == "store"
     assert [v["rule"] for v in d["violations"]] == ["swizzle.u4align16_allowed"]
-    assert len(r.stderr.strip().splitlines()) == 1
+    assert r.stderr == ""
 
 
 def test_plan_text() -> None:
@@ -151,8 +149,6 @@ def test_plan_split() -> None:
     (("tma", *MAP, "--lines", "0"), "--lines must be >= 1"),
     (("tma", *MAP, "--direction", "sideways"), "--direction must be 'load' or 'store'"),
     (("tma", *MAP, "--lines"), "expected one argument"),
-    (("tma", "--dtype", "bf16", "--global-dim", "64,64", "--global-strides", "120", "--box-dim", "64,8"),
-     "1 violated rule(s); first: [global_strides.multiple16]"),
 ])
 def test_bad_input_exit_2_one_line(args: tuple, words: str) -> None:
     r = run(*args)
@@ -180,5 +176,5 @@ def test_arch_sm90_applies_the_h100_rules() -> None:
     ok = run(*args)
     assert ok.returncode == 0, ok.stderr
     bad = run(*args, "--arch", "sm90")
-    assert bad.returncode == 2 and "arch.swizzle_sm100" in bad.stdout
-    assert len(bad.stderr.strip().splitlines()) == 1
+    assert bad.returncode == 1 and "arch.swizzle_sm100" in bad.stdout
+    assert bad.stderr == ""

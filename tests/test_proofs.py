@@ -118,8 +118,16 @@ def test_report_renderings(full_report: ProofReport) -> None:
     assert data["ok"] is True and len(data["rows"]) == 96
     cx = next(r for r in data["rows"] if r["status"] == "refuted")["counterexample"]
     assert set(cx) >= {"coordinate", "tma_address", "wgmma_address", "descriptor"}
-    assert "| 128B | K | 16 | sm90 | 128B | proved | proved |" in full_report.to_markdown()
-    assert full_report.to_text().splitlines()[-1].endswith("all as expected")
+    assert "| 128B | K | 16 | sm90 | 128B | proved | proved | proved |" in full_report.to_markdown()
+    text = full_report.to_text()
+    assert text.splitlines()[-1].endswith("all as expected")
+    assert max(len(x) for x in text.splitlines()) <= 120  # rows fit 120 characters by default
+    head = next(x for x in text.splitlines() if x.startswith("TMA mode"))
+    assert head.split() == ["TMA", "mode", "major", "bits", "arch", "MMA", "atom", "expected", "result", "exhaustive",
+                            "detail"]  # architecture-neutral: sm100 rows sit under "MMA atom"
+    assert "wgmma atom" not in text and "(23 as expected)" in text
+    full = full_report.to_text(details=True)
+    assert max(len(x) for x in full.splitlines()) > 120 and "counterexample" not in text.splitlines()[0]
 
 
 def test_report_flags_unexpected_rows() -> None:
@@ -430,7 +438,7 @@ def test_cli_single_pairing() -> None:
     r = run("prove", "--pairing", "128B", "K", "16", "sm90")
     assert r.returncode == 0 and r.stdout.startswith("Claim:") and "Q.E.D." in r.stdout
     r = run("prove", "--pairing", "64B", "K", "16", "sm90", "--wgmma-swizzle", "128B", "--json")
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 1, r.stderr  # a counterexample is a finding, also for a stated mismatch
     data = json.loads(r.stdout)
     assert data["proved"] is False and data["coordinate"] == [0, 32]
 

@@ -33,6 +33,9 @@ def _header_struct(kc: KernelConstants, o: OperandConstants) -> list[str]:
     L: list[str] = []
     L.append(f"// Operand {o.name}: {o.tile_mn}x{o.tile_k} (MN x K) {o.dtype.name if o.dtype else ''}, {o.major}-major, "
              f"{o.swizzle} swizzle, {o.stages} stage(s), tile order {o.order}")
+    reason = next((op.swizzle_reason for op in kc.spec.operands if op.name == o.name), "")
+    if reason:
+        L.append(f"//   swizzle {reason}")
     L.append(f"//   smem tile (elements; swizzle on byte addresses): {o.smem_layout_text}")
     L.append(f"//   canonical layout of one instruction's operand (PTX): {o.canonical}")
     L.append(f"struct {s} {{")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..arch import umma, wgmma
+from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
 
@@ -157,6 +158,7 @@ class OperandSpec:
     order: str = "auto"
     mma_mn: int | None = None
     start_address: int | None = None
+    swizzle_reason: str = ""  # set when the spec said swizzle = "auto": why this mode was chosen
 
     def __post_init__(self) -> None:
         if self.order == "auto":
@@ -260,7 +262,16 @@ def tile_field(value: Any, field: str) -> tuple[int, int]:
     return int_field(parts[0], f"{field}[0] (MN)", 1), int_field(parts[1], f"{field}[1] (K)", 1)
 
 
-def _parse_operand(name: str, d: Any) -> OperandSpec:
+def _auto_swizzle(name: str, major: str, dtype: DType, mn: int, k: int, arch: str) -> tuple[Any, str]:
+    """``swizzle = "auto"``: :func:`~pycute_layouts.arch.swizzle_choice.choose_swizzle` on the tile's contiguous extent."""
+    try:
+        c = choose_swizzle(major, dtype.element_bits, k if major == "K" else mn, arch)
+    except LayoutError as e:
+        raise SpecError(f"spec field '{name}.swizzle': auto: {e}") from None
+    return c.mode, f"auto -> {c.mode.short_name}: {c.reason}"
+
+
+def _parse_operand(name: str, d: Any, arch: str = "sm90") -> OperandSpec:
     if not isinstance(d, Mapping):
         raise SpecError(f"spec field '{name}': expected a table with {', '.join(_OPERAND_KEYS)}, got {d!r}")
     unknown = sorted(set(d) - set(_OPERAND_KEYS))
@@ -278,14 +289,18 @@ def _parse_operand(name: str, d: Any) -> OperandSpec:
     if not (isinstance(major, str) and major.strip().upper() in ("K", "MN", "M", "N")):
         raise SpecError(f"spec field '{name}.major': expected 'K' or 'MN' (the contiguous dimension), got {major!r}")
     major = "K" if major.strip().upper() == "K" else "MN"
-    swizzle = swizzle_field(d["swizzle"], f"{name}.swizzle")
+    reason = ""
+    if isinstance(d["swizzle"], str) and d["swizzle"].strip().lower() == "auto":
+        swizzle, reason = _auto_swizzle(name, major, dtype, mn, k, arch)
+    else:
+        swizzle = swizzle_field(d["swizzle"], f"{name}.swizzle")
     stages = int_field(d.get("stages", 1), f"{name}.stages", 1)
     order = d.get("order", "auto")
     if order not in ("auto", "mn_first", "k_first"):
         raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
     mma_mn = None if d.get("mma_mn") is None else int_field(d["mma_mn"], f"{name}.mma_mn", 1)
     start = None if d.get("start_address") is None else int_field(d["start_address"], f"{name}.start_address", 0)
-    return OperandSpec(name, mn, k, dtype, major, swizzle, stages, order, mma_mn, start)
+    return OperandSpec(name, mn, k, dtype, major, swizzle, stages, order, mma_mn, start, reason)
 
 
 def parse_spec(data: Any) -> KernelSpec:
@@ -297,7 +312,8 @@ def parse_spec(data: Any) -> KernelSpec:
     Fields: ``kernel`` (C++ identifier), ``arch`` (``sm90`` or ``sm100``), optional ``smem_base``
     (byte address of the first stage, default 0), and tables ``A`` and ``B`` with ``tile``
     (``"MNxK"`` or ``[MN, K]``, elements), ``dtype``, ``major`` (``K``/``MN``), ``swizzle``
-    (``none``/``32B``/``64B``/``128B``/``128B_base32B``), optional ``stages`` (1), ``order``,
+    (``none``/``32B``/``64B``/``128B``/``128B_base32B``, or ``auto``: the widest mode whose span divides the
+    tile's contiguous extent, :func:`~pycute_layouts.arch.swizzle_choice.choose_swizzle`), optional ``stages`` (1), ``order``,
     ``mma_mn``, ``start_address``. Errors raise :class:`SpecError` naming the field.
 
     >>> parse_spec({"kernel": "k", "arch": "sm90", "A": {"tile": "64x64", "dtype": "bf16", "major": "K",
@@ -324,7 +340,7 @@ def parse_spec(data: Any) -> KernelSpec:
         raise SpecError("spec field 'arch': missing (sm90 or sm100)")
     arch = parse_arch(data["arch"])
     smem_base = int_field(data.get("smem_base", 0), "smem_base", 0)
-    ops = tuple(_parse_operand(n, data[n]) for n in ("A", "B") if n in data)
+    ops = tuple(_parse_operand(n, data[n], arch) for n in ("A", "B") if n in data)
     if not ops:
         raise SpecError("spec field 'A': missing (the spec needs operand tables A and/or B)")
     mma = data.get("mma")

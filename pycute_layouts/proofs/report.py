@@ -129,12 +129,14 @@ class ProofReport:
             out[r.status] = out.get(r.status, 0) + 1
         return out
 
-    def _table(self, rows: list, md: bool, neg: bool = False) -> list:
-        head = ["TMA mode", "major", "bits", "arch", "wgmma atom", "result", "exhaustive", "detail"]
+    def _table(self, rows: list, md: bool, neg: bool = False, width: int | None = None) -> list:
+        """One table; ``width`` (text only) cuts each row's detail to fit that many characters."""
+        head = ["TMA mode", "major", "bits", "arch", "MMA atom", "expected", "result", "exhaustive", "detail"]
         if neg:
             head[0] = "stated pairing"
-        body = [[r.tma_mode, r.major, str(r.element_bits), r.arch, r.wgmma_mode or "-",
-                 r.status + ("" if r.ok else " (UNEXPECTED)"), r.exhaustive or "-", r.detail] for r in rows]
+        short = (lambda s: s) if md else (lambda s: "n/a" if s == "not applicable" else s)  # noqa: E731
+        body = [[r.tma_mode, r.major, str(r.element_bits), r.arch, r.wgmma_mode or "-", short(r.expected),
+                 short(r.status) + ("" if r.ok else " (UNEXPECTED)"), r.exhaustive or "-", r.detail] for r in rows]
         if md:
             out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
@@ -142,24 +144,41 @@ class ProofReport:
         widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h) for i, h in enumerate(head)]
         widths[-1] = 0
         fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()  # noqa: E731
-        return [fmt(head), fmt(["-" * max(w, 1) for w in widths[:-1]] + ["------"])] + [fmt(r) for r in body]
+        lines = [fmt(head), fmt(["-" * max(w, 1) for w in widths[:-1]] + ["------"])] + [fmt(r) for r in body]
+        if width is None:
+            return lines
+        return [x if len(x) <= width else x[: width - 3].rstrip() + "..." for x in lines]
 
     def _summary(self) -> str:
         c = self.counts()
-        return (f"{len(self.rows)} pairings: {c.get('proved', 0)} proved, {c.get('refuted', 0)} refuted, "
-                f"{c.get('not applicable', 0)} not applicable; {len(self.negatives)} stated mismatches refuted as "
+        exp = {s: sum(r.status == s and r.expected == s for r in self.rows) for s in c}
+        part = lambda s: f"{c.get(s, 0)} {s} ({exp.get(s, 0)} as expected)"  # noqa: E731
+        return (f"{len(self.rows)} pairings: {part('proved')}, {part('refuted')}, "
+                f"{part('not applicable')}; {len(self.negatives)} stated mismatches refuted as "
                 f"expected: {sum(r.ok for r in self.negatives)}; lemmas: {sum(r.ok for r in self.lemmas)}/"
                 f"{len(self.lemmas)}; {'all as expected' if self.ok else f'{len(self.failures)} UNEXPECTED'}")
 
-    def to_text(self) -> str:
-        """The three tables as plain text, with a summary line."""
-        out = ["TMA swizzle modes vs wgmma/tcgen05 descriptors (symbolic proof for all m, k; exhaustive check at "
-               "concrete sizes)", ""]
-        out += self._table(self.rows, False)
+    def to_text(self, details: bool = False, width: int = 120) -> str:
+        """The three tables as plain text, with a legend and a summary line.
+
+        Pre:  ``width`` an int >= 60 (ignored with ``details``).
+        Post: every line at most ``width`` characters (details cut with "...") unless ``details``;
+              with ``details`` every row carries its full detail.
+        """
+        if not details and (isinstance(width, bool) or not isinstance(width, int) or width < 60):
+            raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {width!r}")
+        w = None if details else width
+        legend = ("expected: the fixed table written from the PTX ISA; refuted rows pair a TMA-only mode with the "
+                  "nearest MMA atom; n/a = not applicable (the detail says why)"
+                  + ("" if details else "; details cut to fit, --details prints them whole"))
+        out = _wrap("TMA swizzle modes vs wgmma/tcgen05 descriptors (symbolic proof for all m, k; exhaustive check "
+                    "at concrete sizes)", w)
+        out += _wrap(legend, w) + [""]
+        out += self._table(self.rows, False, width=w)
         out += ["", "Stated mismatches and planted faults (each must be refuted):", ""]
-        out += self._table(self.negatives, False, neg=True)
-        out += ["", "Lemmas:", ""] + self._table(self.lemmas, False, neg=True)
-        out += ["", self._summary()]
+        out += self._table(self.negatives, False, neg=True, width=w)
+        out += ["", "Lemmas:", ""] + self._table(self.lemmas, False, neg=True, width=w)
+        out += [""] + _wrap(self._summary(), w)
         return "\n".join(out)
 
     def to_markdown(self) -> str:
@@ -175,6 +194,20 @@ class ProofReport:
         return json.dumps({"ok": self.ok, "counts": self.counts(), "rows": [r.to_dict() for r in self.rows],
                            "negatives": [r.to_dict() for r in self.negatives],
                            "lemmas": [r.to_dict() for r in self.lemmas]}, indent=1)
+
+
+def _wrap(text: str, width: int | None) -> list:
+    """``text`` as lines of at most ``width`` characters, broken at spaces (one line when width is None)."""
+    if width is None:
+        return [text]
+    lines, cur = [], ""
+    for word in text.split(" "):
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    return lines + [cur]
 
 
 def _cx_dict(cx: Any) -> dict:

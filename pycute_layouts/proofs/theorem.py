@@ -224,7 +224,7 @@ def _instructions(n: int) -> list:
 def _find_counterexample(p: Pairing, dst: int, faults: Faults, reason: str,
                          where: tuple | None) -> TheoremCounterexample | None:
     """A confirmed counterexample for a failed symbolic step: at ``where`` first, then at the witnesses."""
-    method = f"symbolic (failed step: {reason.split(':')[0]})"
+    method = "symbolic"  # the failed step is named once, in the reason
     tried = []
     if where is not None:
         tried.append(where)
@@ -554,7 +554,7 @@ def _period_lemma_step(sy: _Symbolic, dsc: Any, sp: Any) -> tuple:
         raise _Refuted(f"period lemma: {per_bad}")
     return (f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
             f"256 KiB window (all 2^18 addresses evaluated). Hence swizzle(base + x) == base + swizzle(x) "
-            f"whenever P divides base. Bit formulas on [0, {2 * P}):", lines)
+            f"whenever P divides base. Bit formulas on [0, {2 * P}), where iN is bit N of the byte address x:", lines)
 
 
 def _lin(coefs: list, lo: Any, x: Any, y: Any) -> Any:
@@ -604,8 +604,10 @@ def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp:
                        (1, 1, d_bad) if fits_window(p, 1, 1, d_bad) else None)
     bit_lines = [sp.Eq(sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
+    names = (f"iN is bit N of the in-atom row mn mod {tm}, jN bit N of the in-atom column kk mod {tk}"
+             + (", kN bit N of r" if n_res > 1 else ""))
     return (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
-            "address bit of the swizzled TMA offset equals the wgmma one (unique ANF):", bit_lines)
+            f"address bit of the swizzled TMA offset equals the wgmma one (unique ANF; {names}):", bit_lines)
 
 
 def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple | None:

@@ -97,6 +97,9 @@ DTYPE_ALIASES: dict[str, str] = {
     "u16": "UINT16", "s16": "UINT16", "i16": "UINT16", "int16": "UINT16", "uint16": "UINT16",
     "u32": "UINT32", "uint32": "UINT32", "s32": "INT32", "i32": "INT32", "int32": "INT32",
     "u64": "UINT64", "uint64": "UINT64", "s64": "INT64", "i64": "INT64", "int64": "INT64",
+    # sm100 narrow types, as codegen names them: packed e2m1 (kind::mxf4), the 16-byte padded forms (kind::f8f6f4)
+    "e2m1": "U4x16_ALIGN8B", "fp4": "U4x16_ALIGN8B", "e2m1_p64": "U4x16_ALIGN16B",
+    "e2m3": "U6x16_ALIGN16B", "e3m2": "U6x16_ALIGN16B", "fp6_e2m3": "U6x16_ALIGN16B", "fp6_e3m2": "U6x16_ALIGN16B",
 }
 
 _DEFAULT_DTYPE = {8: "UINT8", 16: "UINT16", 32: "UINT32", 64: "UINT64"}
@@ -119,7 +122,9 @@ def parse_data_type(value: Any) -> TensorDataType:
     Pre: ``value`` is a TensorDataType spelling or a short alias ("bf16", "f32", ...).
     Post: the TensorDataType; TensorMapError otherwise.
 
-    8-bit floats and signed 8/16-bit integers have no TMA type; they map to UINT8 / UINT16.
+    8-bit floats and signed 8/16-bit integers have no TMA type; they map to UINT8 / UINT16. The sm100
+    narrow types map to the packed-type members: e2m1 to 16U4_ALIGN8B, e2m1_p64 to 16U4_ALIGN16B,
+    e2m3 and e3m2 to 16U6_ALIGN16B.
 
     >>> parse_data_type("bf16"), parse_data_type("e4m3"), parse_data_type("CU_TENSOR_MAP_DATA_TYPE_TFLOAT32")
     (<TensorDataType.BFLOAT16: 9>, <TensorDataType.UINT8: 0>, <TensorDataType.TFLOAT32: 11>)

@@ -11,6 +11,7 @@ from .idesc import (
     describe_value,
     header_lines,
     instr_desc_for_operands,
+    kind_for_operand_types,
 )
 from .sf import (
     COPY_SHAPES,
@@ -49,6 +50,7 @@ __all__ = [
     "describe_value",
     "header_lines",
     "instr_desc_for_operands",
+    "kind_for_operand_types",
     "COPY_SHAPES",
     "SF_VEC_SIZES",
     "copy_source_desc",

@@ -67,7 +67,7 @@ from typing import Any
 from ...errors import DescriptorError
 
 __all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS", "SMEM_TYPE_TO_IDESC", "describe_value", "header_lines",
-           "instr_desc_for_operands"]
+           "instr_desc_for_operands", "kind_for_operand_types"]
 
 
 @dataclass(frozen=True)
@@ -606,3 +606,31 @@ def describe_value(value: Any, block_scaled: bool = False, kind: str | None = No
     head = (f"{value:#010x} reads legally under {len(found)} kinds (the kind is part of the opcode, not the "
             "descriptor):")
     return "\n".join([head, *(str(d) for d in found)])
+
+
+def kind_for_operand_types(a_type: Any, b_type: Any) -> str:
+    """The ``tcgen05.mma`` kind whose type table takes shared-memory operands of these types.
+
+    Pre:  ``a_type``/``b_type`` keys of :data:`SMEM_TYPE_TO_IDESC` (codegen's dtype names).
+    Post: ``f16`` (f16 x f16, bf16 x bf16), ``tf32``, ``f8f6f4``, ``i8`` or, for packed e2m1 x e2m1, ``mxf4``;
+          DescriptorError naming both types and their kinds when no one kind takes the pair.
+
+    >>> kind_for_operand_types("e4m3", "e2m3"), kind_for_operand_types("u8", "s8"), kind_for_operand_types("e2m1", "e2m1")
+    ('f8f6f4', 'i8', 'mxf4')
+    """
+    for name, t in (("a_type", a_type), ("b_type", b_type)):
+        if not isinstance(t, str) or t not in SMEM_TYPE_TO_IDESC:
+            shown = repr(t) if isinstance(t, str) else f"<{type(t).__name__}>"
+            raise DescriptorError(f"kind_for_operand_types: {name}={shown} has no tcgen05 type (types: "
+                                  f"{', '.join(SMEM_TYPE_TO_IDESC)})")
+    if "e2m1" in (a_type, b_type):
+        if a_type == b_type:
+            return "mxf4"
+        raise DescriptorError(f"kind_for_operand_types: packed e2m1 is read only by kind::mxf4/mxf4nvf4, whose "
+                              f"operands are both packed e2m1; got a_type={a_type}, b_type={b_type} (use e2m1_p64, "
+                              "the padded form, with kind::f8f6f4)")
+    kind = _infer_kind(SMEM_TYPE_TO_IDESC[a_type], SMEM_TYPE_TO_IDESC[b_type], None)
+    if kind == "f16" and a_type != b_type:
+        raise DescriptorError(f"kind_for_operand_types: kind::f16 multiplies f16 x f16 or bf16 x bf16, got "
+                              f"{a_type} x {b_type}")
+    return kind

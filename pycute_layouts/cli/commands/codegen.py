@@ -28,9 +28,8 @@ def _write(path: str, text: str) -> None:
 
 
 def _cmd_codegen(args: argparse.Namespace) -> int:
-
     spec = codegen.load_spec(args.spec, args.spec_format)
-    kc = codegen.kernel_constants(spec)
+    kc = codegen.check_kernel(spec)  # the operands' constants and the kernel rules (types, K, smem budget)
     emit = {"header": codegen.emit_header, "python": codegen.emit_python, "json": codegen.emit_json}
     outputs = [(fmt, getattr(args, fmt)) for fmt in _FORMATS if getattr(args, fmt)]
     for fmt, path in outputs:

@@ -25,6 +25,9 @@ from typing import Any
 
 from ... import codegen
 from ...arch import atoms, umma
+from ...arch.instruction import instruction_mn, smem_desc_fields
+from ...arch.swizzle_choice import choose_swizzle
+from ...codegen.spec import parse_arch, tile_field
 from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
@@ -32,12 +35,20 @@ from ._common import defines, int0
 __all__ = ["register", "format_desc"]
 
 
-def format_desc(oc: Any) -> str:
+#: Why e4m3/e5m2 tiles name CU_TENSOR_MAP_DATA_TYPE_UINT8 (printed by ``desc`` for them).
+FP8_TMA_NOTE = ("CUtensorMapDataType has no fp8 member; TMA copies bytes, so e4m3/e5m2 tiles use UINT8 (as CuTe's "
+                "to_CUtensorMapDataType does); the MMA reads the type from the instruction, not the tensor map")
+
+
+def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = "") -> str:
     """The text report of an :class:`~pycute_layouts.codegen.OperandConstants`.
+
+    ``instruction_note`` says why one instruction reads ``oc.mma_mn`` rows; ``swizzle_reason`` why
+    the swizzle mode was chosen (``--swizzle auto``).
 
     >>> from pycute_layouts.codegen import describe_operand
     >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[5])
-    LBO          : 1024 B, encoded 64 (16-byte units)
+    LBO          : 1024 B, encoded 64 (16-byte units; bits 16-29)
     """
     d = oc.descriptor
     unit = "wgmma.mma_async" if oc.arch == "sm90" else "tcgen05.mma"
@@ -45,27 +56,34 @@ def format_desc(oc: Any) -> str:
     lt_bits = "bits 62-63" if oc.arch == "sm90" else "bits 61-63"
     how = (f"tile_to_shape(smem_atom, ({oc.tile_mn},{oc.tile_k})), {oc.order}" if oc.order
            else "as given")
+    n_mn = len(oc.mn_block_offsets_bytes)
     lines = [
         f"operand      : {oc.tile_mn}x{oc.tile_k} (MN x K) {dt}, {oc.major}-major, {oc.swizzle} swizzle, "
         f"{oc.arch} ({unit})",
-        f"smem layout  : {oc.smem_layout_text}  ({how})",
     ]
+    if swizzle_reason:
+        lines.append(f"swizzle      : auto -> {oc.swizzle}: {swizzle_reason}")
+    lines.append(f"smem layout  : {oc.smem_layout_text}  ({how})")
     if oc.cute_type:
         lines.append(f"CuTe type    : {oc.cute_type}")
-    lines.append(f"instruction  : {oc.mma_mn}x{oc.mma_k} (MN x K) per instruction = 32 bytes of K; "
-                 f"{oc.k_steps} K step(s) in the tile")
+    lines.append(f"instruction  : {oc.mma_mn}x{oc.mma_k} (MN x K) per instruction = 32 bytes of K; {n_mn} MN block(s) x "
+                 f"{oc.k_steps} K step(s) = {n_mn * oc.k_steps} instruction(s) in the tile")
+    if instruction_note:
+        lines.append(f"               {instruction_note}")
     canon = oc.canonical if oc.canonical else f"(none) {oc.canonical_note}"
     syms = ", ".join(f"{k}={v}" for k, v in oc.canonical_symbols.items())
     lines.append(f"canonical    : {canon}" + (f"  [{syms}; LBO/SBO in elements]" if syms else ""))
     if oc.canonical and oc.canonical_note:
         lines.append(f"               {oc.canonical_note}")
     lines += [
-        f"LBO          : {d.lbo_bytes} B, encoded {d.lbo_16B} (16-byte units)",
-        f"SBO          : {d.sbo_bytes} B, encoded {d.sbo_16B} (16-byte units)",
+        f"LBO          : {d.lbo_bytes} B, encoded {d.lbo_16B} (16-byte units; bits 16-29)",
+        f"SBO          : {d.sbo_bytes} B, encoded {d.sbo_16B} (16-byte units; bits 32-45)",
         f"layout type  : {d.layout_type} ({d.swizzle} swizzle; {lt_bits})",
-        f"base offset  : {d.base_offset} (swizzle anchored at {oc.swizzle_anchor} addresses)",
-        f"start address: {d.start_address:#x} (encoded {d.start_16B:#x})",
+        f"base offset  : {d.base_offset} (swizzle anchored at {oc.swizzle_anchor} addresses; bits 49-51)",
+        f"start address: {d.start_address:#x} (encoded {d.start_16B:#x}, 16-byte units; bits 0-13)",
         f"descriptor   : {oc.desc:#018x}",
+        "fields       : (of the descriptor above, read back from its bits)",
+        *[f"  {name:<14} {bits:<11} = {value:<6} {units}" for name, bits, value, units in smem_desc_fields(oc.arch, oc.desc)],
         f"template     : {oc.desc_template:#018x}  (start address 0: OR in (addr & 0x3FFFF) >> 4)",
         "K steps      : (start address offset of each instruction's K slice; kernels add advance_16B to the "
         "descriptor)",
@@ -73,15 +91,37 @@ def format_desc(oc: Any) -> str:
     ]
     for k, (off, adv, v) in enumerate(zip(oc.k_step_offsets_bytes, oc.k_step_advance_16B, oc.descs[0], strict=True)):
         lines.append(f"  {k:>2}  {off:>8}  {adv:>11}  {v:#018x}")
-    if len(oc.mn_block_offsets_bytes) > 1:
+    if n_mn > 1:
         lines.append(f"MN blocks    : {oc.mma_mn}-row blocks start at byte offsets "
                      f"{', '.join(str(x) for x in oc.mn_block_offsets_bytes)}")
+    lines += _instruction_table(oc)
     if oc.tma_box_dim is not None:
         lines.append(f"TMA          : {oc.tma_swizzle_name} ({int(oc.tma_swizzle)}), {oc.tma_data_type}, boxDim "
                      f"{{{oc.tma_box_dim[0]}, {oc.tma_box_dim[1]}}} ({oc.tma_box_bytes} B), {oc.tma_copies} "
                      f"cop{'y' if oc.tma_copies == 1 else 'ies'} per tile at byte offsets "
                      f"{', '.join(str(x) for x in oc.tma_copy_offsets_bytes)}")
+    if oc.dtype is not None and oc.dtype.name in ("e4m3", "e5m2"):
+        lines.append(f"note         : {FP8_TMA_NOTE}")
     return "\n".join(lines)
+
+
+def _instructions(oc: Any) -> list[tuple[int, int, int, int]]:
+    """``(MN block, K step, start address, descriptor)`` of every instruction reading the tile (stage 0)."""
+    d = oc.descriptor
+    out = []
+    for i, mn_off in enumerate(oc.mn_block_offsets_bytes):
+        for k, k_off in enumerate(oc.k_step_offsets_bytes):
+            di = d.advance(mn_off + k_off)
+            out.append((i, k, di.start_address, di.encode()))
+    return out
+
+
+def _instruction_table(oc: Any) -> list[str]:
+    """The ``instructions`` lines of the text report."""
+    lines = ["instructions : (every instruction reading the tile: MN block, K step, start address, descriptor)",
+             "  mn   k  start     descriptor"]
+    lines += [f"  {i:>2}  {k:>2}  {s:#07x}  {v:#018x}" for i, k, s, v in _instructions(oc)]
+    return lines
 
 
 def _cmd_idesc(args: argparse.Namespace) -> int:
@@ -125,11 +165,19 @@ def _cmd_desc(args: argparse.Namespace) -> int:
             raise LayoutError(f"desc: {' and '.join(missing)} required (or give the operand as --layout)")
         if args.define:
             raise LayoutError("desc: -D binds symbols of --layout only")
-        oc = codegen.describe_operand(args.arch, args.major, args.swizzle, args.dtype, args.tile, args.start,
-                                      order=args.order, mma_mn=args.mma_mn, swizzle_anchor=args.anchor)
+        swizzle, reason, mma_mn, note = _per_instruction(args)
+        oc = codegen.describe_operand(args.arch, args.major, swizzle, args.dtype, args.tile, args.start,
+                                      order=args.order, mma_mn=mma_mn, swizzle_anchor=args.anchor)
     reads = _thread_reads(oc, args) if args.atom else []
     if args.json:
-        print(json.dumps({**oc.to_dict(), **({"thread_reads": reads} if args.atom else {})}, sort_keys=True))
+        extra = {"instruction_note": note, "swizzle_reason": reason} if args.layout is None else {}
+        extra["instructions"] = [{"mn_block": i, "k_step": k, "start_address": s, "desc_hex": f"{v:#018x}"}
+                                 for i, k, s, v in _instructions(oc)]
+        print(json.dumps({**oc.to_dict(), **extra, **({"thread_reads": reads} if args.atom else {})}, sort_keys=True))
+    elif args.layout is None:
+        print(format_desc(oc, instruction_note=note, swizzle_reason=reason))
+        for line in reads:
+            print(f"reads        : {line}")
     else:
         print(format_desc(oc))
         for line in reads:
@@ -137,10 +185,31 @@ def _cmd_desc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _per_instruction(args: argparse.Namespace) -> tuple[Any, str, int | None, str]:
+    """``--swizzle auto`` and the rows one instruction reads (``--operand``, ``--arch``, ``--cta-group``).
+
+    Returns ``(swizzle, why it was chosen or "", mma_mn, why one instruction reads that many rows or "")``.
+    """
+    arch = parse_arch(args.arch, "--arch")
+    mn, k = tile_field(args.tile, "--tile")
+    swizzle, reason = args.swizzle, ""
+    if swizzle.strip().lower() == "auto":
+        bits = codegen.parse_dtype(args.dtype).element_bits
+        major = args.major.strip().upper() if isinstance(args.major, str) else args.major
+        choice = choose_swizzle(major, bits, k if major == "K" else mn, arch)
+        swizzle, reason = choice.mode, choice.reason
+    if args.mma_mn is not None:
+        if args.cta_group != 1:
+            raise LayoutError("desc: --cta-group sets the rows per instruction; do not combine it with --mma-mn")
+        return swizzle, reason, args.mma_mn, ""
+    mma_mn, note = instruction_mn(arch, args.operand or "A", mn, args.cta_group)
+    return swizzle, reason, mma_mn, note
+
+
 def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     """``--atom``: which elements of the operand each of ``--threads`` holds, at the descriptor's byte addresses."""
     a = atoms.mma_atom(args.atom)
-    op = args.operand.upper()
+    op = (args.operand or "A").upper()
     if op not in ("A", "B"):
         raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
     rows, k = a.tile_shape(op)
@@ -172,19 +241,24 @@ def register(sub: Any) -> None:
     h.add_argument("--major", help="K or MN: the operand's contiguous dimension")
     h.add_argument("--dtype", help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8; sm100 also e2m1 (packed), "
                                    "e2m1_p64, e2m3, e3m2 (16-byte padded) (aliases: fp8, fp4, ...)")
-    h.add_argument("--swizzle", help="none, 32B, 64B, 128B, 128B_base32B (sm100)")
+    h.add_argument("--swizzle", help="none, 32B, 64B, 128B, 128B_base32B (sm100), or auto: the widest mode whose span "
+                                     "divides the tile's contiguous extent (as CUTLASS's ss_smem_selector)")
     h.add_argument("--tile", help="the operand's smem tile MNxK in elements, e.g. 128x64")
     h.add_argument("--arch", default="sm90", help="sm90 (wgmma, default) or sm100 (tcgen05)")
     h.add_argument("--start", type=int0, default=0, help="byte address of the tile in shared memory (default 0)")
     h.add_argument("--order", default="auto", choices=("auto", "mn_first", "k_first"),
                    help="which mode tile_to_shape repeats the atom along first (auto: K-major mn_first, "
                         "MN-major k_first, as CUTLASS)")
-    h.add_argument("--mma-mn", type=int0, default=None, help="MN extent one instruction reads (default: the tile's)")
+    h.add_argument("--mma-mn", type=int0, default=None,
+                   help="MN extent one instruction reads (default: what the hardware issues for --operand and --arch)")
+    h.add_argument("--cta-group", type=int0, default=1, choices=(1, 2),
+                   help="sm100: 2 for the CTA-pair tcgen05.mma (M = 256: 128 rows of A per CTA; N / 2 rows of B)")
     h.add_argument("--anchor", default="absolute", choices=("absolute", "tile"),
                    help="the swizzle acts on absolute addresses (TMA, default) or on offsets from --start")
     h.add_argument("--atom", metavar="NAME", help="an MMA atom (CuTe's name): list which elements of the operand "
                    "the --threads hold and their byte addresses through this descriptor")
-    h.add_argument("--operand", default="A", help="with --atom: A (default) or B")
+    h.add_argument("--operand", default=None, help="A (default) or B: sets the rows one instruction reads (sm90 wgmma: A "
+                   "64, B N up to 256; sm100 tcgen05: M 64/128, 256 over a CTA pair) and, with --atom, the operand read")
     h.add_argument("--threads", default="0", help="with --atom: comma-separated thread indices (default 0)")
     h.add_argument("--json", action="store_true", help="print JSON")
     h.add_argument("--idesc", type=int0, default=None, metavar="VALUE",

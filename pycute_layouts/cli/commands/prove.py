@@ -2,7 +2,9 @@
 
 Exit status: 0 when every row is as expected, 1 when an expected proof fails (or an expected
 refutation is proved, a pairing's applicability differs from the fixed PTX table, a row could not
-be decided, or the symbolic and exhaustive answers disagree), 2 on bad input. ``--mode`` and the
+be decided, or the symbolic and exhaustive answers disagree), 2 on bad input. ``--pairing`` exits
+1 whenever it prints a counterexample, also for a stated mismatch (``--wgmma-swizzle``): a
+counterexample is a finding. The table's rows fit 120 characters; ``--details`` prints them whole. ``--mode`` and the
 other filters select the pairings and the stated mismatches and lemmas relevant to them.
 
 >>> import argparse
@@ -33,8 +35,6 @@ def _split(values: list | None, default: Any) -> Any:
 
 
 def _cmd_prove(args: argparse.Namespace) -> int:
-
-
     if args.json and args.markdown:
         raise ProofError("choose one of --json and --markdown")
     bits = _split(args.bits, ELEMENT_BITS)
@@ -57,8 +57,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
             print(json.dumps(data))
         else:
             print(r.to_markdown() if args.markdown else r.to_text())
-        expected = args.wgmma_swizzle is None
-        return 0 if bool(r) == expected else 1
+        return 0 if bool(r) else 1  # a counterexample is a finding, also for a stated mismatch
     rep = proofs.report(archs=_split(args.arch, ARCHS), modes=_split(args.mode, None), majors=_split(args.major, MAJORS),
                         element_bits=bits, exhaustive=not args.no_exhaustive)
     if args.json:
@@ -66,7 +65,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     elif args.markdown:
         print(rep.to_markdown())
     else:
-        print(rep.to_text())
+        print(rep.to_text(details=args.details))
     return 0 if rep.ok else 1
 
 
@@ -88,6 +87,8 @@ def register(sub: Any) -> None:
     h.add_argument("--bits", action="append", help="only these element widths (8, 16, 32)")
     h.add_argument("--arch", action="append", help="only these archs (sm90, sm100)")
     h.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive cross-check (faster)")
+    h.add_argument("--details", action="store_true",
+                   help="print every row's detail whole (default: rows cut to 120 characters)")
     h.add_argument("--pairing", nargs=4, metavar=("MODE", "MAJOR", "BITS", "ARCH"),
                    help="prove one pairing and print its proof (or counterexample)")
     h.add_argument("--wgmma-swizzle", default=None, help="with --pairing: the MMA atom (states a mismatched pairing)")
