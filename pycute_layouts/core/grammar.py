@@ -29,6 +29,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH
 from .inttuple import as_inttuple, validate_shape_leaf
 from .symbols import lazy_sympy, symbol
 
@@ -71,10 +72,27 @@ def _tokenize(text: str) -> list[_Tok]:
             raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
         kind = m.lastgroup or "op"
         start = m.start(kind)
+        if kind == "num" and len(m.group(kind)) > MAX_INT_DIGITS:
+            raise NotationError(f"parse: an integer literal of {len(m.group(kind))} digits is longer than "
+                                f"MAX_INT_DIGITS = {MAX_INT_DIGITS}", text, start)
         toks.append(_Tok(kind, m.group(kind), start))
         pos = m.end()
     toks.append(_Tok("end", "", n))
+    _check_nesting(toks, text)
     return toks
+
+
+def _check_nesting(toks: list[_Tok], text: str) -> None:
+    """Refuse more than MAX_NESTING_DEPTH open parentheses / angle brackets (the parser recurses per level)."""
+    level = 0
+    for t in toks:
+        if t.kind == "op" and t.text in "(<":
+            level += 1
+            if level > MAX_NESTING_DEPTH:
+                raise NotationError(f"parse: parentheses nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} "
+                                    "levels deep", text, t.pos)
+        elif t.kind == "op" and t.text in ")>":
+            level -= 1
 
 
 class _Parser:
@@ -313,16 +331,22 @@ class _Parser:
         base = first if first is not None else self.parse_unary()
         if self.tok.kind == "op" and self.tok.text in ("**", "^"):
             self.i += 1
+            t = self.tok
             exp = self.parse_unary()
+            if type(base) is int and type(exp) is int and exp * max(abs(base).bit_length(), 1) > 4096:
+                raise self.error(f"power {base}**{exp} has more than 4096 bits", t)
             return base**exp
         return base
 
     def parse_unary(self) -> Any:
-        if self.accept("-"):
-            return -self.parse_unary()
-        if self.accept("+"):
-            return self.parse_unary()
-        return self.parse_atom()
+        negate = False
+        while True:  # a loop, not recursion: '------1' cannot exhaust the stack
+            if self.accept("-"):
+                negate = not negate
+            elif not self.accept("+"):
+                break
+        v = self.parse_atom()
+        return -v if negate else v
 
     def parse_atom(self) -> Any:
         t = self.tok
@@ -345,7 +369,14 @@ class _Parser:
     def lookup(self, name: str) -> Any:
         if name in self.symbols:
             v = self.symbols[name]
-            return v
+            if type(v) is int:
+                return v
+            if isinstance(v, (tuple, list)):
+                raise self.error(f"the value bound to {name!r} must be an integer or sympy expression, got {v!r}"[:200])
+            try:
+                return as_inttuple(v, "parse", f"the value bound to {name!r}")
+            except LayoutError as e:
+                raise self.error(f"{e}") from None
         if name not in self._sym_cache:
             self._sym_cache[name] = symbol(name)
         return self._sym_cache[name]

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..limits import MAX_NESTING_DEPTH
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
 
 IntTuple = int | Any | tuple
@@ -61,6 +62,7 @@ __all__ = [
     "compact_col_major",
     "compact_row_major",
     "signum",
+    "check_inttuple",
 ]
 
 def _sp():
@@ -139,6 +141,42 @@ def _norm_leaf(x: Any, who: str, what: str) -> Any:
     raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {x!r} ({t.__name__})")
 
 
+def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> None:
+    """Refuse anything that is not an IntTuple: leaves int / numpy integer / sympy expression, at most
+    ``MAX_NESTING_DEPTH`` levels of tuples. Iterative, so deep input cannot exhaust the stack.
+
+    Pre:  ``who`` names the public function, ``what`` the argument.
+    Post: returns None, or LayoutTypeError (a leaf of another type) / LayoutValueError (too deep).
+
+    >>> check_inttuple((8, (2, 4)))
+    >>> check_inttuple((2, None), "product", "t")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
+    """
+    if type(x) is int:
+        return
+    stack = [(x, 0)]
+    while stack:
+        e, d = stack.pop()
+        if type(e) is int:
+            continue
+        if isinstance(e, tuple):
+            if d >= MAX_NESTING_DEPTH:
+                raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} "
+                                       "levels deep")
+            stack.extend((c, d + 1) for c in e)
+        elif isinstance(e, bool) or not (isinstance(e, (int, np.integer)) or _is_sympy(e)):
+            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {e!r} "[:300]
+                                  + f"({type(e).__name__})")
+
+
+def _checked(who: str, **args: Any) -> None:
+    for what, x in args.items():
+        if type(x) is not int:
+            check_inttuple(x, who, what)
+
+
 def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTuple:
     """Normalise user input to an IntTuple: lists become tuples, numpy/sympy integers become int.
 
@@ -149,10 +187,16 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     ...
     pycute_layouts.errors.LayoutTypeError: IntTuple: IntTuple leaves must be int or sympy integer expressions, got '8' (str)
     """
+    return _as_inttuple(x, who, what, 0)
+
+
+def _as_inttuple(x: Any, who: str, what: str, level: int) -> IntTuple:
     if type(x) is int:
         return x
     if isinstance(x, (tuple, list)):
-        return tuple(as_inttuple(e, who, what) for e in x)
+        if level >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        return tuple(_as_inttuple(e, who, what, level + 1) for e in x)
     return _norm_leaf(x, who, what)
 
 
@@ -183,6 +227,7 @@ def divides(b: Any, a: Any) -> bool:
     >>> divides(4, 8 * m)
     True
     """
+    _checked("divides", a=a, b=b)
     if type(a) is int and type(b) is int:
         if b == 0:
             return a == 0
@@ -284,6 +329,10 @@ def signum(a: Any) -> int:
     >>> signum(-3), signum(0), signum(7)
     (-1, 0, 1)
     """
+    if type(a) is not int:
+        _checked("signum", a=a)
+        if isinstance(a, tuple):
+            raise LayoutTypeError(f"signum: expects a leaf, got the tuple {a}")
     if type(a) is int:
         return (a > 0) - (a < 0)
     if a.is_positive:
@@ -321,9 +370,19 @@ def depth(t: IntTuple) -> int:
     >>> depth(8), depth((8, 4)), depth(((8, 2), 4))
     (0, 1, 2)
     """
+    return _depth(t, 0)
+
+
+def _depth(t: IntTuple, level: int) -> int:
     if isinstance(t, tuple):
-        return 1 + max((depth(e) for e in t), default=0)
+        _check_level(level, "depth")
+        return 1 + max((_depth(e, level + 1) for e in t), default=0)
     return 0
+
+
+def _check_level(level: int, who: str) -> None:
+    if level >= MAX_NESTING_DEPTH:
+        raise LayoutValueError(f"{who}: the argument is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
 
 
 def flatten(t: IntTuple) -> tuple:
@@ -339,10 +398,12 @@ def flatten(t: IntTuple) -> tuple:
     return (t,)
 
 
-def _flatten_into(t: tuple, out: list) -> None:
+def _flatten_into(t: tuple, out: list, level: int = 0) -> None:
     for e in t:
         if isinstance(e, tuple):
-            _flatten_into(e, out)
+            if level >= MAX_NESTING_DEPTH:
+                _check_level(level, "flatten")
+            _flatten_into(e, out, level + 1)
         else:
             out.append(e)
 
@@ -353,12 +414,15 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
     >>> unflatten((1, 2, 3), ((0, 0), 0))
     ((1, 2), 3)
     """
+    if not isinstance(flat, (tuple, list)):
+        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {flat!r}")
     flat = tuple(flat)
     it = iter(flat)
 
-    def go(p):
+    def go(p, level=0):
         if isinstance(p, tuple):
-            return tuple(go(e) for e in p)
+            _check_level(level, "unflatten")
+            return tuple(go(e, level + 1) for e in p)
         try:
             return next(it)
         except StopIteration:
@@ -376,6 +440,7 @@ def product(t: IntTuple) -> Any:
     >>> product((8, (2, 4))), product(())
     (64, 1)
     """
+    _checked("product", t=t)
     if type(t) is int:
         return t
     if isinstance(t, tuple):
@@ -392,6 +457,7 @@ def product_each(t: IntTuple) -> tuple:
     >>> product_each(((8, 2), 4))
     (16, 4)
     """
+    _checked("product_each", t=t)
     if isinstance(t, tuple):
         return tuple(product(e) for e in t)
     return (t,)
@@ -405,6 +471,7 @@ def prefix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     >>> prefix_product(4, 3)
     3
     """
+    _checked("prefix_product", t=t, init=init)
     if isinstance(t, tuple):
         if isinstance(init, tuple):
             if len(init) != len(t):
@@ -427,6 +494,7 @@ def suffix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     >>> suffix_product((2, (3, 4)))
     (12, (4, 1))
     """
+    _checked("suffix_product", t=t, init=init)
     if isinstance(t, tuple):
         out = []
         cur = init
@@ -445,6 +513,7 @@ def compact_col_major(t: IntTuple, init: Any = 1) -> IntTuple:
     >>> compact_col_major(1)
     0
     """
+    _checked("compact_col_major", t=t, init=init)
     cur = [init]
 
     def go(x):
@@ -465,6 +534,7 @@ def compact_row_major(t: IntTuple, init: Any = 1) -> IntTuple:
     >>> compact_row_major((2, 1, 3))
     (3, 0, 1)
     """
+    _checked("compact_row_major", t=t, init=init)
     flat = flatten(t)
     rev = compact_col_major(tuple(reversed(flat)), init)
     return unflatten(tuple(reversed(rev)) if isinstance(rev, tuple) else (rev,), t) if isinstance(t, tuple) else rev
@@ -476,6 +546,7 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
     >>> inner_product((2, (3, 4)), (1, (10, 100)))
     432
     """
+    _checked("inner_product", a=a, b=b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"inner_product: {a} and {b} are not congruent")
@@ -494,6 +565,7 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
     >>> elem_scale((2, 3), (4, (1, 5)))
     (8, 15)
     """
+    _checked("elem_scale", a=a, b=b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"elem_scale: {a} and {b} have different ranks")
@@ -507,6 +579,7 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     >>> filter_zeros((0, 2, (0, 3)), (4, 5, (6, 7)))
     (1, 5, (1, 7))
     """
+    _checked("filter_zeros", a=a, b=a if b is None else b)
     if b is None:
         b = a
     if isinstance(a, tuple):
@@ -534,8 +607,13 @@ def congruent(a: IntTuple, b: IntTuple) -> bool:
     >>> congruent((8, (2, 4)), (1, (8, 16))), congruent((8, 4), ((2, 4), 4))
     (True, False)
     """
+    return _congruent(a, b, 0)
+
+
+def _congruent(a: IntTuple, b: IntTuple, level: int) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+        _check_level(level, "congruent")
+        return isinstance(b, tuple) and len(a) == len(b) and all(_congruent(x, y, level + 1) for x, y in zip(a, b))
     return not isinstance(b, tuple)
 
 
@@ -545,8 +623,13 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
     >>> weakly_congruent((1, 1), ((2, 3), 4)), weakly_congruent((1, 1, 1), (2, 3))
     (True, False)
     """
+    return _weakly_congruent(a, b, 0)
+
+
+def _weakly_congruent(a: IntTuple, b: IntTuple, level: int) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(weakly_congruent(x, y) for x, y in zip(a, b))
+        _check_level(level, "weakly_congruent")
+        return isinstance(b, tuple) and len(a) == len(b) and all(_weakly_congruent(x, y, level + 1) for x, y in zip(a, b))
     return True
 
 
@@ -556,6 +639,7 @@ def compatible(a: IntTuple, b: IntTuple) -> bool:
     >>> compatible(24, (4, 6)), compatible((4, 6), (4, (2, 3))), compatible((4, 6), 24)
     (True, True, False)
     """
+    _checked("compatible", a=a, b=b)
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(compatible(x, y) for x, y in zip(a, b))
     return is_eq(a, product(b))
@@ -598,6 +682,7 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
     ...
     pycute_layouts.errors.CoordinateError: crd2idx: coordinate 4 is out of range [0, 4)
     """
+    _checked("crd2idx", crd=crd, shape=shape, stride=0 if stride is None else stride)
     if stride is None:
         stride = prefix_product(shape)
     return _crd2idx(crd, shape, stride, check)
@@ -646,6 +731,7 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     >>> idx2crd(7, 4)
     7
     """
+    _checked("idx2crd", idx=idx, shape=shape, stride=0 if stride is None else stride)
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
             raise CongruenceError(f"idx2crd: index {idx} is not congruent with shape {shape}")
@@ -672,6 +758,7 @@ def idx2crd_flat(idx: Any, shape: IntTuple) -> tuple:
     >>> idx2crd_flat(13, ((2, 3), 4))
     (1, 0, 2)
     """
+    _checked("idx2crd_flat", idx=idx, shape=shape)
     return flatten(idx2crd(idx, shape))
 
 
@@ -695,6 +782,7 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     ...
     pycute_layouts.errors.AdmissibilityError: shape_div: divisibility fails: neither 6 nor 4 divides the other
     """
+    _checked("shape_div", a=a, b=b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
@@ -742,6 +830,7 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     >>> ceil_div(10, 4), ceil_div((4, 6), 8), ceil_div((9, 10), (2, 4))
     (3, (1, 3), (5, 3))
     """
+    _checked("ceil_div", a=a, b=b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) < len(b):

@@ -36,6 +36,7 @@ from ..errors import (
     SymbolicUndecidable,
 )
 from . import inttuple as it
+from ..limits import MAX_NESTING_DEPTH
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
     all_int,
@@ -118,7 +119,9 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     return None
 
 
-def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
+    if level >= MAX_NESTING_DEPTH:
+        return False  # the checked path says why
     i = 0
     for x in s:
         y = d[i]
@@ -128,7 +131,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
                 return False
             fs.append(x)
             fd.append(y)
-        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd):
+        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd, level + 1):
             return False
     return True
 

@@ -1,0 +1,112 @@
+"""Size budgets and nesting limits: the one place that says how much work one call may do.
+
+Every operation that enumerates the points of a domain, or allocates something per point,
+compares the number of points with the budget of its area *before* it allocates, and raises
+:class:`~pycute_layouts.errors.LayoutValueError` naming the limit and the argument that exceeds
+it. Nested input (IntTuples, notation, spec files) is refused past :data:`MAX_NESTING_DEPTH`
+levels where it enters, so no recursion can run away on user input. docs/limits.md lists the
+limits and the functions that use them.
+
+>>> check_budget("to_numpy", "layout L", 2**40, MAX_EVAL_POINTS)
+Traceback (most recent call last):
+...
+pycute_layouts.errors.LayoutValueError: to_numpy: layout L has 1099511627776 points, more than the MAX_EVAL_POINTS = 16777216 budget
+>>> check_budget("to_numpy", "layout 8:1", 8, MAX_EVAL_POINTS)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import LayoutTypeError, LayoutValueError
+
+__all__ = [
+    "MAX_NESTING_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_EVAL_POINTS",
+    "MAX_TABLE_CELLS",
+    "MAX_ADDRESS_POINTS",
+    "MAX_PROOF_BITS",
+    "MAX_EXPLAIN_POINTS",
+    "MAX_SPEC_BYTES",
+    "check_budget",
+    "check_count",
+]
+
+#: Levels of nesting accepted in an IntTuple, a notation string or a spec file (CuTe layouts use < 10).
+MAX_NESTING_DEPTH = 64
+
+#: Decimal digits accepted in one integer literal of the notation (2**64 has 20).
+MAX_INT_DIGITS = 64
+
+#: Points evaluated at once for a whole domain (``Layout.to_numpy``, im2col/interleave offsets,
+#: exhaustive proofs, codegen operand descriptions): 16 Mi points, 128 MiB of int64.
+MAX_EVAL_POINTS = 1 << 24
+
+#: Cells of a text table or picture (``render.layout_table``, ``pycute-layouts show``).
+MAX_TABLE_CELLS = 1 << 16
+
+#: Element addresses enumerated for one descriptor (``SmemDescriptor.element_addresses``, descriptor derivation).
+MAX_ADDRESS_POINTS = 1 << 22
+
+#: Address bits an equivalence proof models (``proofs.equivalent(..., nbits=)``).
+MAX_PROOF_BITS = 64
+
+#: Points (indices) ``analysis.explain`` describes one by one.
+MAX_EXPLAIN_POINTS = 1 << 20
+
+#: Bytes of a spec or result file read by the CLI and ``codegen.load_spec``.
+MAX_SPEC_BYTES = 1 << 22
+
+
+def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = None) -> int:
+    """``value`` as an int in ``[lo, hi]``, or LayoutTypeError/LayoutValueError naming ``name`` and the value.
+
+    Pre:  ``who`` names the public function, ``name`` the argument.
+    Post: returns ``int(value)``; bools, floats, strings and other non-integers are refused.
+
+    >>> check_count("explain", "index", 5, 0, 10)
+    5
+    >>> check_count("explain", "index", 2**64, 0, 10)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: explain: index must be in [0, 10], got 18446744073709551616
+    """
+    if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, (tuple, list, str, bytes)):
+        raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})")
+    try:
+        v = int(value.__index__())
+    except (TypeError, ValueError):
+        raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})") from None
+    if v < lo or (hi is not None and v > hi):
+        bound = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+        raise LayoutValueError(f"{who}: {name} must be in {bound}, got {v}")
+    return v
+
+
+_NAMES = {
+    "MAX_EVAL_POINTS": MAX_EVAL_POINTS,
+    "MAX_TABLE_CELLS": MAX_TABLE_CELLS,
+    "MAX_ADDRESS_POINTS": MAX_ADDRESS_POINTS,
+    "MAX_PROOF_BITS": MAX_PROOF_BITS,
+    "MAX_EXPLAIN_POINTS": MAX_EXPLAIN_POINTS,
+    "MAX_SPEC_BYTES": MAX_SPEC_BYTES,
+}
+
+
+def check_budget(who: str, what: str, points: Any, limit: int) -> None:
+    """Refuse work on more than ``limit`` points, before anything is allocated.
+
+    Pre:  ``what`` names the argument that sets the amount of work (``"layout (8,4):(4,1)"``);
+          ``points`` is an int (a symbolic count cannot be enumerated and is refused too).
+    Post: returns None when ``0 <= points <= limit``; otherwise LayoutValueError naming
+          ``who``, ``what``, the count and the limit's name and value.
+
+    >>> check_budget("layout_table", "layout 4:1", 4, MAX_TABLE_CELLS)
+    """
+    name = next((k for k, v in _NAMES.items() if v == limit), str(limit))
+    if type(points) is not int:
+        raise LayoutValueError(f"{who}: {what} has a symbolic or non-integer size {points}; only a concrete domain "
+                               "can be enumerated")
+    if points > limit:
+        raise LayoutValueError(f"{who}: {what} has {points} points, more than the {name} = {limit} budget")
