@@ -7,10 +7,10 @@ it. Nested input (IntTuples, notation, spec files) is refused past :data:`MAX_NE
 levels where it enters, so no recursion can run away on user input. docs/limits.md lists the
 limits and the functions that use them.
 
->>> check_budget("to_numpy", "layout L", 2**40, MAX_EVAL_POINTS)
+>>> check_budget("to_numpy", "L", 2**40, MAX_EVAL_POINTS)
 Traceback (most recent call last):
 ...
-pycute_layouts.errors.LayoutValueError: to_numpy: layout L has 1099511627776 points, more than the MAX_EVAL_POINTS = 16777216 budget
+pycute_layouts.errors.LayoutValueError: to_numpy: L has 1099511627776 points, more than the MAX_EVAL_POINTS = 16777216 budget
 >>> check_budget("to_numpy", "layout 8:1", 8, MAX_EVAL_POINTS)
 """
 

@@ -35,8 +35,8 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from . import inttuple as it
 from ..limits import MAX_NESTING_DEPTH
+from . import inttuple as it
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
     all_int,
