@@ -116,7 +116,7 @@ def is_symbolic(x: Any) -> bool:
     if type(x) is int:
         return False
     if isinstance(x, tuple):
-        return any(is_symbolic(e) for e in x)
+        return any(is_symbolic(e) for e in flatten(x))
     return _is_sympy(x) and not x.is_Integer
 
 
@@ -333,6 +333,9 @@ def signum(a: Any) -> int:
         _checked("signum", a=a)
         if isinstance(a, tuple):
             raise LayoutTypeError(f"signum: expects a leaf, got the tuple {a}")
+        if not _is_sympy(a):
+            a = int(a)
+            return (a > 0) - (a < 0)
     if type(a) is int:
         return (a > 0) - (a < 0)
     if a.is_positive:
@@ -495,6 +498,8 @@ def suffix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     (12, (4, 1))
     """
     _checked("suffix_product", t=t, init=init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"suffix_product: init must be a leaf (an integer), got the tuple {init}")
     if isinstance(t, tuple):
         out = []
         cur = init
@@ -514,6 +519,8 @@ def compact_col_major(t: IntTuple, init: Any = 1) -> IntTuple:
     0
     """
     _checked("compact_col_major", t=t, init=init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"compact_col_major: init must be a leaf (an integer), got the tuple {init}")
     cur = [init]
 
     def go(x):
@@ -535,6 +542,8 @@ def compact_row_major(t: IntTuple, init: Any = 1) -> IntTuple:
     (3, 0, 1)
     """
     _checked("compact_row_major", t=t, init=init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"compact_row_major: init must be a leaf (an integer), got the tuple {init}")
     flat = flatten(t)
     rev = compact_col_major(tuple(reversed(flat)), init)
     return unflatten(tuple(reversed(rev)) if isinstance(rev, tuple) else (rev,), t) if isinstance(t, tuple) else rev
