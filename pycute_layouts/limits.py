@@ -23,6 +23,7 @@ from .errors import LayoutTypeError, LayoutValueError
 __all__ = [
     "MAX_NESTING_DEPTH",
     "MAX_INT_DIGITS",
+    "MAX_ELEMENT_BITS",
     "MAX_EVAL_POINTS",
     "MAX_TABLE_CELLS",
     "MAX_ADDRESS_POINTS",
@@ -38,6 +39,9 @@ MAX_NESTING_DEPTH = 64
 
 #: Decimal digits accepted in one integer literal of the notation (2**64 has 20).
 MAX_INT_DIGITS = 64
+
+#: Bits of one element (``element_bits`` arguments): the widest element any unit moves is 1024 bits.
+MAX_ELEMENT_BITS = 1024
 
 #: Points evaluated at once for a whole domain (``Layout.to_numpy``, im2col/interleave offsets,
 #: exhaustive proofs, codegen operand descriptions): 16 Mi points, 128 MiB of int64.

@@ -268,6 +268,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> print(coalesce(Layout((1, 1), (3, 5))))
     1:0
     """
+    it.check_nesting(profile, "coalesce", "profile")
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -304,6 +305,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     >>> print(filter(Layout((4, 2), (0, 0))))
     1:0
     """
+    it.check_nesting(profile, "filter", "profile")
     layout = as_layout(layout, "filter")
     if profile is None or not isinstance(profile, tuple):
         return _filter_flat(layout)
@@ -364,6 +366,7 @@ def composition(a: Any, b: Any) -> Any:
     ...
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
+    it.check_nesting(b, "composition", "b")
     if type(a) is Layout:
         return _compose(a, b)
     comp = getattr(a, "_compose_with", None)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, UnitError
+from ..limits import MAX_ELEMENT_BITS
 from . import inttuple as it
 from .algebra import composition
 from .inttuple import format_inttuple
@@ -350,8 +351,9 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
 
 
 def _element_bytes(element_bits: Any, who: str) -> int:
-    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
-        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r}")
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
+        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r} "
+                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if element_bits % 8:
         raise UnitError(f"{who}: {element_bits}-bit elements are not a whole number of bytes")
     return element_bits // 8
@@ -384,8 +386,9 @@ class SwizzledSmemLayout:
             raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
         if not isinstance(layout, Layout):
             raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {layout!r}")
-        if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
-            raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got {element_bits!r}")
+        if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
+            raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
+                            f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
         if swizzle_unit not in ("bytes", "elements"):
             raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
         if swizzle_unit == "elements" and element_bits % 8:

@@ -63,6 +63,7 @@ __all__ = [
     "compact_row_major",
     "signum",
     "check_inttuple",
+    "check_nesting",
 ]
 
 def _sp():
@@ -141,9 +142,10 @@ def _norm_leaf(x: Any, who: str, what: str) -> Any:
     raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {x!r} ({t.__name__})")
 
 
-def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> None:
+def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_arrays: bool = False) -> None:
     """Refuse anything that is not an IntTuple: leaves int / numpy integer / sympy expression, at most
-    ``MAX_NESTING_DEPTH`` levels of tuples. Iterative, so deep input cannot exhaust the stack.
+    ``MAX_NESTING_DEPTH`` levels of tuples (with ``allow_arrays``, integer numpy arrays too: vectorised
+    coordinates). Iterative, so deep input cannot exhaust the stack.
 
     Pre:  ``who`` names the public function, ``what`` the argument.
     Post: returns None, or LayoutTypeError (a leaf of another type) / LayoutValueError (too deep).
@@ -166,15 +168,34 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> Non
                 raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} "
                                        "levels deep")
             stack.extend((c, d + 1) for c in e)
+        elif allow_arrays and isinstance(e, np.ndarray) and e.dtype.kind in "iu":
+            continue
         elif isinstance(e, bool) or not (isinstance(e, (int, np.integer)) or _is_sympy(e)):
             raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {e!r} "[:300]
                                   + f"({type(e).__name__})")
 
 
+def check_nesting(x: Any, who: str, what: str) -> None:
+    """Refuse tuples nested more than ``MAX_NESTING_DEPTH`` levels (any leaves: tilers hold layouts and ``_``).
+
+    Iterative, so it is safe on input of any depth; callers that recurse over ``x`` call it first.
+
+    >>> check_nesting(((8, 2), 4), "logical_divide", "tiler")
+    """
+    if not isinstance(x, tuple):
+        return
+    stack = [(x, 0)]
+    while stack:
+        e, d = stack.pop()
+        if d >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        stack.extend((c, d + 1) for c in e if isinstance(c, tuple))
+
+
 def _checked(who: str, **args: Any) -> None:
     for what, x in args.items():
         if type(x) is not int:
-            check_inttuple(x, who, what)
+            check_inttuple(x, who, what, allow_arrays=what in ("crd", "idx"))
 
 
 def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTuple:
@@ -692,6 +713,8 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
     pycute_layouts.errors.CoordinateError: crd2idx: coordinate 4 is out of range [0, 4)
     """
     _checked("crd2idx", crd=crd, shape=shape, stride=0 if stride is None else stride)
+    if not isinstance(check, (bool, np.bool_)):
+        raise LayoutTypeError(f"crd2idx: check must be a bool, got {check!r}")
     if stride is None:
         stride = prefix_product(shape)
     return _crd2idx(crd, shape, stride, check)
@@ -758,6 +781,8 @@ def _idx2crd(idx: Any, shape: Any, stride: Any) -> Any:
         if not isinstance(stride, tuple) or len(stride) != len(shape):
             raise CongruenceError(f"idx2crd: shape {shape} and stride {stride} are not congruent")
         return tuple(_idx2crd(idx, s, d) for s, d in zip(shape, stride))
+    if type(stride) is int and stride == 0 or type(shape) is int and shape == 0:
+        raise LayoutValueError(f"idx2crd: shape {shape} and stride {stride} leaves must be non-zero")
     return (idx // stride) % shape
 
 

@@ -593,6 +593,11 @@ def size(x: Any, mode: int | None = None) -> Any:
     (32, 24, 4)
     """
     if mode is not None:
+        if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
+            raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
+        if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
+                x.shape if isinstance(x, Layout) else x):
+            raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
         return size(x[mode] if isinstance(x, Layout) else x[mode])
     if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
         return x.size()
@@ -698,6 +703,8 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     """
     if not isinstance(layout, Layout):
         raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+    if not isinstance(check, (bool, np.bool_)):
+        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {check!r}")
     if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
         raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
     s = unwrap_single(_slice_tuple(coord, layout._s))
