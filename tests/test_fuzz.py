@@ -16,6 +16,7 @@ Budgets are fixed (the ``ci`` hypothesis profile with ``max_examples`` set per t
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import inspect
 import io
@@ -134,6 +135,10 @@ def valid_for(param: str) -> Any:
         (("shape", "domain", "domain_shape", "box", "box_dim", "trg_shape", "global_dim", "dims"), (8, 64)),
         (("text", "s", "notation"), "(8,64):(64,1)"),
         (("path", "outdir", "directory", "file", "spec"), "out"),
+        (("tensor_data_type",), "bfloat16"),
+        (("global_strides",), (8192,)),
+        (("pixel_box_lower_corner", "pixel_box_upper_corner"), (0,)),
+        (("pixel_box_lower_corner_width", "pixel_box_upper_corner_width", "global_address"), 0),
     ]
     for names, value in table:
         if name in names:
@@ -145,15 +150,17 @@ def sweep_calls(fn: Callable) -> list[tuple[tuple, dict]]:
     """Every hostile value in every parameter slot, the other required slots valid by name."""
     req, names, kwonly = signature_slots(fn)
     base = [valid_for(n) for n in names[:req]]
+    kwbase = required_keywords(fn)
     calls: list[tuple[tuple, dict]] = []
     for i in range(req):
         for h in HOSTILE:
             args = list(base)
             args[i] = h
-            calls.append((tuple(args), {}))
-    for n in [x for x in names[req:] if not x.startswith("*")][:4] + kwonly[:4]:
+            calls.append((tuple(args), dict(kwbase)))
+    later = [x for x in names[req:] if not x.startswith("*")][:4]
+    for n in later + [k for k in kwonly if k in kwbase] + [k for k in kwonly if k not in kwbase][:4]:
         for h in HOSTILE:
-            calls.append((tuple(base), {n: h}))
+            calls.append((tuple(base), {**kwbase, n: h}))
     return calls
 
 
@@ -243,6 +250,8 @@ def signature_slots(fn: Callable) -> tuple[int, list[str], list[str]]:
     The fuzz passes hostile *values* in the places the signature gives them; a wrong number of
     arguments is a call that cannot be written, not input.
     """
+    if inspect.isclass(fn) and issubclass(fn, enum.Enum):
+        return 1, ["value"], []  # Enum(value) looks a member up; Enum(name, names, ...) is the functional API
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -254,6 +263,15 @@ def signature_slots(fn: Callable) -> tuple[int, list[str], list[str]]:
         names += [f"*{k}" for k in range(3)]
     kwonly = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
     return req, names, kwonly
+
+
+def required_keywords(fn: Callable) -> dict[str, Any]:
+    """Valid values (by name) for the keyword-only parameters without a default: every call passes them."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: valid_for(p.name) for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty}
 
 
 def call_strategy(fn: Callable) -> st.SearchStrategy:
@@ -279,7 +297,7 @@ def fuzz(label: str, fn: Callable, seconds: float) -> list[str]:
     def run(call: tuple[list[int], dict[str, int]]) -> None:
         idx, kw = call
         args = tuple(POOL[i] for i in idx)
-        kwargs = {k: POOL[i] for k, i in kw.items()}
+        kwargs = {**required_keywords(fn), **{k: POOL[i] for k, i in kw.items()}}
         bad = outcome(fn, args, seconds, kwargs)
         if bad:
             failures.append(f"{_describe(label, args, kwargs)} -> {bad}")

@@ -33,7 +33,7 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
-from ..errors import DescriptorError, LayoutError
+from ..errors import DescriptorError, LayoutError, LayoutTypeError
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -72,6 +72,11 @@ class MmaRules:
     reject_bits: dict[int, str]  # element_bits -> reason (DescriptorError text)
     k_bytes: dict[str, tuple[int, ...]]  # major -> allowed K extents of one operand, in bytes
     mn_only_modes: tuple[SwizzleMode, ...] = ()
+
+
+def _check_rules(rules: Any, who: str) -> None:
+    if not isinstance(rules, MmaRules):
+        raise LayoutTypeError(f"{who}: rules must be an MmaRules (wgmma.SM90_RULES, umma.SM100_RULES), got {rules!r}"[:200])
 
 
 def _parse_major(major: Any, who: str) -> str:
@@ -136,6 +141,7 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
     >>> print(canonical_layout_for(SM90_RULES, "K", "none", 16, {"m": 1, "k": 1}).inner)
     ((8,1),(8,2)):((8,SBO),(1,LBO))
     """
+    _check_rules(rules, "canonical_layout_for")
     who = f"{rules.who}.canonical_layout"
     mj = _parse_major(major, who)
     mode = _parse_mode(swizzle, rules, who)
@@ -176,6 +182,7 @@ def smem_atom_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any) 
     >>> print(smem_atom_for(SM90_RULES, "K", "64B", 16).layout)
     (8,32):(32,1)
     """
+    _check_rules(rules, "smem_atom_for")
     who = f"{rules.who}.smem_atom"
     mj = _parse_major(major, who)
     mode = _parse_mode(swizzle, rules, who)
@@ -278,7 +285,7 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
         raise DescriptorError(f"{who}: start_address must be a non-negative int (a shared-memory byte "
                               f"address), got {start_address!r}")
     start = int(start_address)
-    if swizzle_anchor not in ("absolute", "tile"):
+    if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
         raise DescriptorError(f"{who}: swizzle_anchor must be 'absolute' (the swizzle acts on absolute "
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
                               f"from start_address), got {swizzle_anchor!r}")
@@ -343,6 +350,7 @@ def _check_injective(layout: Layout, who: str) -> None:
         if d < 0 and s > 1:
             raise DescriptorError(f"{who}: {layout} has the negative stride {d}; descriptor strides are "
                                   "non-negative byte offsets")
+    _check_extent(layout, who)
     offs = np.asarray(layout.to_numpy(), dtype=np.int64)
     uniq, first, counts = np.unique(offs, return_index=True, return_counts=True)
     if len(uniq) == len(offs):
@@ -359,6 +367,17 @@ def _check_injective(layout: Layout, who: str) -> None:
         f"both hold element offset {int(dup_val)}; a layout that stores two elements in one place cannot be "
         "a wgmma/tcgen05 operand (check that the strides of one mode do not run into the next row or group)"
     )
+
+
+def _check_extent(layout: Layout, who: str) -> None:
+    """The tile's extent against the descriptor's range, from the shape alone (nothing enumerated): an operand
+    with more elements than the 256 KiB window has bytes cannot be described (strides are checked field by field
+    after the derivation)."""
+    size = layout.size()
+    if size > SMEM_WINDOW_BYTES:
+        raise DescriptorError(f"{who}: the layout {layout} has {size} elements, more than the {SMEM_WINDOW_BYTES}-element "
+                              "bound of one operand (the 256 KiB shared-memory window a descriptor addresses); checked "
+                              "before enumerating")
 
 
 @dataclass(frozen=True)
@@ -570,6 +589,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
     >>> d.lbo_bytes, d.sbo_bytes
     (16, 1024)
     """
+    _check_rules(rules, "make_smem_desc_for")
     who = f"{rules.who}.make_smem_desc"
     mj = _parse_major(major, who)
     bits = _check_bits(element_bits, mj, rules.desc_bits, rules, who, "descriptors")

@@ -35,7 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from ..limits import MAX_NESTING_DEPTH
+from ..limits import MAX_EVAL_POINTS, MAX_NESTING_DEPTH, check_budget
 from . import inttuple as it
 from .grammar import Constructors, parse_layout_text
 from .inttuple import (
@@ -460,6 +460,7 @@ class Layout:
         if self.is_symbolic():
             raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
         require_modes(self, "to_numpy")
+        check_budget("Layout.to_numpy", f"layout {self}", self.size(), MAX_EVAL_POINTS)
         fs, fd = flatten(self._s), flatten(self._d)
         out = np.zeros(1, dtype=np.int64)
         # Column-major: mode 0 varies fastest, so each later mode becomes the outer axis.
@@ -821,6 +822,7 @@ class IdentityLayout:
     def to_numpy(self) -> np.ndarray:
         """Coordinates of every index as an array of shape (size, number of leaves)."""
         fs = flatten(self._s)
+        check_budget("IdentityLayout.to_numpy", f"shape {format_inttuple(self._s)}", self.size(), MAX_EVAL_POINTS)
         idx = np.arange(self.size(), dtype=np.int64)
         cols = []
         for s in fs:

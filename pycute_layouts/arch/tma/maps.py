@@ -115,14 +115,15 @@ class _TensorMapBase:
         set_(self, "global_strides", check_int_seq(fn, "globalStrides", self.global_strides))
         if self.tensor_rank is None:
             set_(self, "tensor_rank", len(self.global_dim))
-        set_(self, "tensor_rank", check_int(fn, "tensorRank", self.tensor_rank))
+        set_(self, "tensor_rank", check_int(fn, "tensorRank", self.tensor_rank, 0, 2**32 - 1))
         set_(
             self,
             "global_address",
             check_int(fn, "globalAddress (a pointer)", self.global_address, 0, 2**64 - 1),
         )
         if self.element_strides is None:
-            set_(self, "element_strides", (1,) * max(self.tensor_rank, 0))
+            rank = self.tensor_rank  # one stride per dimension; past the maximum rank (5) one per globalDim entry
+            set_(self, "element_strides", (1,) * (rank if rank <= 5 else len(self.global_dim)))
         set_(self, "element_strides", check_int_seq(fn, "elementStrides", self.element_strides))
 
     # -- shared rule groups ---------------------------------------------------------------

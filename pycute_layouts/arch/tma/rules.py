@@ -477,7 +477,7 @@ def rules_for(function: str, checked_by: str | None = "validate") -> list[Tensor
     >>> [r.id for r in rules_for("cuTensorMapEncodeIm2colWide")][:3]
     ['rank.im2col_range', 'length.global_dim', 'length.global_strides']
     """
-    if function not in ALL_FUNCTIONS:
+    if not isinstance(function, str) or function not in ALL_FUNCTIONS:
         raise TensorMapError(
             f"rules_for: unknown function {function!r}; expected one of {', '.join(ALL_FUNCTIONS)}"
         )
