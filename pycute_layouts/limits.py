@@ -16,9 +16,11 @@ pycute_layouts.errors.LayoutValueError: to_numpy: L has 1099511627776 points, mo
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
 
-from .errors import LayoutTypeError, LayoutValueError
+from .errors import LayoutError, LayoutTypeError, LayoutValueError
 
 __all__ = [
     "MAX_NESTING_DEPTH",
@@ -29,9 +31,11 @@ __all__ = [
     "MAX_ADDRESS_POINTS",
     "MAX_PROOF_BITS",
     "MAX_EXPLAIN_POINTS",
-    "MAX_SPEC_BYTES",
+    "MAX_FILE_BYTES",
     "check_budget",
     "check_count",
+    "read_text_file",
+    "check_text_nesting",
 ]
 
 #: Levels of nesting accepted in an IntTuple, a notation string or a spec file (CuTe layouts use < 10).
@@ -59,8 +63,8 @@ MAX_PROOF_BITS = 64
 #: Points (indices) ``analysis.explain`` describes one by one.
 MAX_EXPLAIN_POINTS = 1 << 20
 
-#: Bytes of a spec or result file read by the CLI and ``codegen.load_spec``.
-MAX_SPEC_BYTES = 1 << 22
+#: Bytes of a spec or result file read by the CLI, ``codegen.load_spec`` and ``hwcheck.verify``.
+MAX_FILE_BYTES = 1 << 26
 
 
 def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = None) -> int:
@@ -94,7 +98,7 @@ _NAMES = {
     "MAX_ADDRESS_POINTS": MAX_ADDRESS_POINTS,
     "MAX_PROOF_BITS": MAX_PROOF_BITS,
     "MAX_EXPLAIN_POINTS": MAX_EXPLAIN_POINTS,
-    "MAX_SPEC_BYTES": MAX_SPEC_BYTES,
+    "MAX_FILE_BYTES": MAX_FILE_BYTES,
 }
 
 
@@ -114,3 +118,68 @@ def check_budget(who: str, what: str, points: Any, limit: int) -> None:
                                "can be enumerated")
     if points > limit:
         raise LayoutValueError(f"{who}: {what} has {points} points, more than the {name} = {limit} budget")
+
+
+def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueError) -> str:
+    """The UTF-8 text of the file ``path``; every way it can fail is one ``error`` naming the file.
+
+    Pre:  ``path`` is a str or os.PathLike.
+    Post: the text (at most ``MAX_FILE_BYTES`` bytes); ``error`` for a path of another type, a missing file,
+          a directory, a path through a file, an unreadable, oversized, binary (NUL bytes) or non-UTF-8 file.
+
+    >>> read_text_file("/nonexistent/spec.toml", "spec")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: spec: cannot read '/nonexistent/spec.toml': no such file
+    """
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise error(f"{who}: expected a file path, got {path!r} ({type(path).__name__})"[:200])
+    name = os.fspath(path)
+    if isinstance(name, bytes) or not name:
+        raise error(f"{who}: expected a file path, got {path!r}"[:200])
+    try:
+        if os.path.isdir(name):
+            raise error(f"{who}: cannot read {name!r}: it is a directory, not a file")
+        with open(name, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise error(f"{who}: cannot read {name!r}: no such file") from None
+    except NotADirectoryError:
+        raise error(f"{who}: cannot read {name!r}: a part of the path is a file, not a directory") from None
+    except (OSError, ValueError) as e:
+        raise error(f"{who}: cannot read {name!r}: {getattr(e, 'strerror', None) or e}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{who}: {name!r} is larger than MAX_FILE_BYTES = {MAX_FILE_BYTES} bytes")
+    if b"\0" in data:
+        raise error(f"{who}: {name!r} is a binary file (it contains NUL bytes), not a text file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise error(f"{who}: {name!r} is not UTF-8 text (byte {e.start} is {data[e.start]:#04x})") from None
+
+
+def check_text_nesting(text: str, who: str, error: type[LayoutError] = LayoutValueError) -> None:
+    """Refuse JSON/TOML text whose brackets nest more than ``MAX_NESTING_DEPTH`` levels (outside strings),
+    before a recursive parser sees it.
+
+    >>> check_text_nesting('{"a": [[1], "[[["]}', "spec")
+    >>> check_text_nesting("[" * 100 + "]" * 100, "spec")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: spec: the text nests brackets more than MAX_NESTING_DEPTH = 64 levels deep
+    """
+    if text.count("[") + text.count("{") <= MAX_NESTING_DEPTH:
+        return
+    level = 0
+    for m in _BRACKETS_OUTSIDE_STRINGS.finditer(text):
+        c = m.group(0)
+        if c in "[{":
+            level += 1
+            if level > MAX_NESTING_DEPTH:
+                raise error(f"{who}: the text nests brackets more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        elif c in "]}":
+            level -= 1
+
+
+#: a double-quoted string (with escapes), a single-quoted one (TOML literal), or one bracket
+_BRACKETS_OUTSIDE_STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\[\]{}]')
