@@ -87,8 +87,8 @@ def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = N
     except (TypeError, ValueError):
         raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})") from None
     if v < lo or (hi is not None and v > hi):
-        bound = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
-        raise LayoutValueError(f"{who}: {name} must be in {bound}, got {v}")
+        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
+        raise LayoutValueError(f"{who}: {name} must be {bound}, got {v}")
     return v
 
 
@@ -137,9 +137,9 @@ def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueEr
     name = os.fspath(path)
     if isinstance(name, bytes) or not name:
         raise error(f"{who}: expected a file path, got {path!r}"[:200])
+    if os.path.isdir(name):
+        raise error(f"{who}: cannot read {name!r}: it is a directory, not a file")
     try:
-        if os.path.isdir(name):
-            raise error(f"{who}: cannot read {name!r}: it is a directory, not a file")
         with open(name, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:

@@ -34,6 +34,7 @@ from ..core.layout import Layout
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError, LayoutTypeError
+from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -708,6 +709,11 @@ class SmemDescriptorBase:
         (every mode's source bits start at bit 7); with base offset 0 this is the byte swizzle
         of the absolute address.
         """
+        if isinstance(address, np.ndarray):
+            if address.dtype.kind not in "iu":
+                raise DescriptorError(f"swizzled_address: an address array must hold integers, got dtype {address.dtype}")
+        else:
+            address = check_count("swizzled_address", "address", address, 0, 2**63 - 1)
         sw = self.swizzle.byte_swizzle
         if sw.is_identity():
             return address
@@ -731,6 +737,11 @@ class SmemDescriptorBase:
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 \
                 or 128 % element_bits:
             raise DescriptorError(f"element_addresses: element_bits must divide 128, got {element_bits!r}")
+        if not (isinstance(shape, tuple) and len(shape) == 2):
+            raise DescriptorError(f"element_addresses: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+        shape = (check_count("element_addresses", "shape MN", shape[0], 1),
+                 check_count("element_addresses", "shape K", shape[1], 1))
+        check_budget("element_addresses", f"shape {shape}", shape[0] * shape[1], MAX_ADDRESS_POINTS)
         t = 128 // element_bits
         mn, kk = np.meshgrid(np.arange(shape[0], dtype=np.int64), np.arange(shape[1], dtype=np.int64),
                              indexing="ij")

@@ -68,6 +68,7 @@ from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
+from ..limits import check_count
 from ..version import __version__
 from .spec import (
     MMA_K_BYTES,
@@ -459,7 +460,8 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     if tile_k % mma_k:
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
-    mma_mn = tile_mn if mma_mn is None else mma_mn
+    mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
+    stages = check_count(_field(who, "stages"), "stages", stages, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
     stage_bytes = tile_mn * tile_k * bits // 8

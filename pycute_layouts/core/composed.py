@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, UnitError
-from ..limits import MAX_ELEMENT_BITS
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
 from .algebra import composition
 from .inttuple import format_inttuple
@@ -451,6 +451,7 @@ class SwizzledSmemLayout:
         >>> SwizzledSmemLayout(Swizzle(1, 4, 3), Layout((2, 16), (16, 1)), element_bits=64).byte_addresses()[:4]
         array([  0, 144,   8, 152])
         """
+        check_budget("SwizzledSmemLayout.byte_addresses", f"layout {self.layout}", self.layout.size(), MAX_EVAL_POINTS)
         idx = np.arange(self.layout.size(), dtype=np.int64)
         return self.byte_address(idx)
 
@@ -485,6 +486,8 @@ class SwizzledSmemLayout:
         >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout(64), 16).as_unit("elements").swizzle)
         Sw<3,3,3>
         """
+        if not isinstance(unit, str) or unit not in ("bytes", "elements"):
+            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {unit!r}"[:200])
         if unit == self.swizzle_unit:
             return self
         sw = self.element_swizzle() if unit == "elements" else self.byte_swizzle()

@@ -402,6 +402,8 @@ class Layout:
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
+        if isinstance(c, tuple):
+            it.check_nesting(c, f"Layout {self}", "the coordinate")
         if has_underscore(c):
             return slice_and_offset(c, self, check=check)[0]
         if type(c) is int:

@@ -34,6 +34,7 @@ from typing import Any
 from ...arch import atoms
 from ...core.notation import parse
 from ...errors import LayoutValueError
+from ...limits import MAX_TABLE_CELLS, check_budget
 from ...render import layout_table, picture, to_png, to_svg, to_tikz
 from ...render import tv as render_tv
 from ._common import defines
@@ -114,6 +115,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
     outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
     if not outputs:
         if args.json:
+            check_budget("show --json", f"layout {obj}", obj.size(), MAX_TABLE_CELLS)
             data = {"layout": str(obj), "size": int(obj.size()), "values": [int(x) for x in obj.to_numpy()]}
             print(json.dumps(data))
             return 0
