@@ -76,6 +76,28 @@ def _names(modes: Sequence[SwizzleMode]) -> str:
     return ", ".join(m.tma_name for m in modes) if modes else "none"
 
 
+
+def _padding_problems(dims: tuple, strides: tuple, size_bytes: Any) -> list[str]:
+    """The driver's stride/dimension relation: ``globalStrides[0] = globalDim[0] * elementSize + padding[0]`` and
+    ``globalStrides[i] = globalStrides[i - 1] * (globalDim[i] + padding[i])``, read as ``padding[i] >= 0``;
+    one text per stride that breaks it."""
+    problems = []
+    row = dims[0] * size_bytes
+    if strides[0] < row:
+        problems.append(
+            f"globalStrides[0]={strides[0]} < globalDim[0] * elementSize = {dims[0]} * "
+            f"{fmt_number(size_bytes)} = {fmt_number(row)} (padding[0] < 0)"
+        )
+    for i in range(1, len(strides)):
+        need = strides[i - 1] * dims[i]
+        if strides[i] < need:
+            problems.append(
+                f"globalStrides[{i}]={strides[i]} < globalStrides[{i - 1}] * globalDim[{i}] = "
+                f"{strides[i - 1]} * {dims[i]} = {need} (padding[{i}] < 0)"
+            )
+    return problems
+
+
 def _bad(seq: Sequence[int], name: str, ok: Any) -> list[str]:
     return [f"{name}[{i}]={v}" for i, v in enumerate(seq) if not ok(v)]
 
@@ -191,26 +213,11 @@ class _TensorMapBase:
                 c.add(
                     "global_strides.multiple32_packed16", f"tensorDataType={dt.short_name}, " + ", ".join(bad)
                 )
-            if strides and len(dims) == len(strides) + 1:
-                problems = []
-                row = dims[0] * dt.size_bytes
-                if strides[0] < row:
-                    problems.append(
-                        f"globalStrides[0]={strides[0]} < globalDim[0] * elementSize = {dims[0]} * "
-                        f"{fmt_number(dt.size_bytes)} = {fmt_number(row)} (padding[0] < 0)"
-                    )
-                for i in range(1, len(strides)):
-                    need = strides[i - 1] * dims[i]
-                    if strides[i] < need:
-                        problems.append(
-                            f"globalStrides[{i}]={strides[i]} < globalStrides[{i - 1}] * globalDim[{i}] = "
-                            f"{strides[i - 1]} * {dims[i]} = {need} (padding[{i}] < 0)"
-                        )
-                if problems:
-                    c.add(
-                        "global_strides.packed16_padding",
-                        f"tensorDataType={dt.short_name}, " + "; ".join(problems),
-                    )
+        if strides and len(dims) == len(strides) + 1:
+            problems = _padding_problems(dims, strides, dt.size_bytes)
+            if problems:
+                rule = "global_strides.packed16_padding" if dt.is_packed_align16 else "global_strides.padding"
+                c.add(rule, f"tensorDataType={dt.short_name}, " + "; ".join(problems))
 
     def _check_element_strides(self, c: _Checker) -> None:
         bad = _bad(self.element_strides, "elementStrides", lambda v: 1 <= v <= 8)
