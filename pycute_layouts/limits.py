@@ -61,7 +61,7 @@ MAX_ADDRESS_POINTS = 1 << 22
 MAX_PROOF_BITS = 64
 
 #: Points (indices) ``analysis.explain`` describes one by one.
-MAX_EXPLAIN_POINTS = 1 << 20
+MAX_EXPLAIN_POINTS = 1 << 22
 
 #: Bytes of a spec or result file read by the CLI, ``codegen.load_spec`` and ``hwcheck.verify``.
 MAX_FILE_BYTES = 1 << 26

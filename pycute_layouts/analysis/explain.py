@@ -37,13 +37,13 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
+from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
 from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
 
 #: Largest layout :func:`explain` evaluates point by point.
-EXPLAIN_MAX_SIZE = 1 << 22
+EXPLAIN_MAX_SIZE = MAX_EXPLAIN_POINTS  # limits.py
 
 
 @dataclass(frozen=True)
