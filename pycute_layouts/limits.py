@@ -67,6 +67,15 @@ MAX_EXPLAIN_POINTS = 1 << 22
 MAX_FILE_BYTES = 1 << 26
 
 
+
+def _check_args(who: Any, texts: dict[str, Any], error: Any = LayoutValueError) -> None:
+    """The helpers' own arguments: names are strings, ``error`` a LayoutError subclass."""
+    for name, v in texts.items():
+        if not isinstance(v, str):
+            raise LayoutTypeError(f"limits: {name} must be a string, got {v!r}"[:200])
+    if not (isinstance(error, type) and issubclass(error, LayoutError)):
+        raise LayoutTypeError(f"limits: error must be a LayoutError subclass, got {error!r}"[:200])
+
 def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = None) -> int:
     """``value`` as an int in ``[lo, hi]``, or LayoutTypeError/LayoutValueError naming ``name`` and the value.
 
@@ -80,6 +89,9 @@ def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = N
     ...
     pycute_layouts.errors.LayoutValueError: explain: index must be in [0, 10], got 18446744073709551616
     """
+    _check_args(who, {"who": who, "name": name})
+    if isinstance(lo, bool) or not isinstance(lo, int) or hi is not None and (isinstance(hi, bool) or not isinstance(hi, int)):
+        raise LayoutTypeError(f"check_count: bounds must be ints, got lo={lo!r}, hi={hi!r}"[:200])
     if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, (tuple, list, str, bytes)):
         raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})")
     try:
@@ -112,6 +124,9 @@ def check_budget(who: str, what: str, points: Any, limit: int) -> None:
 
     >>> check_budget("layout_table", "layout 4:1", 4, MAX_TABLE_CELLS)
     """
+    _check_args(who, {"who": who, "what": what})
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise LayoutTypeError(f"check_budget: limit must be an int, got {limit!r}"[:200])
     name = next((k for k, v in _NAMES.items() if v == limit), str(limit))
     if type(points) is not int:
         raise LayoutValueError(f"{who}: {what} has a symbolic or non-integer size {points}; only a concrete domain "
@@ -132,6 +147,7 @@ def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueEr
     ...
     pycute_layouts.errors.LayoutValueError: spec: cannot read '/nonexistent/spec.toml': no such file
     """
+    _check_args(who, {"who": who}, error)
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise error(f"{who}: expected a file path, got {path!r} ({type(path).__name__})"[:200])
     name = os.fspath(path)
@@ -168,6 +184,7 @@ def check_text_nesting(text: str, who: str, error: type[LayoutError] = LayoutVal
     ...
     pycute_layouts.errors.LayoutValueError: spec: the text nests brackets more than MAX_NESTING_DEPTH = 64 levels deep
     """
+    _check_args(who, {"who": who, "text": text}, error)
     if text.count("[") + text.count("{") <= MAX_NESTING_DEPTH:
         return
     level = 0

@@ -41,6 +41,7 @@ from pycute_layouts.cli import main as cli_main
 #: Public modules whose ``__all__`` is fuzzed.
 MODULES = [
     "pycute_layouts",
+    "pycute_layouts.limits",
     "pycute_layouts.core.symbols",
     "pycute_layouts.core.inttuple",
     "pycute_layouts.arch.swizzle_modes",
