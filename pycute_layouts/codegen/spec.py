@@ -299,7 +299,7 @@ def _parse_operand(name: str, d: Any) -> OperandSpec:
     swizzle = swizzle_field(d["swizzle"], f"{name}.swizzle")
     stages = int_field(d.get("stages", 1), f"{name}.stages", 1)
     order = d.get("order", "auto")
-    if order not in ("auto", "mn_first", "k_first"):
+    if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
         raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
     mma_mn = None if d.get("mma_mn") is None else int_field(d["mma_mn"], f"{name}.mma_mn", 1)
     start = None if d.get("start_address") is None else int_field(d["start_address"], f"{name}.start_address", 0)

@@ -389,7 +389,7 @@ class SwizzledSmemLayout:
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
             raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
                             f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
-        if swizzle_unit not in ("bytes", "elements"):
+        if not isinstance(swizzle_unit, str) or swizzle_unit not in ("bytes", "elements"):
             raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
         if swizzle_unit == "elements" and element_bits % 8:
             raise UnitError(f"SwizzledSmemLayout: an element-offset swizzle needs whole-byte elements, "

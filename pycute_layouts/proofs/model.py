@@ -246,7 +246,7 @@ class Faults:
             raise ProofError(f"Faults: start_offset_bytes must be an int, got {self.start_offset_bytes!r}")
         if self.swizzle is not None:
             object.__setattr__(self, "swizzle", SwizzleMode.parse(self.swizzle))
-        if self.swizzle_anchor not in ("absolute", "tile"):
+        if not isinstance(self.swizzle_anchor, str) or self.swizzle_anchor not in ("absolute", "tile"):
             raise ProofError(f"Faults: swizzle_anchor must be 'absolute' or 'tile', got {self.swizzle_anchor!r}")
 
     def active(self) -> bool:

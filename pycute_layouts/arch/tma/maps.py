@@ -115,7 +115,7 @@ class _Checker:
 
 
 def _parse_direction(direction: Any, who: str) -> str:
-    if direction not in ("load", "store"):
+    if not isinstance(direction, str) or direction not in ("load", "store"):
         raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {direction!r}")
     return direction
 
