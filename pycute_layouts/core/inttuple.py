@@ -192,6 +192,17 @@ def check_nesting(x: Any, who: str, what: str) -> None:
         stack.extend((c, d + 1) for c in e if isinstance(c, tuple))
 
 
+def _plain(x: Any) -> Any:
+    """``x`` with numpy integer leaves made Python ints (exact arithmetic, no int64 overflow); arrays kept."""
+    if type(x) is int or x is None:
+        return x
+    if isinstance(x, tuple):
+        return tuple(_plain(e) for e in x) if not all_int(x) else x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
 def _checked(who: str, **args: Any) -> None:
     for what, x in args.items():
         if type(x) is not int:
@@ -465,6 +476,7 @@ def product(t: IntTuple) -> Any:
     (64, 1)
     """
     _checked("product", t=t)
+    t = _plain(t)
     if type(t) is int:
         return t
     if isinstance(t, tuple):
@@ -482,6 +494,7 @@ def product_each(t: IntTuple) -> tuple:
     (16, 4)
     """
     _checked("product_each", t=t)
+    t = _plain(t)
     if isinstance(t, tuple):
         return tuple(product(e) for e in t)
     return (t,)
@@ -496,6 +509,7 @@ def prefix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     3
     """
     _checked("prefix_product", t=t, init=init)
+    t, init = _plain(t), _plain(init)
     if isinstance(t, tuple):
         if isinstance(init, tuple):
             if len(init) != len(t):
@@ -519,6 +533,7 @@ def suffix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     (12, (4, 1))
     """
     _checked("suffix_product", t=t, init=init)
+    t, init = _plain(t), _plain(init)
     if isinstance(init, tuple):
         raise LayoutTypeError(f"suffix_product: init must be a leaf (an integer), got the tuple {init}")
     if isinstance(t, tuple):
@@ -540,6 +555,7 @@ def compact_col_major(t: IntTuple, init: Any = 1) -> IntTuple:
     0
     """
     _checked("compact_col_major", t=t, init=init)
+    t, init = _plain(t), _plain(init)
     if isinstance(init, tuple):
         raise LayoutTypeError(f"compact_col_major: init must be a leaf (an integer), got the tuple {init}")
     cur = [init]
@@ -563,6 +579,7 @@ def compact_row_major(t: IntTuple, init: Any = 1) -> IntTuple:
     (3, 0, 1)
     """
     _checked("compact_row_major", t=t, init=init)
+    t, init = _plain(t), _plain(init)
     if isinstance(init, tuple):
         raise LayoutTypeError(f"compact_row_major: init must be a leaf (an integer), got the tuple {init}")
     flat = flatten(t)
@@ -577,6 +594,7 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
     432
     """
     _checked("inner_product", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"inner_product: {a} and {b} are not congruent")
@@ -596,6 +614,7 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
     (8, 15)
     """
     _checked("elem_scale", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"elem_scale: {a} and {b} have different ranks")
@@ -610,6 +629,7 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     (1, 5, (1, 7))
     """
     _checked("filter_zeros", a=a, b=a if b is None else b)
+    a, b = _plain(a), _plain(b)
     if b is None:
         b = a
     if isinstance(a, tuple):
@@ -713,6 +733,7 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
     pycute_layouts.errors.CoordinateError: crd2idx: coordinate 4 is out of range [0, 4)
     """
     _checked("crd2idx", crd=crd, shape=shape, stride=0 if stride is None else stride)
+    crd, shape, stride = _plain(crd), _plain(shape), _plain(stride)
     if not isinstance(check, (bool, np.bool_)):
         raise LayoutTypeError(f"crd2idx: check must be a bool, got {check!r}")
     if stride is None:
@@ -764,6 +785,7 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     7
     """
     _checked("idx2crd", idx=idx, shape=shape, stride=0 if stride is None else stride)
+    idx, shape, stride = _plain(idx), _plain(shape), _plain(stride)
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
             raise CongruenceError(f"idx2crd: index {idx} is not congruent with shape {shape}")
@@ -793,6 +815,7 @@ def idx2crd_flat(idx: Any, shape: IntTuple) -> tuple:
     (1, 0, 2)
     """
     _checked("idx2crd_flat", idx=idx, shape=shape)
+    idx, shape = _plain(idx), _plain(shape)
     return flatten(idx2crd(idx, shape))
 
 
@@ -817,6 +840,7 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     pycute_layouts.errors.AdmissibilityError: shape_div: divisibility fails: neither 6 nor 4 divides the other
     """
     _checked("shape_div", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
@@ -865,6 +889,7 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     (3, (1, 3), (5, 3))
     """
     _checked("ceil_div", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) < len(b):
