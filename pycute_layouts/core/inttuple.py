@@ -745,6 +745,8 @@ def _crd2idx(crd: Any, shape: Any, stride: Any, check: bool) -> Any:
     if isinstance(crd, tuple):
         if not isinstance(shape, tuple) or len(crd) != len(shape):
             raise CongruenceError(f"crd2idx: coordinate {crd} is not congruent with shape {shape}")
+        if not isinstance(stride, tuple) or len(stride) != len(shape):
+            raise CongruenceError(f"crd2idx: shape {shape} and stride {stride} are not congruent")
         r = 0
         for c, s, d in zip(crd, shape, stride):
             r = r + _crd2idx(c, s, d, check)

@@ -374,6 +374,8 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
+        if check is not False and check is not True and not isinstance(check, np.bool_):
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
         if len(coord) == 1 and not check:
             c = coord[0]
             if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
