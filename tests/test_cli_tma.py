@@ -149,6 +149,8 @@ def test_plan_split() -> None:
     (("tma", *MAP, "--lines", "0"), "--lines must be >= 1"),
     (("tma", *MAP, "--direction", "sideways"), "--direction must be 'load' or 'store'"),
     (("tma", *MAP, "--lines"), "expected one argument"),
+    (("tma", "--dtype", "bf16", "--global-dim", "64,64", "--global-strides", "136", "--box-dim", "64,8"),
+     "1 violated rule(s); first: [global_strides.multiple16]"),
 ])
 def test_bad_input_exit_2_one_line(args: tuple, words: str) -> None:
     r = run(*args)

@@ -16,6 +16,7 @@ Budgets are fixed (the ``ci`` hypothesis profile with ``max_examples`` set per t
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import inspect
 import io
@@ -40,6 +41,7 @@ from pycute_layouts.cli import main as cli_main
 #: Public modules whose ``__all__`` is fuzzed.
 MODULES = [
     "pycute_layouts",
+    "pycute_layouts.limits",
     "pycute_layouts.core.symbols",
     "pycute_layouts.core.inttuple",
     "pycute_layouts.arch.swizzle_modes",
@@ -65,6 +67,10 @@ SLOW_CALLS = {"report": 60.0, "emit": 30.0, "prove_tma_matches_wgmma": 20.0, "ma
 MEMORY_BOUND = 3 << 30
 
 EXAMPLES_PER_FUNCTION = 15
+
+#: Keyword arguments passed to every call of a function whose defaults do minutes of valid work (a whole
+#: report); each slot still gets every hostile value (the slot's own value replaces the default here).
+SMALL_WORK = {"report": {"archs": ("sm90",), "modes": ("128B",), "majors": ("K",), "element_bits": (16,)}}
 
 
 class Hang(BaseException):
@@ -134,6 +140,10 @@ def valid_for(param: str) -> Any:
         (("shape", "domain", "domain_shape", "box", "box_dim", "trg_shape", "global_dim", "dims"), (8, 64)),
         (("text", "s", "notation"), "(8,64):(64,1)"),
         (("path", "outdir", "directory", "file", "spec"), "out"),
+        (("tensor_data_type",), "bfloat16"),
+        (("global_strides",), (8192,)),
+        (("pixel_box_lower_corner", "pixel_box_upper_corner"), (0,)),
+        (("pixel_box_lower_corner_width", "pixel_box_upper_corner_width", "global_address"), 0),
     ]
     for names, value in table:
         if name in names:
@@ -145,15 +155,17 @@ def sweep_calls(fn: Callable) -> list[tuple[tuple, dict]]:
     """Every hostile value in every parameter slot, the other required slots valid by name."""
     req, names, kwonly = signature_slots(fn)
     base = [valid_for(n) for n in names[:req]]
+    kwbase = required_keywords(fn)
     calls: list[tuple[tuple, dict]] = []
     for i in range(req):
         for h in HOSTILE:
             args = list(base)
             args[i] = h
-            calls.append((tuple(args), {}))
-    for n in [x for x in names[req:] if not x.startswith("*")][:4] + kwonly[:4]:
+            calls.append((tuple(args), dict(kwbase)))
+    later = [x for x in names[req:] if not x.startswith("*")][:6]
+    for n in later + [k for k in kwonly if k in kwbase] + [k for k in kwonly if k not in kwbase][:4]:
         for h in HOSTILE:
-            calls.append((tuple(base), {n: h}))
+            calls.append((tuple(base), {**kwbase, n: h}))
     return calls
 
 
@@ -243,6 +255,8 @@ def signature_slots(fn: Callable) -> tuple[int, list[str], list[str]]:
     The fuzz passes hostile *values* in the places the signature gives them; a wrong number of
     arguments is a call that cannot be written, not input.
     """
+    if inspect.isclass(fn) and issubclass(fn, enum.Enum):
+        return 1, ["value"], []  # Enum(value) looks a member up; Enum(name, names, ...) is the functional API
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -254,6 +268,17 @@ def signature_slots(fn: Callable) -> tuple[int, list[str], list[str]]:
         names += [f"*{k}" for k in range(3)]
     kwonly = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
     return req, names, kwonly
+
+
+def required_keywords(fn: Callable) -> dict[str, Any]:
+    """Valid values (by name) for the keyword-only parameters without a default (every call passes them),
+    plus the SMALL_WORK defaults of the function."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    req = {p.name: valid_for(p.name) for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty}
+    return {**SMALL_WORK.get(getattr(fn, "__name__", ""), {}), **req}
 
 
 def call_strategy(fn: Callable) -> st.SearchStrategy:
@@ -279,7 +304,9 @@ def fuzz(label: str, fn: Callable, seconds: float) -> list[str]:
     def run(call: tuple[list[int], dict[str, int]]) -> None:
         idx, kw = call
         args = tuple(POOL[i] for i in idx)
-        kwargs = {k: POOL[i] for k, i in kw.items()}
+        filled = set(signature_slots(fn)[1][:len(args)])
+        kwargs = {k: v for k, v in required_keywords(fn).items() if k not in filled}
+        kwargs.update({k: POOL[i] for k, i in kw.items()})
         bad = outcome(fn, args, seconds, kwargs)
         if bad:
             failures.append(f"{_describe(label, args, kwargs)} -> {bad}")

@@ -26,6 +26,7 @@ ROOT = "pycute_layouts"
 LAYERS = {
     "errors": 0,
     "version": 0,
+    "limits": 0,
     "core": 1,
     "arch": 2,
     "analysis": 3,

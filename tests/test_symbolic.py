@@ -704,7 +704,7 @@ BAD_MODEL = [
         ProofError,
         "has 4-bit elements; the model computes byte addresses of whole-byte elements",
     ),
-    (lambda: address_bits(Layout(8), (8,), -1), LayoutValueError, "nbits must be a non-negative int, got -1"),
+    (lambda: address_bits(Layout(8), (8,), -1), LayoutValueError, "nbits (MAX_PROOF_BITS) must be in [0, 64], got -1"),
     (
         lambda: equivalent(Layout(8), Layout(8), (8,), method="z3"),
         LayoutValueError,

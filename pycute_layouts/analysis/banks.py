@@ -59,6 +59,7 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_ELEMENT_BITS
 
 __all__ = [
     "NUM_BANKS",
@@ -153,8 +154,10 @@ def as_smem_layout(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayo
     >>> as_smem_layout(Layout((8, 64), (64, 1)), 16, "example").element_bits
     16
     """
-    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) or element_bits <= 0:
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
+    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
+            or not 0 < element_bits <= MAX_ELEMENT_BITS:
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     bits = int(element_bits)
     if isinstance(layout, Layout):
         return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, bits)

@@ -37,12 +37,13 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
 from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
 
 #: Largest layout :func:`explain` evaluates point by point.
-EXPLAIN_MAX_SIZE = 1 << 22
+EXPLAIN_MAX_SIZE = MAX_EXPLAIN_POINTS  # limits.py
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,9 @@ def _norm_explain_input(layout: Any, element_bits: Any) -> tuple[Any, Layout, An
     """(evaluator, element layout, swizzle or None, element_bits, kind)."""
     who = "explain"
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
-                                     or element_bits <= 0):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
+                                     or not 0 < element_bits <= MAX_ELEMENT_BITS):
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if isinstance(layout, SwizzledSmemLayout):
         if element_bits is not None and element_bits != layout.element_bits:
             raise UnitError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements but "

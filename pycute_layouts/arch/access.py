@@ -95,11 +95,12 @@ class AccessPattern:
 
 def matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, matrix_origins: Any) -> AccessPattern:
     who = f"{op}_pattern"
-    if isinstance(num_matrices, bool) or num_matrices not in (1, 2, 4):
+    if isinstance(num_matrices, bool) or not isinstance(num_matrices, (int, np.integer)) or num_matrices not in (1, 2, 4):
         raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {num_matrices!r}")
     if not isinstance(trans, bool):
         raise LayoutTypeError(f"{who}: trans must be a bool, got {trans!r}")
-    if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
+    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
+            or element_bits not in (8, 16, 32, 64, 128):
         raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128 (a 16-byte row holds 128 / element_bits "
                         f"elements), got {element_bits!r}")
     row_elems = 128 // element_bits

@@ -57,7 +57,6 @@ __all__ = [
 ]
 
 
-@functools.lru_cache(maxsize=512)
 def mma_atom(name: str) -> MmaAtom:
     """The MMA atom CuTe calls ``name``: ``.shape_mnk``, ``.thr_id``, ``.layout_a``, ``.layout_b``, ``.layout_c``.
 
@@ -70,10 +69,16 @@ def mma_atom(name: str) -> MmaAtom:
     >>> a.shape_mnk, str(a.thr_id), str(a.layout_a)
     ((16, 8, 16), '32:1', '((4,8),(2,2,2)):((32,1),(16,8,128))')
     """
-    return parse_mma_name(name)
+    if not isinstance(name, str):
+        raise LayoutTypeError(f"mma_atom: name must be a string (CuTe's atom name), got {name!r}"[:200])
+    return _mma_atom_cached(name)
 
 
 @functools.lru_cache(maxsize=512)
+def _mma_atom_cached(name: str) -> MmaAtom:
+    return parse_mma_name(name)
+
+
 def copy_atom(name: str) -> CopyAtom:
     """The copy atom CuTe calls ``name``: ``.thr_id``, ``.src_layout``, ``.dst_layout``, ``.ref_layout`` in bits.
 
@@ -83,6 +88,13 @@ def copy_atom(name: str) -> CopyAtom:
     >>> str(copy_atom("SM75_U32x4_LDSM_N").dst_layout)
     '(32,(32,4)):(32,(1,1024))'
     """
+    if not isinstance(name, str):
+        raise LayoutTypeError(f"copy_atom: name must be a string (CuTe's atom name), got {name!r}"[:200])
+    return _copy_atom_cached(name)
+
+
+@functools.lru_cache(maxsize=512)
+def _copy_atom_cached(name: str) -> CopyAtom:
     return parse_copy_name(name)
 
 

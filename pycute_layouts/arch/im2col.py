@@ -66,6 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
+from ..limits import MAX_EVAL_POINTS, check_budget
 from .swizzle_modes import SwizzleMode
 
 __all__ = [
@@ -881,6 +882,7 @@ def interleave_offsets(kind: Any, dims: Sequence[int], elem_bytes: int) -> np.nd
     ((12, 3, 1), 16, 48)
     """
     info = interleave_info(kind, dims, elem_bytes)
+    check_budget("interleave_offsets", f"dims {tuple(info.global_dim)}", math.prod(info.global_dim), MAX_EVAL_POINTS)
     grids = np.indices(info.global_dim, dtype=np.int64)
     if info.kind == "NONE":
         parts = list(grids)

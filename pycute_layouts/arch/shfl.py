@@ -63,7 +63,7 @@ import numpy as np
 from ..core.algebra import coalesce
 from ..core.layout import Layout
 from ..core.swizzle import XorSwizzle
-from ..errors import ShflError
+from ..errors import LayoutTypeError, ShflError
 
 __all__ = [
     "WARP_SIZE",
@@ -304,7 +304,7 @@ class ShflResult(tuple[ShflLane, ...]):
     unpredictable: tuple[int, ...]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> ShflResult:
-        raise TypeError("ShflResult is built by shfl() (or Warp.shfl), not directly")
+        raise LayoutTypeError("ShflResult is built by shfl() (or Warp.shfl), not directly")
 
     @classmethod
     def _build(
@@ -834,7 +834,11 @@ class Warp:
         active_mask: int = FULL_WARP,
         dtype: Any = np.float64,
     ) -> None:
-        self._dtype = np.dtype(dtype)
+        try:
+            self._dtype = np.dtype(dtype)
+        except (TypeError, ValueError):
+            raise ShflError(f"Warp registers must have a floating dtype (NaN marks UNPREDICTABLE), got {dtype!r}"[:200]) \
+                from None
         if not np.issubdtype(self._dtype, np.floating):
             raise ShflError(
                 f"Warp registers must have a floating dtype (NaN marks UNPREDICTABLE), got {dtype}"
@@ -843,6 +847,8 @@ class Warp:
         self._active = _mask_to_bools(self._active_mask)
         self._regs: dict[str, np.ndarray] = {}
         self._preds: dict[str, np.ndarray] = {}
+        if registers is not None and not isinstance(registers, Mapping):
+            raise ShflError(f"Warp: registers must be a mapping of register name -> lane values, got {registers!r}"[:200])
         for name, values in (registers or {}).items():
             self[name] = values
 
@@ -863,7 +869,10 @@ class Warp:
         """
         if not isinstance(name, str) or not _REG.fullmatch(name) or name == "RZ":
             raise ShflError(f"{name!r} is not a writable register name (R0, Rx, ...; RZ is read-only zero)")
-        arr = np.asarray(values, dtype=self._dtype)
+        try:
+            arr = np.asarray(values, dtype=self._dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise ShflError(f"register {name} needs numbers (32 lane values or one scalar), got {values!r}"[:200]) from None
         if arr.shape not in ((), (WARP_SIZE,)):
             raise ShflError(f"register {name} needs 32 lane values (or one scalar), got shape {arr.shape}")
         self._regs[name] = np.broadcast_to(arr, (WARP_SIZE,)).copy()

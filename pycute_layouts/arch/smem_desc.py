@@ -34,7 +34,8 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
-from ..errors import DescriptorError, LayoutError
+from ..errors import DescriptorError, LayoutError, LayoutTypeError
+from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -73,6 +74,11 @@ class MmaRules:
     reject_bits: dict[int, str]  # element_bits -> reason (DescriptorError text)
     k_bytes: dict[str, tuple[int, ...]]  # major -> allowed K extents of one operand, in bytes
     mn_only_modes: tuple[SwizzleMode, ...] = ()
+
+
+def _check_rules(rules: Any, who: str) -> None:
+    if not isinstance(rules, MmaRules):
+        raise LayoutTypeError(f"{who}: rules must be an MmaRules (wgmma.SM90_RULES, umma.SM100_RULES), got {rules!r}"[:200])
 
 
 def _parse_major(major: Any, who: str) -> str:
@@ -137,6 +143,7 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
     >>> print(canonical_layout_for(SM90_RULES, "K", "none", 16, {"m": 1, "k": 1}).inner)
     ((8,1),(8,2)):((8,SBO),(1,LBO))
     """
+    _check_rules(rules, "canonical_layout_for")
     who = f"{rules.who}.canonical_layout"
     mj = _parse_major(major, who)
     mode = _parse_mode(swizzle, rules, who)
@@ -177,6 +184,7 @@ def smem_atom_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any) 
     >>> print(smem_atom_for(SM90_RULES, "K", "64B", 16).layout)
     (8,32):(32,1)
     """
+    _check_rules(rules, "smem_atom_for")
     who = f"{rules.who}.smem_atom"
     mj = _parse_major(major, who)
     mode = _parse_mode(swizzle, rules, who)
@@ -279,7 +287,7 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
         raise DescriptorError(f"{who}: start_address must be a non-negative int (a shared-memory byte "
                               f"address), got {start_address!r}")
     start = int(start_address)
-    if swizzle_anchor not in ("absolute", "tile"):
+    if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
         raise DescriptorError(f"{who}: swizzle_anchor must be 'absolute' (the swizzle acts on absolute "
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
                               f"from start_address), got {swizzle_anchor!r}")
@@ -344,6 +352,7 @@ def _check_injective(layout: Layout, who: str) -> None:
         if d < 0 and s > 1:
             raise DescriptorError(f"{who}: {layout} has the negative stride {d}; descriptor strides are "
                                   "non-negative byte offsets")
+    _check_extent(layout, who)
     offs = np.asarray(layout.to_numpy(), dtype=np.int64)
     uniq, first, counts = np.unique(offs, return_index=True, return_counts=True)
     if len(uniq) == len(offs):
@@ -360,6 +369,17 @@ def _check_injective(layout: Layout, who: str) -> None:
         f"both hold element offset {int(dup_val)}; a layout that stores two elements in one place cannot be "
         "a wgmma/tcgen05 operand (check that the strides of one mode do not run into the next row or group)"
     )
+
+
+def _check_extent(layout: Layout, who: str) -> None:
+    """The tile's extent against the descriptor's range, from the shape alone (nothing enumerated): an operand
+    with more elements than the 256 KiB window has bytes cannot be described (strides are checked field by field
+    after the derivation)."""
+    size = layout.size()
+    if size > SMEM_WINDOW_BYTES:
+        raise DescriptorError(f"{who}: the layout {layout} has {size} elements, more than the {SMEM_WINDOW_BYTES}-element "
+                              "bound of one operand (the 256 KiB shared-memory window a descriptor addresses); checked "
+                              "before enumerating")
 
 
 @dataclass(frozen=True)
@@ -571,6 +591,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
     >>> d.lbo_bytes, d.sbo_bytes
     (16, 1024)
     """
+    _check_rules(rules, "make_smem_desc_for")
     who = f"{rules.who}.make_smem_desc"
     mj = _parse_major(major, who)
     bits = _check_bits(element_bits, mj, rules.desc_bits, rules, who, "descriptors")
@@ -693,6 +714,11 @@ class SmemDescriptorBase:
         (every mode's source bits start at bit 7); with base offset 0 this is the byte swizzle
         of the absolute address.
         """
+        if isinstance(address, np.ndarray):
+            if address.dtype.kind not in "iu":
+                raise DescriptorError(f"swizzled_address: an address array must hold integers, got dtype {address.dtype}")
+        else:
+            address = check_count("swizzled_address", "address", address, 0, 2**63 - 1)
         sw = self.swizzle.byte_swizzle
         if sw.is_identity():
             return address
@@ -716,6 +742,11 @@ class SmemDescriptorBase:
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 \
                 or 128 % element_bits:
             raise DescriptorError(f"element_addresses: element_bits must divide 128, got {element_bits!r}")
+        if not (isinstance(shape, tuple) and len(shape) == 2):
+            raise DescriptorError(f"element_addresses: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+        shape = (check_count("element_addresses", "shape MN", shape[0], 1),
+                 check_count("element_addresses", "shape K", shape[1], 1))
+        check_budget("element_addresses", f"shape {shape}", shape[0] * shape[1], MAX_ADDRESS_POINTS)
         t = 128 // element_bits
         mn, kk = np.meshgrid(np.arange(shape[0], dtype=np.int64), np.arange(shape[1], dtype=np.int64),
                              indexing="ij")

@@ -48,7 +48,7 @@ there needs descriptor base offset 0.
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import Enum, EnumMeta, IntEnum
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -142,7 +142,17 @@ def xor_pairs(m: Swizzle | XorSwizzle) -> tuple[tuple[int, int], ...]:
     raise SwizzleModeError(f"xor_pairs: expected a Swizzle or an XorSwizzle, got {m!r}")
 
 
-class SwizzleMode(IntEnum):
+class CheckedEnumMeta(EnumMeta):
+    """Enum metaclass whose lookup ``E(value)`` refuses arrays and other values that cannot name a member
+    before Enum compares them (numpy arrays make ``==`` ambiguous); ``_missing_`` says why in each enum."""
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs and isinstance(value, (np.ndarray, list, dict, set, tuple)):
+            return cls._missing_(value)
+        return super().__call__(value, *args, **kwargs)
+
+
+class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
     """A shared-memory swizzle mode; the integer value is the TMA ``CUtensorMapSwizzle`` value.
 
     ``NONE`` is an alias of ``INTERLEAVE`` (wgmma calls the unswizzled mode INTERLEAVE, tcgen05
@@ -159,6 +169,12 @@ class SwizzleMode(IntEnum):
 
     INTERLEAVE = 0
     NONE = 0
+
+    @classmethod
+    def _missing_(cls, value: Any) -> SwizzleMode:
+        """``SwizzleMode(v)`` for a value that is no mode: SwizzleModeError (``parse`` reads names)."""
+        raise SwizzleModeError(f"SwizzleMode: {value!r} is not a swizzle mode value (values: "
+                               f"{sorted({int(m) for m in cls})}); SwizzleMode.parse reads names such as '128B'"[:300])
     B32 = 1
     B64 = 2
     B128 = 3

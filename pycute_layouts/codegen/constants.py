@@ -68,6 +68,7 @@ from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
+from ..limits import check_count
 from ..version import __version__
 from .spec import (
     MMA_K_BYTES,
@@ -315,6 +316,18 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     """
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
+    who = "canonical_match"
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 or 128 % element_bits:
+        raise LayoutValueError(f"{who}: element_bits must divide 128, got {element_bits!r}"[:200])
+    if not (isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(v, int) and v > 0 for v in shape)):
+        raise LayoutValueError(f"{who}: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+    if not isinstance(major, str) or major not in ("K", "MN"):
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}"[:200])
+    if not isinstance(inner, Layout):
+        raise LayoutValueError(f"{who}: inner must be the operand's Layout, got {inner!r}"[:200])
+    if not isinstance(getattr(descriptor, "lbo_bytes", None), int) or not isinstance(getattr(descriptor, "sbo_bytes", None),
+                                                                                      int):
+        raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {descriptor!r}"[:200])
     t = 128 // element_bits
     mn, k = shape
     w = mode.width_16B
@@ -459,7 +472,8 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     if tile_k % mma_k:
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
-    mma_mn = tile_mn if mma_mn is None else mma_mn
+    mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
+    stages = check_count(_field(who, "stages"), "stages", stages, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
     stage_bytes = tile_mn * tile_k * bits // 8
@@ -527,6 +541,13 @@ def _wrap(who: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise err from None
 
 
+def _check_tile_bytes(who: str, what: str, elems: int, element_bits: int) -> None:
+    """Refuse a tile larger than the shared-memory window before anything is enumerated or allocated."""
+    if elems * element_bits > SMEM_WINDOW_BYTES * 8:
+        raise LayoutValueError(f"{who}: the {what} holds {elems * element_bits // 8} bytes, more than the "
+                               f"{SMEM_WINDOW_BYTES}-byte (256 KiB) shared-memory window an operand lives in")
+
+
 def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any, start_address: int = 0, *,
                      order: str = "auto", stages: int = 1, mma_mn: int | None = None,
                      swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
@@ -547,14 +568,15 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     a = parse_arch(arch, "arch")
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
-    if mj not in ("K", "MN"):
+    if not isinstance(mj, str) or mj not in ("K", "MN"):
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
     mn, k = tile_field(tile, "tile")
-    if order not in ("auto", "mn_first", "k_first"):
+    _check_tile_bytes(who, f"tile {mn}x{k}", mn * k, dt.element_bits)
+    if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
         raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {order!r}")
     if order == "auto":
         order = "mn_first" if mj == "K" else "k_first"
-    if swizzle_anchor not in ("absolute", "tile"):
+    if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
         raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {swizzle_anchor!r}")
     start = _check_start(start_address, who)
     mode = swizzle_field(swizzle)
@@ -582,7 +604,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     a = parse_arch(arch, "arch")
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
-    if mj not in ("K", "MN"):
+    if not isinstance(mj, str) or mj not in ("K", "MN"):
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
     start = _check_start(start_address, who)
     bits = dt.element_bits
@@ -599,6 +621,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
     mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
     k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
+    _check_tile_bytes(who, f"layout {inner}", inner.size(), bits)
     mod = arch_module(a)
     mma_k = MMA_K_BYTES * 8 // bits
     if k % mma_k:

@@ -19,6 +19,7 @@ from ..arch import umma, wgmma
 from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
+from ..limits import MAX_NESTING_DEPTH, check_text_nesting, read_text_file
 
 __all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
            "int_field", "tile_field", "swizzle_field", "parse_spec", "load_spec"]
@@ -128,6 +129,8 @@ def arch_module(arch: str) -> Any:
     >>> arch_module("sm100").__name__
     'pycute_layouts.arch.umma'
     """
+    if not isinstance(arch, str) or arch not in ("sm90", "sm100"):
+        raise SpecError(f"arch must be 'sm90' or 'sm100', got {arch!r}"[:200])
     return wgmma if arch == "sm90" else umma
 
 
@@ -161,6 +164,21 @@ class OperandSpec:
     swizzle_reason: str = ""  # set when the spec said swizzle = "auto": why this mode was chosen
 
     def __post_init__(self) -> None:
+        who = f"OperandSpec {self.name!r}"[:60]
+        if not isinstance(self.name, str):
+            raise SpecError(f"OperandSpec: name must be a string ('A', 'B'), got {self.name!r}"[:200])
+        for field, v, lo in (("tile_mn", self.tile_mn, 1), ("tile_k", self.tile_k, 1), ("stages", self.stages, 1)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise SpecError(f"{who}: {field} must be an int >= {lo}, got {v!r}"[:200])
+        for field, v in (("mma_mn", self.mma_mn), ("start_address", self.start_address)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                raise SpecError(f"{who}: {field} must be None or a non-negative int, got {v!r}"[:200])
+        if not isinstance(self.dtype, DType):
+            raise SpecError(f"{who}: dtype must be a DType (parse_dtype('bf16')), got {self.dtype!r}"[:200])
+        if not isinstance(self.major, str) or self.major not in ("K", "MN"):
+            raise SpecError(f"{who}: major must be 'K' or 'MN', got {self.major!r}"[:200])
+        if not isinstance(self.order, str) or self.order not in ("auto", "mn_first", "k_first"):
+            raise SpecError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {self.order!r}"[:200])
         if self.order == "auto":
             object.__setattr__(self, "order", "mn_first" if self.major == "K" else "k_first")
 
@@ -296,7 +314,7 @@ def _parse_operand(name: str, d: Any, arch: str = "sm90") -> OperandSpec:
         swizzle = swizzle_field(d["swizzle"], f"{name}.swizzle")
     stages = int_field(d.get("stages", 1), f"{name}.stages", 1)
     order = d.get("order", "auto")
-    if order not in ("auto", "mn_first", "k_first"):
+    if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
         raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
     mma_mn = None if d.get("mma_mn") is None else int_field(d["mma_mn"], f"{name}.mma_mn", 1)
     start = None if d.get("start_address") is None else int_field(d["start_address"], f"{name}.start_address", 0)
@@ -370,19 +388,33 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
     if text is None:
         if source is None:
             raise SpecError("spec: pass a path or text=")
-        path = Path(source)
-        try:
-            text = path.read_text()
-        except OSError as e:
-            raise SpecError(f"spec: cannot read {str(source)!r}: {e.strerror or e}") from None
-        suffix = path.suffix.lower()
-        if fmt is None and suffix in (".json", ".toml"):
-            fmt = suffix[1:]
+        if hasattr(source, "read") and not isinstance(source, (str, Path)):
+            try:
+                text = source.read()
+            except (OSError, UnicodeDecodeError, ValueError) as e:
+                raise SpecError(f"spec: cannot read {source!r}: {e}"[:200]) from None
+            if isinstance(text, bytes):
+                try:
+                    text = text.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise SpecError(f"spec: {source!r} is not UTF-8 text"[:200]) from None
+        else:
+            text = read_text_file(source, "spec", SpecError)
+            suffix = Path(source).suffix.lower()
+            if fmt is None and suffix in (".json", ".toml"):
+                fmt = suffix[1:]
+    if not isinstance(text, str):
+        raise SpecError(f"spec: text must be a string, got {text!r}"[:200])
+    if fmt is not None and not isinstance(fmt, str):
+        raise SpecError(f"spec: unknown format {fmt!r} (toml or json)"[:200])
+    check_text_nesting(text, "spec", SpecError)
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "toml"
     if fmt == "json":
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise SpecError(f"spec: the JSON nests more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep") from None
         except json.JSONDecodeError as e:
             raise SpecError(f"spec: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
     elif fmt == "toml":
@@ -396,6 +428,8 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
                                 "or write the spec as JSON") from None
         try:
             data = toml_mod.loads(text)
+        except RecursionError:
+            raise SpecError(f"spec: the TOML nests more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep") from None
         except toml_mod.TOMLDecodeError as e:
             raise SpecError(f"spec: invalid TOML: {e}") from None
     else:

@@ -275,6 +275,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> print(coalesce(Layout((1, 1), (3, 5))))
     1:0
     """
+    it.check_nesting(profile, "coalesce", "profile")
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -311,6 +312,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     >>> print(filter(Layout((4, 2), (0, 0))))
     1:0
     """
+    it.check_nesting(profile, "filter", "profile")
     layout = as_layout(layout, "filter")
     if profile is None or not isinstance(profile, tuple):
         return _filter_flat(layout)
@@ -372,6 +374,7 @@ def composition(a: Any, b: Any) -> Any:
     ...
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
+    it.check_nesting(b, "composition", "b")
     if type(a) is Layout:
         if type(b) is Layout and type(b._s) is int and b._s == 1 and a.flat_modes()[0]:
             return Layout.from_normalized(1, 0)  # a size-1 B: the single point A(B(0)) = A(0) = 0, as coalesce writes it
@@ -1142,6 +1145,7 @@ def tiler_to_layout(tiler: Any) -> Layout:
     if isinstance(tiler, tuple):
         if not tiler:
             raise LayoutValueError("tiler_to_layout: an empty tuple is no tiler")
+        it.check_nesting(tiler, "tiler_to_layout", "tiler")
         modes = [tiler_to_layout(t) for t in tiler]
         return make_layout(*[Layout.from_normalized(m.shape, _lift(m.stride, i)) for i, m in enumerate(modes)])
     n = it.as_inttuple(tiler, "tiler_to_layout", "tiler")

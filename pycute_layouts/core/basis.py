@@ -54,7 +54,10 @@ class ScaledBasis:
 
     def __init__(self, *terms: tuple[tuple, Any]):
         acc: dict = {}
-        for path, coef in terms:
+        for term in terms:
+            if type(term) is not tuple or len(term) != 2:
+                raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {term!r}"[:200])
+            path, coef = term
             if type(path) is not tuple or not path or not all(type(p) is int and p >= 0 for p in path):
                 raise LayoutTypeError(f"ScaledBasis: a path is a non-empty tuple of mode indices >= 0, got {path!r}")
             if not _is_scalar(coef):

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, UnitError
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
 from .algebra import composition
 from .display import rich_repr
@@ -355,8 +356,9 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
 
 
 def _element_bytes(element_bits: Any, who: str) -> int:
-    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
-        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r}")
+    if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
+        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r} "
+                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if element_bits % 8:
         raise UnitError(f"{who}: {element_bits}-bit elements are not a whole number of bytes")
     return element_bits // 8
@@ -389,9 +391,10 @@ class SwizzledSmemLayout:
             raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
         if not isinstance(layout, Layout):
             raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {layout!r}")
-        if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
-            raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got {element_bits!r}")
-        if swizzle_unit not in ("bytes", "elements"):
+        if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
+            raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
+                            f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+        if not isinstance(swizzle_unit, str) or swizzle_unit not in ("bytes", "elements"):
             raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
         if swizzle_unit == "elements" and element_bits % 8:
             raise UnitError(f"SwizzledSmemLayout: an element-offset swizzle needs whole-byte elements, "
@@ -456,6 +459,7 @@ class SwizzledSmemLayout:
         >>> SwizzledSmemLayout(Swizzle(1, 4, 3), Layout((2, 16), (16, 1)), element_bits=64).byte_addresses()[:4]
         array([  0, 144,   8, 152])
         """
+        check_budget("SwizzledSmemLayout.byte_addresses", f"layout {self.layout}", self.layout.size(), MAX_EVAL_POINTS)
         idx = np.arange(self.layout.size(), dtype=np.int64)
         return self.byte_address(idx)
 
@@ -490,6 +494,8 @@ class SwizzledSmemLayout:
         >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout(64), 16).as_unit("elements").swizzle)
         Sw<3,3,3>
         """
+        if not isinstance(unit, str) or unit not in ("bytes", "elements"):
+            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {unit!r}"[:200])
         if unit == self.swizzle_unit:
             return self
         sw = self.element_swizzle() if unit == "elements" else self.byte_swizzle()

@@ -32,6 +32,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH
 from .basis import ScaledBasis
 from .f2 import F2
 from .inttuple import as_inttuple, validate_shape_leaf
@@ -86,10 +87,27 @@ def _tokenize(text: str) -> list[_Tok]:
             raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
         kind = m.lastgroup or "op"
         start = m.start(kind)
+        if kind == "num" and len(m.group(kind)) > MAX_INT_DIGITS:
+            raise NotationError(f"parse: an integer literal of {len(m.group(kind))} digits is longer than "
+                                f"MAX_INT_DIGITS = {MAX_INT_DIGITS}", text, start)
         toks.append(_Tok(kind, m.group(kind), start))
         pos = m.end()
     toks.append(_Tok("end", "", n))
+    _check_nesting(toks, text)
     return toks
+
+
+def _check_nesting(toks: list[_Tok], text: str) -> None:
+    """Refuse more than MAX_NESTING_DEPTH open parentheses / angle brackets (the parser recurses per level)."""
+    level = 0
+    for t in toks:
+        if t.kind == "op" and t.text in "(<":
+            level += 1
+            if level > MAX_NESTING_DEPTH:
+                raise NotationError(f"parse: parentheses nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} "
+                                    "levels deep", text, t.pos)
+        elif t.kind == "op" and t.text in ")>":
+            level -= 1
 
 
 class _Parser:
@@ -372,7 +390,10 @@ class _Parser:
         base = first if first is not None else self.parse_unary()
         if self.tok.kind == "op" and self.tok.text in ("**", "^"):
             self.i += 1
+            t = self.tok
             exp = self.parse_unary()
+            if type(base) is int and type(exp) is int and exp * max(abs(base).bit_length(), 1) > 4096:
+                raise self.error(f"power {base}**{exp} has more than 4096 bits", t)
             return base**exp
         if self.tok.kind == "op" and self.tok.text == "@":
             return self.parse_basis(base)
@@ -393,11 +414,14 @@ class _Parser:
         return self.ctors.basis(value, tuple(reversed(path)))
 
     def parse_unary(self) -> Any:
-        if self.accept("-"):
-            return -self.parse_unary()
-        if self.accept("+"):
-            return self.parse_unary()
-        return self.parse_atom()
+        negate = False
+        while True:  # a loop, not recursion: '------1' cannot exhaust the stack
+            if self.accept("-"):
+                negate = not negate
+            elif not self.accept("+"):
+                break
+        v = self.parse_atom()
+        return -v if negate else v
 
     def parse_atom(self) -> Any:
         t = self.tok
@@ -420,7 +444,14 @@ class _Parser:
     def lookup(self, name: str) -> Any:
         if name in self.symbols:
             v = self.symbols[name]
-            return v
+            if type(v) is int:
+                return v
+            if isinstance(v, (tuple, list)):
+                raise self.error(f"the value bound to {name!r} must be an integer or sympy expression, got {v!r}"[:200])
+            try:
+                return as_inttuple(v, "parse", f"the value bound to {name!r}")
+            except LayoutError as e:
+                raise self.error(f"{e}") from None
         if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
             return self.ctors.f2(int(name[1:]))  # an F2 (XOR) stride, printed F9
         if _STATIC_INT.fullmatch(name):  # CuTe's static integer _8

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..limits import MAX_NESTING_DEPTH
 from .basis import ScaledBasis
 from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
@@ -64,6 +65,8 @@ __all__ = [
     "compact_col_major",
     "compact_row_major",
     "signum",
+    "check_inttuple",
+    "check_nesting",
 ]
 
 def _sp():
@@ -117,7 +120,7 @@ def is_symbolic(x: Any) -> bool:
     if type(x) is int:
         return False
     if isinstance(x, tuple):
-        return any(is_symbolic(e) for e in x)
+        return any(is_symbolic(e) for e in flatten(x))
     return _is_sympy(x) and not x.is_Integer
 
 
@@ -142,6 +145,74 @@ def _norm_leaf(x: Any, who: str, what: str) -> Any:
     raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {x!r} ({t.__name__})")
 
 
+def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_arrays: bool = False,
+                   strides: bool = False) -> None:
+    """Refuse anything that is not an IntTuple: leaves int / numpy integer / sympy expression, at most
+    ``MAX_NESTING_DEPTH`` levels of tuples (with ``allow_arrays``, integer numpy arrays too: vectorised
+    coordinates). Iterative, so deep input cannot exhaust the stack.
+
+    Pre:  ``who`` names the public function, ``what`` the argument.
+    Post: returns None, or LayoutTypeError (a leaf of another type) / LayoutValueError (too deep).
+
+    >>> check_inttuple((8, (2, 4)))
+    >>> check_inttuple((2, None), "product", "t")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
+    """
+    if type(x) is int:
+        return
+    stack = [(x, 0)]
+    while stack:
+        e, d = stack.pop()
+        if type(e) is int or strides and type(e) in (ScaledBasis, F2):
+            continue
+        if isinstance(e, tuple):
+            if d >= MAX_NESTING_DEPTH:
+                raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} "
+                                       "levels deep")
+            stack.extend((c, d + 1) for c in e)
+        elif allow_arrays and isinstance(e, np.ndarray) and e.dtype.kind in "iu":
+            continue
+        elif isinstance(e, bool) or not (isinstance(e, (int, np.integer)) or _is_sympy(e)):
+            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {e!r} "[:300]
+                                  + f"({type(e).__name__})")
+
+
+def check_nesting(x: Any, who: str, what: str) -> None:
+    """Refuse tuples nested more than ``MAX_NESTING_DEPTH`` levels (any leaves: tilers hold layouts and ``_``).
+
+    Iterative, so it is safe on input of any depth; callers that recurse over ``x`` call it first.
+
+    >>> check_nesting(((8, 2), 4), "logical_divide", "tiler")
+    """
+    if not isinstance(x, tuple):
+        return
+    stack = [(x, 0)]
+    while stack:
+        e, d = stack.pop()
+        if d >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        stack.extend((c, d + 1) for c in e if isinstance(c, tuple))
+
+
+def _plain(x: Any) -> Any:
+    """``x`` with numpy integer leaves made Python ints (exact arithmetic, no int64 overflow); arrays kept."""
+    if type(x) is int or x is None:
+        return x
+    if isinstance(x, tuple):
+        return tuple(_plain(e) for e in x) if not all_int(x) else x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def _checked(who: str, **args: Any) -> None:
+    for what, x in args.items():
+        if type(x) is not int:
+            check_inttuple(x, who, what, allow_arrays=what in ("crd", "idx"))
+
+
 def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTuple:
     """Normalise user input to an IntTuple: lists become tuples, numpy/sympy integers become int.
 
@@ -152,10 +223,16 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     ...
     pycute_layouts.errors.LayoutTypeError: IntTuple: IntTuple leaves must be int or sympy integer expressions, got '8' (str)
     """
+    return _as_inttuple(x, who, what, 0)
+
+
+def _as_inttuple(x: Any, who: str, what: str, level: int) -> IntTuple:
     if type(x) is int:
         return x
     if isinstance(x, (tuple, list)):
-        return tuple(as_inttuple(e, who, what) for e in x)
+        if level >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        return tuple(_as_inttuple(e, who, what, level + 1) for e in x)
     return _norm_leaf(x, who, what)
 
 
@@ -168,8 +245,16 @@ def as_stride(x: Any, who: str = "Layout") -> IntTuple:
     """
     if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
         return x
+    return _as_stride(x, who, 0)
+
+
+def _as_stride(x: Any, who: str, level: int) -> IntTuple:
+    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+        return x
     if isinstance(x, (tuple, list)):
-        return tuple(as_stride(e, who) for e in x)
+        if level >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"{who}: stride is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        return tuple(_as_stride(e, who, level + 1) for e in x)
     return _norm_leaf(x, who, "stride")
 
 
@@ -200,6 +285,7 @@ def divides(b: Any, a: Any) -> bool:
     >>> divides(4, 8 * m)
     True
     """
+    _checked("divides", a=a, b=b)
     if type(a) is int and type(b) is int:
         if b == 0:
             return a == 0
@@ -303,6 +389,13 @@ def signum(a: Any) -> int:
     >>> signum(-3), signum(0), signum(7)
     (-1, 0, 1)
     """
+    if type(a) is not int:
+        _checked("signum", a=a)
+        if isinstance(a, tuple):
+            raise LayoutTypeError(f"signum: expects a leaf, got the tuple {a}")
+        if not _is_sympy(a):
+            a = int(a)
+            return (a > 0) - (a < 0)
     if type(a) is int:
         return (a > 0) - (a < 0)
     if a.is_positive:
@@ -340,9 +433,19 @@ def depth(t: IntTuple) -> int:
     >>> depth(8), depth((8, 4)), depth(((8, 2), 4))
     (0, 1, 2)
     """
+    return _depth(t, 0)
+
+
+def _depth(t: IntTuple, level: int) -> int:
     if isinstance(t, tuple):
-        return 1 + max((depth(e) for e in t), default=0)
+        _check_level(level, "depth")
+        return 1 + max((_depth(e, level + 1) for e in t), default=0)
     return 0
+
+
+def _check_level(level: int, who: str) -> None:
+    if level >= MAX_NESTING_DEPTH:
+        raise LayoutValueError(f"{who}: the argument is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
 
 
 def flatten(t: IntTuple) -> tuple:
@@ -358,10 +461,12 @@ def flatten(t: IntTuple) -> tuple:
     return (t,)
 
 
-def _flatten_into(t: tuple, out: list) -> None:
+def _flatten_into(t: tuple, out: list, level: int = 0) -> None:
     for e in t:
         if isinstance(e, tuple):
-            _flatten_into(e, out)
+            if level >= MAX_NESTING_DEPTH:
+                _check_level(level, "flatten")
+            _flatten_into(e, out, level + 1)
         else:
             out.append(e)
 
@@ -372,12 +477,15 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
     >>> unflatten((1, 2, 3), ((0, 0), 0))
     ((1, 2), 3)
     """
+    if not isinstance(flat, (tuple, list)):
+        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {flat!r}")
     flat = tuple(flat)
     it = iter(flat)
 
-    def go(p):
+    def go(p, level=0):
         if isinstance(p, tuple):
-            return tuple(go(e) for e in p)
+            _check_level(level, "unflatten")
+            return tuple(go(e, level + 1) for e in p)
         try:
             return next(it)
         except StopIteration:
@@ -395,6 +503,8 @@ def product(t: IntTuple) -> Any:
     >>> product((8, (2, 4))), product(())
     (64, 1)
     """
+    _checked("product", t=t)
+    t = _plain(t)
     if type(t) is int:
         return t
     if isinstance(t, tuple):
@@ -411,6 +521,8 @@ def product_each(t: IntTuple) -> tuple:
     >>> product_each(((8, 2), 4))
     (16, 4)
     """
+    _checked("product_each", t=t)
+    t = _plain(t)
     if isinstance(t, tuple):
         return tuple(product(e) for e in t)
     return (t,)
@@ -424,6 +536,8 @@ def prefix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     >>> prefix_product(4, 3)
     3
     """
+    _checked("prefix_product", t=t, init=init)
+    t, init = _plain(t), _plain(init)
     if isinstance(t, tuple):
         if isinstance(init, tuple):
             if len(init) != len(t):
@@ -446,6 +560,10 @@ def suffix_product(t: IntTuple, init: IntTuple = 1) -> IntTuple:
     >>> suffix_product((2, (3, 4)))
     (12, (4, 1))
     """
+    _checked("suffix_product", t=t, init=init)
+    t, init = _plain(t), _plain(init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"suffix_product: init must be a leaf (an integer), got the tuple {init}")
     if isinstance(t, tuple):
         out = []
         cur = init
@@ -464,6 +582,10 @@ def compact_col_major(t: IntTuple, init: Any = 1) -> IntTuple:
     >>> compact_col_major(1)
     0
     """
+    _checked("compact_col_major", t=t, init=init)
+    t, init = _plain(t), _plain(init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"compact_col_major: init must be a leaf (an integer), got the tuple {init}")
     cur = [init]
 
     def go(x):
@@ -484,6 +606,10 @@ def compact_row_major(t: IntTuple, init: Any = 1) -> IntTuple:
     >>> compact_row_major((2, 1, 3))
     (3, 0, 1)
     """
+    _checked("compact_row_major", t=t, init=init)
+    t, init = _plain(t), _plain(init)
+    if isinstance(init, tuple):
+        raise LayoutTypeError(f"compact_row_major: init must be a leaf (an integer), got the tuple {init}")
     flat = flatten(t)
     rev = compact_col_major(tuple(reversed(flat)), init)
     return unflatten(tuple(reversed(rev)) if isinstance(rev, tuple) else (rev,), t) if isinstance(t, tuple) else rev
@@ -495,6 +621,8 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
     >>> inner_product((2, (3, 4)), (1, (10, 100)))
     432
     """
+    _checked("inner_product", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"inner_product: {a} and {b} are not congruent")
@@ -513,6 +641,8 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
     >>> elem_scale((2, 3), (4, (1, 5)))
     (8, 15)
     """
+    _checked("elem_scale", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
             raise CongruenceError(f"elem_scale: {a} and {b} have different ranks")
@@ -526,6 +656,8 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     >>> filter_zeros((0, 2, (0, 3)), (4, 5, (6, 7)))
     (1, 5, (1, 7))
     """
+    _checked("filter_zeros", a=a, b=a if b is None else b)
+    a, b = _plain(a), _plain(b)
     if b is None:
         b = a
     if isinstance(a, tuple):
@@ -553,8 +685,13 @@ def congruent(a: IntTuple, b: IntTuple) -> bool:
     >>> congruent((8, (2, 4)), (1, (8, 16))), congruent((8, 4), ((2, 4), 4))
     (True, False)
     """
+    return _congruent(a, b, 0)
+
+
+def _congruent(a: IntTuple, b: IntTuple, level: int) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(congruent(x, y) for x, y in zip(a, b))
+        _check_level(level, "congruent")
+        return isinstance(b, tuple) and len(a) == len(b) and all(_congruent(x, y, level + 1) for x, y in zip(a, b))
     return not isinstance(b, tuple)
 
 
@@ -564,8 +701,13 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
     >>> weakly_congruent((1, 1), ((2, 3), 4)), weakly_congruent((1, 1, 1), (2, 3))
     (True, False)
     """
+    return _weakly_congruent(a, b, 0)
+
+
+def _weakly_congruent(a: IntTuple, b: IntTuple, level: int) -> bool:
     if isinstance(a, tuple):
-        return isinstance(b, tuple) and len(a) == len(b) and all(weakly_congruent(x, y) for x, y in zip(a, b))
+        _check_level(level, "weakly_congruent")
+        return isinstance(b, tuple) and len(a) == len(b) and all(_weakly_congruent(x, y, level + 1) for x, y in zip(a, b))
     return True
 
 
@@ -579,8 +721,11 @@ def compatible(a: IntTuple, b: IntTuple) -> bool:
     >>> compatible(24, (4, 6)), compatible((4, 6), (4, (2, 3))), compatible((4, 6), 24)
     (True, True, False)
     """
+    check_nesting(a, "compatible", "a")
+    check_nesting(b, "compatible", "b")
     _require_inttuple(a, "compatible", "first")
     _require_inttuple(b, "compatible", "second")
+    _checked("compatible", a=a, b=b)
     return _compatible(a, b)
 
 
@@ -639,6 +784,12 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
     ...
     pycute_layouts.errors.CoordinateError: crd2idx: coordinate 4 is out of range [0, 4)
     """
+    _checked("crd2idx", crd=crd, shape=shape)
+    if stride is not None:
+        check_inttuple(stride, "crd2idx", "stride", strides=True)
+    crd, shape, stride = _plain(crd), _plain(shape), _plain(stride)
+    if not isinstance(check, (bool, np.bool_)):
+        raise LayoutTypeError(f"crd2idx: check must be a bool, got {check!r}")
     if stride is None:
         stride = prefix_product(shape)
     return _crd2idx(crd, shape, stride, check)
@@ -648,6 +799,8 @@ def _crd2idx(crd: Any, shape: Any, stride: Any, check: bool) -> Any:
     if isinstance(crd, tuple):
         if not isinstance(shape, tuple) or len(crd) != len(shape):
             raise CongruenceError(f"crd2idx: coordinate {crd} is not congruent with shape {shape}")
+        if not isinstance(stride, tuple) or len(stride) != len(shape):
+            raise CongruenceError(f"crd2idx: shape {shape} and stride {stride} are not congruent")
         r = 0
         for c, s, d in zip(crd, shape, stride):
             r = r + _crd2idx(c, s, d, check)
@@ -687,6 +840,8 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     >>> idx2crd(7, 4)
     7
     """
+    _checked("idx2crd", idx=idx, shape=shape, stride=0 if stride is None else stride)
+    idx, shape, stride = _plain(idx), _plain(shape), _plain(stride)
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
             raise CongruenceError(f"idx2crd: index {idx} is not congruent with shape {shape}")
@@ -704,6 +859,8 @@ def _idx2crd(idx: Any, shape: Any, stride: Any) -> Any:
         if not isinstance(stride, tuple) or len(stride) != len(shape):
             raise CongruenceError(f"idx2crd: shape {shape} and stride {stride} are not congruent")
         return tuple(_idx2crd(idx, s, d) for s, d in zip(shape, stride))
+    if type(stride) is int and stride == 0 or type(shape) is int and shape == 0:
+        raise LayoutValueError(f"idx2crd: shape {shape} and stride {stride} leaves must be non-zero")
     return (idx // stride) % shape
 
 
@@ -713,6 +870,8 @@ def idx2crd_flat(idx: Any, shape: IntTuple) -> tuple:
     >>> idx2crd_flat(13, ((2, 3), 4))
     (1, 0, 2)
     """
+    _checked("idx2crd_flat", idx=idx, shape=shape)
+    idx, shape = _plain(idx), _plain(shape)
     return flatten(idx2crd(idx, shape))
 
 
@@ -736,6 +895,8 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     ...
     pycute_layouts.errors.AdmissibilityError: shape_div: divisibility fails: neither 6 nor 4 divides the other
     """
+    _checked("shape_div", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
@@ -783,6 +944,8 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     >>> ceil_div(10, 4), ceil_div((4, 6), 8), ceil_div((9, 10), (2, 4))
     (3, (1, 3), (5, 3))
     """
+    _checked("ceil_div", a=a, b=b)
+    a, b = _plain(a), _plain(b)
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) < len(b):

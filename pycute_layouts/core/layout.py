@@ -35,6 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
+from ..limits import MAX_EVAL_POINTS, MAX_NESTING_DEPTH, check_budget
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
 from .display import rich_repr
@@ -121,7 +122,9 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     return None
 
 
-def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
+    if level >= MAX_NESTING_DEPTH:
+        return False  # the checked path says why
     i = 0
     for x in s:
         y = d[i]
@@ -131,7 +134,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list) -> bool:
                 return False
             fs.append(x)
             fd.append(y)
-        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd):
+        elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd, level + 1):
             return False
     return True
 
@@ -395,6 +398,8 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
+        if check is not False and check is not True and not isinstance(check, np.bool_):
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
         if len(coord) == 1 and not check:
             c = coord[0]
             if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
@@ -423,6 +428,8 @@ class Layout:
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
+        if isinstance(c, tuple):
+            it.check_nesting(c, f"Layout {self}", "the coordinate")
         if has_underscore(c):
             return slice_and_offset(c, self, check=check)[0]
         if type(c) is int:
@@ -494,6 +501,7 @@ class Layout:
         if self.is_symbolic():
             raise SymbolicUndecidable(f"Layout {self}: to_numpy needs integer shapes and strides; subs() first")
         require_modes(self, "to_numpy")
+        check_budget("Layout.to_numpy", f"layout {self}", self.size(), MAX_EVAL_POINTS)
         if self.coord_profile() is not None:  # one column per coordinate component
             return np.stack([c.to_numpy() for c in self.components()], axis=1)
         fs, fd = flatten(self._s), flatten(self._d)
@@ -672,6 +680,11 @@ def size(x: Any, mode: int | None = None) -> Any:
     (32, 24, 4)
     """
     if mode is not None:
+        if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
+            raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
+        if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
+                x.shape if isinstance(x, Layout) else x):
+            raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
         return size(x[mode] if isinstance(x, Layout) else x[mode])
     if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
         return x.size()
@@ -777,6 +790,8 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     """
     if not isinstance(layout, Layout):
         raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+    if not isinstance(check, (bool, np.bool_)):
+        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {check!r}")
     if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
         raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
     s = unwrap_single(_slice_tuple(coord, layout._s))

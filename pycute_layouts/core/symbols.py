@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import MAX_NESTING_DEPTH
 
 __all__ = [
     "lazy_sympy",
@@ -134,21 +135,28 @@ def subs_inttuple(t: Any, mapping: dict) -> Any:
     ...
     pycute_layouts.errors.LayoutValueError: subs: m = 12 contradicts the stated fact Divisible(m, 8) ...
     """
+    if not isinstance(mapping, dict):
+        raise LayoutTypeError(f"subs: the mapping must be a dict of name -> integer, got {mapping!r}"[:200])
     if not mapping:
         return t
     by_name = _by_name(mapping)
+    for k, v in by_name.items():
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer, _sp().Expr)):
+            raise LayoutTypeError(f"subs: the value of {k!r} must be an integer or sympy expression, got {v!r}"[:200])
     _check_facts(by_name)
     return _subs(t, by_name)
 
 
-def _subs(t: Any, by_name: dict) -> Any:
+def _subs(t: Any, by_name: dict, level: int = 0) -> Any:
     if type(t) is int:
         return t
     if isinstance(t, tuple):
-        return tuple(_subs(e, by_name) for e in t)
+        if level >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"subs: the IntTuple is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        return tuple(_subs(e, by_name, level + 1) for e in t)
     sp = _sp()
     if not isinstance(t, sp.Basic):
-        raise LayoutTypeError(f"subs: unexpected leaf {t!r}")
+        raise LayoutTypeError(f"subs: unexpected leaf {t!r} (IntTuple leaves are int or sympy expressions)"[:200])
     repl = {s: sp.sympify(by_name[s.name]) for s in t.free_symbols if s.name in by_name}
     if not repl:
         return t

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
 from . import inttuple as it
 from .basis import ScaledBasis, from_coord, to_coord
-from .inttuple import flatten, format_inttuple, product_each
+from .inttuple import flatten, format_inttuple, is_lt, product_each
 from .layout import Layout, Underscore, _, make_identity_layout, slice_and_offset
 from .tiling import flat_divide, logical_divide, recast, zipped_divide
 
@@ -340,11 +340,19 @@ def elem_less(a: Any, b: Any) -> bool:
     >>> elem_less((3, 7), (4, 8)), elem_less((3, 8), (4, 8))
     (True, False)
     """
+    ca = it.as_inttuple(a, "elem_less", "first coordinate")
+    cb = it.as_inttuple(b, "elem_less", "second coordinate")
+    return _elem_less(ca, cb)
+
+
+def _elem_less(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         if not isinstance(b, tuple) or len(a) != len(b):
-            raise LayoutTypeError(f"elem_less: {a!r} and {b!r} are not congruent")
-        return all(elem_less(x, y) for x, y in zip(a, b))
-    return a < b
+            raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
+        return all(_elem_less(x, y) for x, y in zip(a, b))
+    if isinstance(b, tuple):
+        raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
+    return bool(is_lt(a, b))
 
 
 def _pretty(v: Any, double: bool = False) -> str:

@@ -38,7 +38,7 @@ from .algebra import (
 )
 from .basis import from_coord
 from .f2 import F2
-from .inttuple import ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
+from .inttuple import all_int, ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
 from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
 
 __all__ = [
@@ -83,6 +83,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,2),(8,32))
     """
+    it.check_nesting(tiler, "logical_divide", "tiler")
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -175,6 +176,7 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,8),(2,32))
     """
+    it.check_nesting(tiler, "zipped_divide", "tiler")
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -197,6 +199,7 @@ def tiled_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(tiled_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),4,2):((1,8),2,32)
     """
+    it.check_nesting(tiler, "tiled_divide", "tiler")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (0, _rank_of(z.shape[1])))
 
@@ -211,6 +214,7 @@ def flat_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(flat_divide(Layout((8, 8), (1, 8)), (2, 4)))
     (2,4,4,2):(1,8,2,32)
     """
+    it.check_nesting(tiler, "flat_divide", "tiler")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
 
@@ -239,6 +243,7 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     >>> print(logical_product(Layout(4, 1), 3))
     (4,3):(1,4)
     """
+    it.check_nesting(tiler, "logical_product", "tiler")
     block = as_layout(block, "logical_product")
     if isinstance(tiler, Layout):
         comp = complement(block, block.size() * tiler.cosize())
@@ -262,6 +267,7 @@ def zipped_product(block: Layout, tiler: Any) -> Layout:
     >>> print(zipped_product(Layout((2, 2)), (3, 4)))
     ((2,2),(3,(2,2))):((1,2),(2,(1,4)))
     """
+    it.check_nesting(tiler, "zipped_product", "tiler")
     return _tile_unzip(logical_product(block, tiler), tiler)
 
 
@@ -275,6 +281,7 @@ def tiled_product(block: Layout, tiler: Any) -> Layout:
     >>> print(tiled_product(Layout((2, 2)), (3, 4)))
     ((2,2),3,(2,2)):((1,2),2,(1,4))
     """
+    it.check_nesting(tiler, "tiled_product", "tiler")
     z = zipped_product(block, tiler)
     return _unpack(z, (0, _rank_of(z.shape[1])))
 
@@ -289,6 +296,7 @@ def flat_product(block: Layout, tiler: Any) -> Layout:
     >>> print(flat_product(Layout((2, 2)), (3, 4)))
     (2,2,3,(2,2)):(1,2,2,(1,4))
     """
+    it.check_nesting(tiler, "flat_product", "tiler")
     z = zipped_product(block, tiler)
     return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
 
@@ -374,6 +382,8 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
         raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
                               f"{format_inttuple(s)}")
     flat_o = flatten(o)
+    if not all_int(flat_o):
+        raise LayoutTypeError(f"make_ordered_layout: order values must be integers, got {format_inttuple(o)}")
     if len(set(flat_o)) != len(flat_o):
         raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
     # Shape grouped like the order: product of the sub-shape at each leaf of order.

@@ -107,7 +107,10 @@ def fnv_hash(values: Any) -> str:
     >>> fnv_hash([0, 1]) != fnv_hash([1, 0])
     True
     """
-    a = np.asarray(values)
+    try:
+        a = np.asarray(values)
+    except (TypeError, ValueError):
+        raise HwCheckError(f"fnv_hash: expected a sequence of integers, got {values!r}"[:200]) from None
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise HwCheckError(f"fnv_hash: expected integers, got dtype {a.dtype}")
     v = a.astype(np.int64).ravel().astype(np.uint32).astype(np.uint64)

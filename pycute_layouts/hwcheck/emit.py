@@ -336,10 +336,20 @@ def emit(out_dir: str | os.PathLike) -> dict:
     ...
     pycute_layouts.errors.HwCheckError: hwcheck --emit: ... exists and is not a directory
     """
+    if isinstance(out_dir, bool) or not isinstance(out_dir, (str, os.PathLike)) or not os.fspath(out_dir):
+        raise HwCheckError(f"hwcheck --emit: expected a directory path, got {out_dir!r}"[:200])
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise HwCheckError(f"hwcheck --emit: {out} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        if out.exists() and not out.is_dir():
+            raise HwCheckError(f"hwcheck --emit: {out} exists and is not a directory")
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise HwCheckError(f"hwcheck --emit: {out} exists and is not a directory") from None
+    except NotADirectoryError:
+        raise HwCheckError(f"hwcheck --emit: cannot create {out}: a part of the path is a file, not a directory") \
+            from None
+    except OSError as e:
+        raise HwCheckError(f"hwcheck --emit: cannot create {str(out)[:100]!r}: {e.strerror or e}") from None
     cases = plan()
     blob = _Blob()
     h = _harness_lines()

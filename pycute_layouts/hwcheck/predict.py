@@ -184,6 +184,8 @@ def mma_constants(cfg: dict) -> dict:
     >>> hex(c["A"].descs[0][1].encode()), c["A"].k_step_bytes
     ('0x4000004000010202', [32, 32, 32])
     """
+    if not isinstance(cfg, dict):
+        raise HwCheckError(f"mma_constants: the configuration must be a dict (see plan()), got {cfg!r}"[:200])
     try:
         key = json.dumps({**{k: cfg[k] for k in ("dtype", "major_a", "major_b", "mode", "M", "N", "K", "off_a", "off_b",
                                                  "anchor")}, "order": cfg.get("order")}, sort_keys=True)

@@ -11,6 +11,7 @@ import numpy as np
 from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError, LayoutError, TensorMapError
+from ..limits import check_text_nesting, read_text_file
 from .cases import K_INSTR_ELEMS, fnv_hash
 from .predict import case_descriptors, e2e_prediction, im2col_prediction, mma_constants
 
@@ -24,13 +25,15 @@ __all__ = ['KNOWN_DIFFERENCES', 'verify', 'format_table']
 
 def _load(results: Any) -> dict:
     if isinstance(results, dict):
+        if not isinstance(results.get("cases"), list):
+            raise HwCheckError("hwcheck --verify: the result dict has no 'cases' list (not a hwcheck result)")
         return results
+    text = read_text_file(results, "hwcheck --verify", HwCheckError)
     p = Path(results)
+    check_text_nesting(text, f"hwcheck --verify: {p}", HwCheckError)
     try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise HwCheckError(f"hwcheck --verify: no such file: {p}") from None
-    except (OSError, json.JSONDecodeError) as e:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
         raise HwCheckError(f"hwcheck --verify: {p} is not a readable JSON result file: {e}") from None
     if not isinstance(data, dict) or "cases" not in data or not isinstance(data["cases"], list):
         raise HwCheckError(f"hwcheck --verify: {p} has no 'cases' list (not a hwcheck result file)")
@@ -266,6 +269,8 @@ def format_table(rows: list[dict], *, all_rows: bool = False) -> str:
     mma        1     0
     total      1     0
     """
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "kind" in r and "ok" in r for r in rows):
+        raise HwCheckError(f"format_table: rows must be the list of row dicts verify() returns, got {rows!r}"[:200])
     kinds: dict[str, list[int]] = {}
     known: dict[str, int] = {}
     for r in rows:

@@ -37,6 +37,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
+from ..limits import MAX_PROOF_BITS, check_count
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
 
@@ -481,9 +482,22 @@ def _is_known(fn: Any) -> bool:
 
 
 def _call_user(fn: Callable, coord: Any, shape: Any) -> Any:
-    if isinstance(shape, tuple):
-        return fn(*coord)
-    return fn(coord)
+    """``fn(*coord)``; an exception of the user's function becomes a ProofError naming it (the proof cannot
+    be carried out), except on BitVector input, where the caller falls back to concrete values."""
+    try:
+        return fn(*coord) if isinstance(shape, tuple) else fn(coord)
+    except LayoutError:
+        raise
+    except Exception as e:
+        if isinstance(coord, BitVector) or (isinstance(coord, tuple) and coord and isinstance(coord[0], BitVector)):
+            raise TypeError(f"{type(e).__name__}: {e}") from e
+        raise ProofError(f"the function {_describe(fn)} raised {type(e).__name__}: {e}"[:300]) from e
+
+
+def _as_address(v: Any, fn: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise ProofError(f"the function {_describe(fn)} returned {v!r}, not an integer address"[:300])
+    return int(v)
 
 
 def _concrete(fn: Any, space: _Space, index: int) -> int:
@@ -494,7 +508,7 @@ def _concrete(fn: Any, space: _Space, index: int) -> int:
         v = fn(index)
     else:
         v = _call_user(fn, space.coordinate(index), space.shape)
-    return int(v)
+    return _as_address(v, fn)
 
 
 _EXHAUSTIVE_LIMIT = 1 << 16
@@ -565,8 +579,8 @@ def address_bits(f: Any, domain_shape: Any, nbits: int | None = None) -> list:
     pycute_layouts.errors.ProofError: address_bits: the bit-vector model needs power-of-two domains, ...
     """
     space = _Space(domain_shape, "address_bits")
-    if nbits is not None and (isinstance(nbits, bool) or not isinstance(nbits, int) or nbits < 0):
-        raise LayoutValueError(f"address_bits: nbits must be a non-negative int, got {nbits!r}")
+    if nbits is not None:
+        check_count("address_bits", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)
     bv, _how = _evaluate(f, space, "address_bits")
     return bv.to_sympy(nbits)
 
@@ -594,7 +608,7 @@ def addresses(f: Any, domain: Any) -> np.ndarray:
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
         c = it.idx2crd(i, shape) if isinstance(shape, tuple) else i
-        out[i] = int(_call_user(f, c, shape))
+        out[i] = _as_address(_call_user(f, c, shape), f)
     return out
 
 
@@ -773,11 +787,11 @@ def equivalent(
     >>> equivalent(C, Layout((8, 64), (64, 1)), (8, 64))
     Counterexample(coordinate=(2, 0), left_address=144, right_address=128)
     """
-    if method not in ("anf", "sat"):
+    if not isinstance(method, str) or method not in ("anf", "sat"):
         raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {method!r}")
     space = _Space(domain, "equivalent")
-    if nbits is not None and (isinstance(nbits, bool) or not isinstance(nbits, int) or nbits < 0):
-        raise LayoutValueError(f"equivalent: nbits must be a non-negative int, got {nbits!r}")
+    if nbits is not None:
+        check_count("equivalent", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)
     lv, lhow = _evaluate(f, space, "left")
     rv, rhow = _evaluate(g, space, "right")
     width = max(lv.width, rv.width) if nbits is None else nbits

@@ -177,6 +177,15 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
     return TheoremProof(p, "symbolic", claim, steps)
 
 
+def _call_rule(rule: Any, mode: SwizzleMode, start: int) -> Any:
+    try:
+        return rule(mode, start)
+    except LayoutError:
+        raise
+    except Exception as e:
+        raise ProofError(f"base_offset_fn({mode.short_name}, {start}) raised {type(e).__name__}: {e}"[:300]) from e
+
+
 def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any = None) -> TheoremProof | Counterexample:
     """The base-offset rule: data swizzled relative to a pattern start ``S`` is read with PTX's base offset of ``S``.
 
@@ -204,10 +213,13 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
         raise NotApplicable("the unswizzled mode has no pattern and no base offset")
     if ar == "sm90" and not mode.on_sm90:
         raise NotApplicable(f"sm90 wgmma has no {mode.short_name} layout type")
-    rule = base_offset_fn or base_offset_for_pattern_start
+    if base_offset_fn is not None and not callable(base_offset_fn):
+        raise ProofError(f"base_offset_fn must be None or a callable (mode, pattern_start) -> base offset, got "
+                         f"{base_offset_fn!r}"[:200])
+    rule = base_offset_fn if base_offset_fn is not None else base_offset_for_pattern_start
     sw = mode.byte_swizzle
     P = mode.period_bytes
-    descs = [cls(0, 16, 16, mode, rule(mode, 128 * n)) for n in range(8)]
+    descs = [cls(0, 16, 16, mode, _call_rule(rule, mode, 128 * n)) for n in range(8)]
     sp = sympy_module()
     lines = []
     for n, d in enumerate(descs):

@@ -44,6 +44,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
+from ..limits import check_count
 
 __all__ = [
     "ARCHS",
@@ -130,6 +131,11 @@ def ptx_encode(arch: str, start_16B: Any, lbo_16B: Any, sbo_16B: Any, base_offse
     '0x4000404000010040'
     """
     fields, _ = ptx_fields(arch)
+    for name, v in (("start_16B", start_16B), ("lbo_16B", lbo_16B), ("sbo_16B", sbo_16B), ("base_offset", base_offset),
+                    ("layout_type", layout_type), ("lbo_mode", lbo_mode)):
+        if isinstance(v, np.ndarray) and v.dtype.kind in "iu":
+            continue
+        check_count("ptx_encode", name, v, 0, 2**64 - 1)
     vals = {"start": start_16B, "lbo": lbo_16B, "sbo": sbo_16B, "base_offset": base_offset,
             "layout_type": layout_type, "lbo_mode": lbo_mode, "version": PTX_TCGEN05_VERSION}
     arr = any(isinstance(v, np.ndarray) for v in vals.values())
@@ -159,7 +165,7 @@ def ptx_decode(arch: str, value: int) -> dict:
     """
     fields, types = ptx_fields(arch)
     ar = parse_arch(arch)
-    v = int(value)
+    v = check_count("ptx_decode", "value", value, 0, 2**64 - 1)
     got = {name: (v >> lo) & ((1 << width) - 1) for name, (lo, width) in fields.items()}
     used = 0
     for lo, width in fields.values():
@@ -185,6 +191,7 @@ def hardware_descriptor(p: Pairing, value: int) -> Any:
     >>> hardware_descriptor(pairing("128B", "K", 16), 0x4000004000010040).start_address
     1024
     """
+    check_pairing(p, "hardware_descriptor")
     f = ptx_decode(p.arch, value)
     try:
         return p.descriptor_class(f["start_address"], f["lbo_bytes"], f["sbo_bytes"], f["mode"], f["base_offset"])
@@ -239,7 +246,7 @@ class Faults:
             raise ProofError(f"Faults: start_offset_bytes must be an int, got {self.start_offset_bytes!r}")
         if self.swizzle is not None:
             object.__setattr__(self, "swizzle", SwizzleMode.parse(self.swizzle))
-        if self.swizzle_anchor not in ("absolute", "tile"):
+        if not isinstance(self.swizzle_anchor, str) or self.swizzle_anchor not in ("absolute", "tile"):
             raise ProofError(f"Faults: swizzle_anchor must be 'absolute' or 'tile', got {self.swizzle_anchor!r}")
 
     def active(self) -> bool:
@@ -495,6 +502,18 @@ def pairing(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
 # ----------------------------------------------------------------------------------------------
 
 
+def check_pairing(p: Any, who: str) -> None:
+    """Refuse anything but a :class:`Pairing` (build one with :func:`pairing`).
+
+    >>> check_pairing("128B", "tma_addresses")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.ProofError: tma_addresses: expected a Pairing (proofs.pairing(...)), got '128B'
+    """
+    if not isinstance(p, Pairing):
+        raise ProofError(f"{who}: expected a Pairing (proofs.pairing(...)), got {p!r}"[:200])
+
+
 def _check_size(p: Pairing, m: Any, k: Any, dst: Any) -> None:
     for name, v in (("m", m), ("k", k)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -517,6 +536,7 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     >>> tma_addresses(p, 1, 1, 0)[1, :2].tolist()      # row 1 is in the second 32-byte row: chunks swapped
     [32, 34]
     """
+    check_pairing(p, "tma_addresses")
     _check_size(p, m, k, dst_address)
     box = p.tma_box(m, k)
     eb = p.element_bytes
@@ -612,6 +632,7 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
     >>> a[1, :2].tolist(), hex(descs[0].encode())
     ([32, 34], '0xc000000000010000')
     """
+    check_pairing(p, "wgmma_addresses")
     _check_size(p, m, k, dst_address)
     f = faults or Faults()
     descs = instruction_descriptors(p, m, k, int(dst_address), f)

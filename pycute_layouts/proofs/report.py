@@ -239,6 +239,15 @@ def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Fa
     return status, expected, detail, ex, time.perf_counter() - t0, cxd
 
 
+def _selection(name: str, values: Any) -> tuple:
+    """A selection argument of :func:`report` as a tuple (a list or tuple of values, or one value)."""
+    if isinstance(values, (list, tuple)):
+        return tuple(values)
+    if isinstance(values, (str, int)) and not isinstance(values, bool):
+        return (values,)
+    raise ProofError(f"report: {name} must be a value or a list of values, got {values!r}"[:200])
+
+
 def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
            exhaustive: bool = True) -> ProofReport:
     """Classify every pairing (mode x major x element width x arch), the stated mismatches and the lemmas.
@@ -255,10 +264,12 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     ([('128B', 'proved')], True, 3, 4)
     """
     t0 = time.perf_counter()
-    archs = tuple(parse_arch(a) for a in archs)
-    mds = TMA_MODES if modes is None else tuple(parse_tma_mode(m) for m in modes)
-    majors = tuple(parse_major(m) for m in majors)
-    bits_list = tuple(parse_bits(b) for b in element_bits)
+    archs = tuple(parse_arch(a) for a in _selection("archs", archs))
+    mds = TMA_MODES if modes is None else tuple(parse_tma_mode(m) for m in _selection("modes", modes))
+    majors = tuple(parse_major(m) for m in _selection("majors", majors))
+    bits_list = tuple(parse_bits(b) for b in _selection("element_bits", element_bits))
+    if not isinstance(exhaustive, bool):
+        raise ProofError(f"report: exhaustive must be a bool, got {exhaustive!r}"[:200])
     rep = ProofReport()
     for mode in mds:
         for major in majors:

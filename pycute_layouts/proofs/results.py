@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ProofError
+from ..limits import check_count
 from .bitvec import Counterexample, Proof
-from .model import Faults, Pairing
+from .model import Faults, Pairing, check_pairing
 
 __all__ = ["TheoremProof", "TheoremCounterexample", "LemmaCounterexample", "LibraryMismatch", "is_pow2", "sympy_module"]
 
@@ -80,6 +81,17 @@ class TheoremCounterexample(Counterexample):
 
     def __init__(self, p: Pairing, coordinate: tuple[int, int], tma_address: int, wgmma_address: int, m: int, k: int,
                  dst_address: int, descriptor: Any, method: str, reason: str, faults: Faults):
+        who = "TheoremCounterexample"
+        check_pairing(p, who)
+        for name, v, lo in (("tma_address", tma_address, 0), ("wgmma_address", wgmma_address, 0), ("m", m, 1),
+                            ("k", k, 1), ("dst_address", dst_address, 0)):
+            check_count(who, name, v, lo)
+        if not (isinstance(coordinate, tuple) and len(coordinate) == 2):
+            raise ProofError(f"{who}: coordinate must be an (mn, k) pair, got {coordinate!r}"[:200])
+        for v in coordinate:
+            check_count(who, "coordinate", v, 0)
+        if not isinstance(faults, Faults) or not isinstance(method, str) or not isinstance(reason, str):
+            raise ProofError(f"{who}: faults must be a Faults object and method, reason strings")
         mn, kk = p.tile_shape(m, k)
         diff = int(tma_address) ^ int(wgmma_address)
         bits = [t for t in range(diff.bit_length()) if diff >> t & 1]

@@ -67,6 +67,7 @@ from .model import (
     Faults,
     NotApplicable,
     Pairing,
+    check_pairing,
     instruction_descriptors,
     pairing,
     tma_addresses,
@@ -704,7 +705,8 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
     >>> bool(prove_pairing(pairing("32B", "K", 8), "exhaustive", dst_address=0x100))
     True
     """
-    if method not in ("symbolic", "exhaustive"):
+    check_pairing(p, "prove_pairing")
+    if not isinstance(method, str) or method not in ("symbolic", "exhaustive"):
         raise ProofError(f"method must be 'symbolic' or 'exhaustive', got {method!r}")
     f = faults if faults is not None else Faults()
     if not isinstance(f, Faults):

@@ -15,6 +15,7 @@ from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_ELEMENT_BITS
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -106,8 +107,9 @@ def _check_element_bits(who: str, element_bits: Any) -> int | None:
     if element_bits is None:
         return None
     if isinstance(element_bits, (bool, np.bool_)) or not isinstance(element_bits, (int, np.integer)) \
-            or element_bits <= 0:
-        raise UnitError(f"{who}: element_bits must be a positive integer (bits per element), got {element_bits!r}")
+            or not 0 < element_bits <= MAX_ELEMENT_BITS:
+        raise UnitError(f"{who}: element_bits must be a positive integer (bits per element), got "
+                        f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     return int(element_bits)
 
 

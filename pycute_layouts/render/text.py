@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core.layout import size
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import MAX_TABLE_CELLS, check_budget
 
 __all__ = ["layout_grid", "layout_table", "grid_table"]
 
@@ -27,6 +28,7 @@ def layout_grid(layout: Any) -> np.ndarray:
     r = layout.rank()
     if r > 2:
         raise LayoutValueError(f"layout_grid: only rank-1 and rank-2 layouts can be drawn as a table, got rank {r}")
+    check_budget("layout_table", f"layout {layout}", layout.size(), MAX_TABLE_CELLS)
     vals = layout.to_numpy()
     if r == 1:
         return vals.reshape(1, -1)

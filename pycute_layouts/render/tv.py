@@ -124,7 +124,7 @@ def _copy_layout(a: atoms.CopyAtom, side: Any, element_bits: int | None) -> tupl
                                                                                    str, str]:
     if side in ("C", None):
         side = "dst" if a.kind in ("ldsm", "tmem_load") else "src"
-    if side not in ("src", "dst"):
+    if not isinstance(side, str) or side not in ("src", "dst"):
         raise LayoutValueError(f"atom_picture: a copy atom's side is 'src' or 'dst', got {side!r}")
     eb = element_bits if element_bits is not None else (16 if a.smem_side else 32)
     if isinstance(eb, bool) or eb not in (8, 16, 32, 64):

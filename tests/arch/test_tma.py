@@ -831,8 +831,8 @@ case(
 case(
     "global_strides.multiple16",
     IM2COL,
-    dict(global_strides=(144, 1152, 10368)),
-    dict(global_strides=(136, 1152, 10368)),
+    dict(global_strides=(144, 1296, 11664)),
+    dict(global_strides=(136, 1224, 11016)),
     ["globalStrides[0]=136"],
 )
 case(
@@ -854,15 +854,16 @@ for _fn in BASE:
 case(
     "global_strides.range",
     TILED,
-    dict(global_strides=(0,)),
+    dict(global_strides=(512,)),
     dict(global_strides=(-16,)),
     ["globalStrides[0]=-16"],
+    only=False,  # a negative stride also breaks global_strides.padding
 )
 case(
     "global_strides.multiple32_interleave32",
     TILED,
     dict(T_IL32),
-    dict(T_IL32, global_strides=(528, 32768)),
+    dict(T_IL32, global_strides=(528, 33792)),
     ["multiple of 32 when interleave is 32B", "globalStrides[0]=528"],
 )
 case(
@@ -879,6 +880,27 @@ case(
     dict(I_IL32, global_strides=(272, 2448, 17136)),
     ["multiple of 32 when interleave is 32B"],
     only=False,
+)
+case(
+    "global_strides.padding",
+    TILED,
+    dict(global_strides=(512,)),
+    dict(global_strides=(496,)),
+    ["each stride must include the previous dimension", "globalStrides[0]=496 < globalDim[0] * elementSize = 256 * 2 = 512"],
+)
+case(
+    "global_strides.padding",
+    IM2COL,
+    dict(global_strides=(128, 1152, 10368)),
+    dict(global_strides=(128, 1136, 10224)),
+    ["globalStrides[1]=1136 < globalStrides[0] * globalDim[1] = 128 * 9 = 1152"],
+)
+case(
+    "global_strides.padding",
+    IM2COL_WIDE,
+    dict(global_strides=(256, 2304, 16128)),
+    dict(global_strides=(256, 2304, 16112)),
+    ["globalStrides[2]=16112 < globalStrides[1] * globalDim[2] = 2304 * 7 = 16128"],
 )
 case(
     "global_strides.multiple32_packed16",

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
+from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
     "TensorDataType",
@@ -71,7 +72,7 @@ _ALIASES: dict[str, dict[str, str]] = {
 }
 
 
-class _DriverEnum(IntEnum):
+class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
     """Common behaviour of the driver enums: names, and :meth:`parse`."""
 
     @property
@@ -91,6 +92,11 @@ class _DriverEnum(IntEnum):
         'CU_TENSOR_MAP_INTERLEAVE_32B'
         """
         return _PREFIX[type(self).__name__] + self.short_name
+
+    @classmethod
+    def _missing_(cls, value: Any) -> _DriverEnum:
+        """``Enum(v)`` for a value that names no enumerator: TensorMapError listing the values."""
+        raise TensorMapError(f"{cls.__name__}: {value!r} is not a value of the enum; {cls._allowed_text()}"[:400])
 
     @classmethod
     def _allowed_text(cls) -> str:

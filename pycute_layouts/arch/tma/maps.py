@@ -76,6 +76,28 @@ def _names(modes: Sequence[SwizzleMode]) -> str:
     return ", ".join(m.tma_name for m in modes) if modes else "none"
 
 
+
+def _padding_problems(dims: tuple, strides: tuple, size_bytes: Any) -> list[str]:
+    """The driver's stride/dimension relation: ``globalStrides[0] = globalDim[0] * elementSize + padding[0]`` and
+    ``globalStrides[i] = globalStrides[i - 1] * (globalDim[i] + padding[i])``, read as ``padding[i] >= 0``;
+    one text per stride that breaks it."""
+    problems = []
+    row = dims[0] * size_bytes
+    if strides[0] < row:
+        problems.append(
+            f"globalStrides[0]={strides[0]} < globalDim[0] * elementSize = {dims[0]} * "
+            f"{fmt_number(size_bytes)} = {fmt_number(row)} (padding[0] < 0)"
+        )
+    for i in range(1, len(strides)):
+        need = strides[i - 1] * dims[i]
+        if strides[i] < need:
+            problems.append(
+                f"globalStrides[{i}]={strides[i]} < globalStrides[{i - 1}] * globalDim[{i}] = "
+                f"{strides[i - 1]} * {dims[i]} = {need} (padding[{i}] < 0)"
+            )
+    return problems
+
+
 def _bad(seq: Sequence[int], name: str, ok: Any) -> list[str]:
     return [f"{name}[{i}]={v}" for i, v in enumerate(seq) if not ok(v)]
 
@@ -93,7 +115,7 @@ class _Checker:
 
 
 def _parse_direction(direction: Any, who: str) -> str:
-    if direction not in ("load", "store"):
+    if not isinstance(direction, str) or direction not in ("load", "store"):
         raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {direction!r}")
     return direction
 
@@ -115,14 +137,15 @@ class _TensorMapBase:
         set_(self, "global_strides", check_int_seq(fn, "globalStrides", self.global_strides))
         if self.tensor_rank is None:
             set_(self, "tensor_rank", len(self.global_dim))
-        set_(self, "tensor_rank", check_int(fn, "tensorRank", self.tensor_rank))
+        set_(self, "tensor_rank", check_int(fn, "tensorRank", self.tensor_rank, 0, 2**32 - 1))
         set_(
             self,
             "global_address",
             check_int(fn, "globalAddress (a pointer)", self.global_address, 0, 2**64 - 1),
         )
         if self.element_strides is None:
-            set_(self, "element_strides", (1,) * max(self.tensor_rank, 0))
+            rank = self.tensor_rank  # one stride per dimension; past the maximum rank (5) one per globalDim entry
+            set_(self, "element_strides", (1,) * (rank if rank <= 5 else len(self.global_dim)))
         set_(self, "element_strides", check_int_seq(fn, "elementStrides", self.element_strides))
 
     # -- shared rule groups ---------------------------------------------------------------
@@ -190,26 +213,11 @@ class _TensorMapBase:
                 c.add(
                     "global_strides.multiple32_packed16", f"tensorDataType={dt.short_name}, " + ", ".join(bad)
                 )
-            if strides and len(dims) == len(strides) + 1:
-                problems = []
-                row = dims[0] * dt.size_bytes
-                if strides[0] < row:
-                    problems.append(
-                        f"globalStrides[0]={strides[0]} < globalDim[0] * elementSize = {dims[0]} * "
-                        f"{fmt_number(dt.size_bytes)} = {fmt_number(row)} (padding[0] < 0)"
-                    )
-                for i in range(1, len(strides)):
-                    need = strides[i - 1] * dims[i]
-                    if strides[i] < need:
-                        problems.append(
-                            f"globalStrides[{i}]={strides[i]} < globalStrides[{i - 1}] * globalDim[{i}] = "
-                            f"{strides[i - 1]} * {dims[i]} = {need} (padding[{i}] < 0)"
-                        )
-                if problems:
-                    c.add(
-                        "global_strides.packed16_padding",
-                        f"tensorDataType={dt.short_name}, " + "; ".join(problems),
-                    )
+        if strides and len(dims) == len(strides) + 1:
+            problems = _padding_problems(dims, strides, dt.size_bytes)
+            if problems:
+                rule = "global_strides.packed16_padding" if dt.is_packed_align16 else "global_strides.padding"
+                c.add(rule, f"tensorDataType={dt.short_name}, " + "; ".join(problems))
 
     def _check_element_strides(self, c: _Checker) -> None:
         bad = _bad(self.element_strides, "elementStrides", lambda v: 1 <= v <= 8)

@@ -260,6 +260,15 @@ _RULE_LIST: list[TensorMapRule] = [
         "assert(globalStrides[i] >= globalDim[i]);",
     ),
     _r(
+        "global_strides.padding",
+        _A,
+        "each stride must include the previous dimension (padding >= 0): globalStrides[0] >= globalDim[0] * "
+        "elementSize and globalStrides[i] >= globalStrides[i - 1] * globalDim[i]",
+        "Each following dimension specified includes previous dimension stride: globalStrides[0] = globalDim[0] * "
+        "elementSizeInBytes(tensorDataType) + padding[0]; for (i = 1; i < tensorRank - 1; i++) globalStrides[i] = "
+        "globalStrides[i - 1] * (globalDim[i] + padding[i]);",
+    ),
+    _r(
         "box_dim.range",
         _T,
         "boxDim must be non-zero and <= 256",
@@ -477,7 +486,7 @@ def rules_for(function: str, checked_by: str | None = "validate") -> list[Tensor
     >>> [r.id for r in rules_for("cuTensorMapEncodeIm2colWide")][:3]
     ['rank.im2col_range', 'length.global_dim', 'length.global_strides']
     """
-    if function not in ALL_FUNCTIONS:
+    if not isinstance(function, str) or function not in ALL_FUNCTIONS:
         raise TensorMapError(
             f"rules_for: unknown function {function!r}; expected one of {', '.join(ALL_FUNCTIONS)}"
         )

@@ -432,7 +432,7 @@ class InstrDescriptor:
             raise DescriptorError(f"InstrDescriptor.decode: {v:#010x} sets reserved bit(s) {bits} of {table} "
                                   f"must be 0){note}")
         if kind is not None:
-            if kind not in _KINDS or (kind in BLOCK_SCALED_KINDS) != bool(block_scaled):
+            if not isinstance(kind, str) or kind not in _KINDS or (kind in BLOCK_SCALED_KINDS) != bool(block_scaled):
                 kinds = ", ".join(BLOCK_SCALED_KINDS if block_scaled else INSTR_KINDS[:4])
                 raise DescriptorError(f"InstrDescriptor.decode: kind={kind!r} does not match block_scaled="
                                       f"{block_scaled} (kinds: {kinds})")
@@ -545,12 +545,15 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     >>> instr_desc_for_operands("e2m1_p64", "e2m1_p64", "K", "K", 128, 256, {"sf_type": "ue8m0"}).kind
     'mxf8f6f4'
     """
+    if settings is not None and not isinstance(settings, dict):
+        raise DescriptorError(f"instr_desc_for_operands: settings must be None or a dict of setting -> value, "
+                              f"got {settings!r}"[:200])
     s = dict(settings or {})
     bad = sorted(set(s) - set(_SETTING_KEYS))
     if bad:
         raise DescriptorError(f"instr_desc_for_operands: unknown setting {bad[0]!r} (settings: {', '.join(_SETTING_KEYS)})")
     for name, t in (("a_type", a_type), ("b_type", b_type)):
-        if t not in SMEM_TYPE_TO_IDESC:
+        if not isinstance(t, str) or t not in SMEM_TYPE_TO_IDESC:
             raise DescriptorError(f"instr_desc_for_operands: {name}={t!r} has no tcgen05 type (types: "
                                   f"{', '.join(SMEM_TYPE_TO_IDESC)})")
     packed = "e2m1" in (a_type, b_type)
@@ -562,6 +565,9 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     s.setdefault("d_type", "s32" if a_type in ("s8", "u8") else "f32")
     s.setdefault("m", m)
     s.setdefault("n", n)
+    for name in ("m", "n"):
+        if isinstance(s[name], bool) or not isinstance(s[name], int):
+            raise DescriptorError(f"instr_desc_for_operands: {name} must be an int, got {s[name]!r}"[:200])
     s.setdefault("cta_group", 2 if s["m"] == 256 else 1)
     return InstrDescriptor(a_type=SMEM_TYPE_TO_IDESC[a_type], b_type=SMEM_TYPE_TO_IDESC[b_type],
                            a_major=a_major, b_major=b_major, **s)

@@ -86,7 +86,7 @@ def sf_per_mma(kind: Any, vec_size: Any) -> int:
     >>> sf_per_mma("mxf8f6f4", 32), sf_per_mma("mxf4", 32), sf_per_mma("mxf4nvf4", 16)
     (1, 2, 4)
     """
-    if kind not in SF_VEC_SIZES:
+    if not isinstance(kind, str) or kind not in SF_VEC_SIZES:
         raise DescriptorError(f"sf_per_mma: kind={kind!r} is not block-scaled (kinds: {', '.join(SF_VEC_SIZES)})")
     if vec_size not in SF_VEC_SIZES[kind] or isinstance(vec_size, bool):
         raise DescriptorError(f"sf_per_mma: vec_size={vec_size!r} is illegal for kind::{kind} (allowed: "
@@ -107,6 +107,8 @@ def sf_chunk_layout(vec_size: Any, major: str = "K") -> Layout:
     vs = _pos_int("sf_chunk_layout", "vec_size", vec_size)
     if vs not in (16, 32):
         raise DescriptorError(f"sf_chunk_layout: vec_size must be 16 or 32 (the tcgen05 scale vectors), got {vs}")
+    if not isinstance(major, str):
+        raise DescriptorError(f"sf_chunk_layout: major must be 'K' or 'MN', got {major!r}")
     if major == "K":
         return Layout(((32, 4), (vs, 4)), ((16, 4), (0, 1)))
     if major == "MN":
@@ -152,7 +154,7 @@ def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: 
     who = "sf_smem_layout"
     nsf = sf_per_mma(kind, vec_size)
     mn_, k_ = _pos_int(who, "mma_mn", mma_mn), _pos_int(who, "tile_k", tile_k)
-    if operand not in ("A", "B"):
+    if not isinstance(operand, str) or operand not in ("A", "B"):
         raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {operand!r}")
     if operand == "B":
         mn_ = -(-mn_ // 128) * 128
@@ -210,7 +212,7 @@ def copy_source_desc(layout: Any, shape: Any = "32x128b", start_address: Any = 0
     pycute_layouts.errors.DescriptorError: copy_source_desc: the 8 rows of a core matrix must be 16 bytes apart ...
     """
     who = "copy_source_desc"
-    if shape not in COPY_SHAPES:
+    if not isinstance(shape, str) or shape not in COPY_SHAPES:
         raise DescriptorError(f"{who}: shape={shape!r} is not a tcgen05.cp shape (shapes: {', '.join(COPY_SHAPES)})")
     rows, bits = COPY_SHAPES[shape]
     if not isinstance(layout, Layout) or layout.rank() != 2 or layout.is_symbolic():

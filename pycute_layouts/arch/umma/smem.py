@@ -127,10 +127,10 @@ class UmmaSmemDescriptor(SmemDescriptorBase):
     def __post_init__(self) -> None:
         super().__post_init__()
         who = "UmmaSmemDescriptor"
-        if self.lbo_mode not in (0, 1) or isinstance(self.lbo_mode, bool):
+        if isinstance(self.lbo_mode, bool) or not isinstance(self.lbo_mode, int) or self.lbo_mode not in (0, 1):
             raise DescriptorError(f"{who}: lbo_mode must be 0 (relative byte offset) or 1 (absolute byte "
                                   f"address), got {self.lbo_mode!r}")
-        if self.version != 1 or isinstance(self.version, bool):
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version != 1:
             raise DescriptorError(f"{who}: bits 46-48 are the fixed constant 0b001 (version 1), got "
                                   f"{self.version!r}")
         if self.lbo_mode == 1:

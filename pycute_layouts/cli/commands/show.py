@@ -37,6 +37,7 @@ from typing import Any
 from ...arch import atoms
 from ...core.notation import parse
 from ...errors import LayoutValueError
+from ...limits import MAX_TABLE_CELLS, check_budget
 from ...render import grid_table, picture, picture_values, to_png, to_svg, to_tikz
 from ...render import tv as render_tv
 from ._common import defines
@@ -132,6 +133,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             "swizzle_unit": args.swizzle_unit, "title": args.title}
     outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
     if not outputs:
+        check_budget("show", f"layout {obj}", obj.size(), MAX_TABLE_CELLS)
         return _print_values(obj, args)
     pic = picture(obj, who="show", **opts)  # validate everything before writing anything
     written = []
