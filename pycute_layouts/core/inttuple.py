@@ -160,6 +160,8 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
     ...
     pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
     """
+    if not isinstance(allow_arrays, bool) or not isinstance(strides, bool):
+        raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {allow_arrays!r}, {strides!r}"[:200])
     if type(x) is int:
         return
     stack = [(x, 0)]
@@ -656,7 +658,9 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     >>> filter_zeros((0, 2, (0, 3)), (4, 5, (6, 7)))
     (1, 5, (1, 7))
     """
-    _checked("filter_zeros", a=a, b=a if b is None else b)
+    check_inttuple(a, "filter_zeros", "a", strides=True)
+    if b is not None:
+        check_inttuple(b, "filter_zeros", "b")
     a, b = _plain(a), _plain(b)
     if b is None:
         b = a
