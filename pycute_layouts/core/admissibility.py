@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import AdmissibilityError, SymbolicUndecidable
 from . import inttuple as it
-from .inttuple import divides, flatten, format_inttuple, is_eq, is_lt, simplify
+from .inttuple import divides, flatten, format_inttuple, is_eq, is_lt, simplify, three_valued
 from .layout import Layout
 
 
@@ -30,14 +30,6 @@ def raise_undecided(e: AdmissibilityError, undecided: list) -> None:
             f"{' or '.join(dict.fromkeys(undecided))} (for values where it holds, modes merge and B may be "
             "admissible): bind or constrain the symbols"
         ) from e
-
-
-def three_valued(fn: Any, *args: Any) -> Any:
-    """Three-valued verdict of a decision helper: True, False, or the SymbolicUndecidable it raised."""
-    try:
-        return fn(*args)
-    except SymbolicUndecidable as e:
-        return e
 
 
 def check_stride_divisibility(cs: Any, ard: Any, rest_s: Any, i: int, flat_a: Layout) -> bool:

@@ -37,7 +37,6 @@ from .admissibility import (
     raise_shape_div,
     raise_stride_div,
     raise_undecided,
-    three_valued,
 )
 from .basis import E, ScaledBasis, basis_components, basis_get
 from .f2 import F2, is_pow2
@@ -52,6 +51,7 @@ from .inttuple import (
     signum,
     simplify,
     smin,
+    three_valued,
     validate_shape,
     validate_shape_leaf,
 )

@@ -367,12 +367,12 @@ def smin(a: Any, b: Any) -> Any:
     """
     if type(a) is int and type(b) is int:
         return a if a < b else b
-    b_lt_a = _try_decide(is_lt, b, a)
+    b_lt_a = three_valued(is_lt, b, a)
     if b_lt_a is not True and not isinstance(b_lt_a, SymbolicUndecidable):
         return a  # a <= b
     if b_lt_a is True:
         return b
-    if _try_decide(is_lt, a, b) is False:
+    if three_valued(is_lt, a, b) is False:
         return b  # b <= a (b < a undecidable: they may be equal, where either is the minimum)
     raise b_lt_a
 
@@ -922,10 +922,10 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         if a != 0 and b % a == 0:
             return signum(a) * signum(b)
         raise AdmissibilityError(f"shape_div: divisibility fails: neither {a} nor {b} divides the other")
-    b_divides_a = _try_decide(divides, b, a)
+    b_divides_a = three_valued(divides, b, a)
     if b_divides_a is True:
         return _exact_div(a, b)
-    a_divides_b = _try_decide(divides, a, b)
+    a_divides_b = three_valued(divides, a, b)
     if a_divides_b is True:
         return signum(a) * signum(b)
     for verdict in (b_divides_a, a_divides_b):
@@ -934,8 +934,12 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
     raise AdmissibilityError(f"shape_div: divisibility fails: neither {a} nor {b} divides the other")
 
 
-def _try_decide(fn: Any, *args: Any) -> Any:
-    """``fn(*args)`` as a three-valued verdict: True, False, or the SymbolicUndecidable it raised."""
+def three_valued(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` as a three-valued verdict: True, False, or the SymbolicUndecidable it raised.
+
+    >>> three_valued(divides, 4, 12)
+    True
+    """
     try:
         return fn(*args)
     except SymbolicUndecidable as e:
@@ -968,10 +972,10 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
         if b == 0:
             raise AdmissibilityError(f"ceil_div: division by zero: {a} / 0")
         return -((-a) // b) if b > 0 else (a + b + 1) // b
-    b_divides_a = _try_decide(divides, b, a)
+    b_divides_a = three_valued(divides, b, a)
     if b_divides_a is True:
         return _exact_div(a, b)
-    if _try_decide(divides, a, b) is True and signum(a) > 0 and signum(b) > 0:
+    if three_valued(divides, a, b) is True and signum(a) > 0 and signum(b) > 0:
         return 1  # 0 < a <= b
     if isinstance(b_divides_a, SymbolicUndecidable):
         raise b_divides_a
