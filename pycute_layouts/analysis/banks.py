@@ -59,7 +59,6 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout, smem_layout_of, 
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
 
 __all__ = [
     "NUM_BANKS",
