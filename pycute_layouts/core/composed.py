@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LayoutTypeError, LayoutValueError, SwizzleError, UnitError
+from ..errors import LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
 from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
 from .algebra import composition
@@ -42,7 +42,7 @@ from .symbols import subs_inttuple
 from .tiling import downcast, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
-           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms"]
+           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note"]
 
 #: The units a composed layout's swizzle may act on: ``"elements"`` (CuTe's meaning of
 #: ``Sw<B,M,S> o k o L``: the layout's own units, the default everywhere) or ``"bytes"`` (PTX's
@@ -595,6 +595,16 @@ class SwizzledSmemLayout:
         return self._landing_elems(self._offset_bits(self.layout(idx)), "some index")
 
     @property
+    def inner(self) -> Layout:
+        """The element layout (CuTe's ``layout_b()`` of ``Sw o smem_ptr[Nb] o L``), as for a ComposedLayout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).inner)
+        (8,64):(64,1)
+        """
+        return self.layout
+
+    @property
     def shape(self) -> Any:
         """Shape of the element layout."""
         return self.layout.shape
@@ -797,3 +807,34 @@ def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> st
     except UnitError:
         return f"{ptr} (no element-offset form: it splits {bits}-bit elements)"
     return f"{ptr} = {el} o 0 o {layout} on {bits}-bit elements"
+
+
+def element_unit_note(layout: Any, element_bits: Any, verdict: str = "") -> str:
+    """Why an element-unit ``Sw o k o L`` is not the atom its author may have meant, naming both forms.
+
+    Pre: ``layout`` is a ComposedLayout whose outer function is a Swizzle or XorSwizzle (read by CuTe's
+    rule on ``element_bits``-bit element offsets). Post: one sentence: what the swizzle is on byte
+    addresses, and how to write the string's swizzle on byte addresses (the pointer form, its
+    element-unit equivalent, or ``swizzle_unit='bytes'``); ``verdict`` (e.g. "which is no swizzle
+    atom") follows the byte form. Used by every refusal of a non-atom.
+
+    >>> from pycute_layouts import parse
+    >>> print(element_unit_note(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16))
+    Sw<3,4,3> o 0 o L on 16-bit elements swizzles element offsets (CuTe's meaning): on byte addresses that is \
+Sw<3,5,3> o smem_ptr[16b](unset) o L; if Sw<3,4,3> was meant on byte addresses, write \
+Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or pass swizzle_unit='bytes', on the \
+command line --swizzle-unit bytes)
+    """
+    if not isinstance(layout, ComposedLayout) or not isinstance(layout.outer, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"element_unit_note: expected 'Swizzle o k o Layout', got {layout!r}"[:300])
+    sw = layout.outer
+    bits = _as_bits(element_bits, "element_unit_note")
+    head = f"{sw} o {_fmt_offset(layout.offset)} o L on {bits}-bit elements swizzles element offsets (CuTe's meaning)"
+    try:
+        as_bytes = f": on byte addresses that is {element_to_byte_swizzle(sw, bits)} o smem_ptr[{bits}b](unset) o L"
+    except LayoutError:
+        as_bytes = f": {bits}-bit elements have no byte-address form of it"
+    if verdict:
+        as_bytes += f", {verdict}"
+    return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
+            "(or pass swizzle_unit='bytes', on the command line --swizzle-unit bytes)")
