@@ -36,15 +36,15 @@ def _origins(text: str | None) -> list[tuple[int, int]] | None:
     return out
 
 
-def _pattern(args: argparse.Namespace) -> Any:
-    """The AccessPattern of --pattern or --threads (exactly one)."""
+def _pattern(args: argparse.Namespace, layout_bits: int | None = None) -> Any:
+    """The AccessPattern of --pattern or --threads (exactly one); ``layout_bits``: the width the smem_ptr form carries."""
     from ... import analysis as an
 
     if (args.pattern is None) == (args.threads is None):
         raise LayoutValueError("give exactly one of --pattern (ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, optionally "
                                ".trans) and --threads (a thread -> index layout of size 32)")
     if args.pattern is not None:
-        bits = args.element_bits if args.element_bits is not None else 8
+        bits = args.element_bits if args.element_bits is not None else layout_bits if layout_bits is not None else 8
         if args.pattern.startswith(("SM75_", "SM90_U")):  # a copy atom by CuTe's name: its own addresses
             origins = _origins(args.matrix_origins) if args.matrix_origins is not None else None
             return atoms.copy_access_pattern(args.pattern, element_bits=bits, matrix_origins=origins)
@@ -68,7 +68,8 @@ def _cmd_banks(args: argparse.Namespace) -> int:
 
     layout = _parse(args.layout, args)
     unit = _unit(args)
-    r = an.bank_conflicts(layout, _pattern(args), element_bits=args.element_bits, swizzle_unit=unit)
+    r = an.bank_conflicts(layout, _pattern(args, getattr(layout, "element_bits", None)), element_bits=args.element_bits,
+                          swizzle_unit=unit)
     reading = _reading(layout, args.element_bits, unit)
     if args.json:
         print(json.dumps({"layout": str(layout), "element_bits": args.element_bits or getattr(layout, "element_bits", None),
