@@ -95,6 +95,8 @@ def _reading(layout: Any, element_bits: Any, unit: str) -> str:
     if element_bits is None and not isinstance(layout, SwizzledSmemLayout):
         return "values are byte addresses"
     s = smem_layout_of(layout, element_bits, swizzle_unit=unit, who="analyze")
+    if s.swizzle.is_identity():
+        return f"{s.element_bits}-bit elements, no swizzle"
     where = "swizzle on byte addresses" if s.swizzle_unit == "bytes" else "swizzle on element offsets"
     try:
         both = f"; in CuTe: {str(s)}" + (f" = {s.as_composed()}" if s.base_address == 0 else "")
