@@ -64,7 +64,7 @@ import numpy as np
 
 from ..arch import tma, umma
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_unit_note, smem_layout_of
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_unit_note, smem_layout_of, swizzle_forms
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -237,7 +237,9 @@ class OperandConstants:
             "element_bits": self.element_bits, "major": self.major, "swizzle": str(self.swizzle),
             "tile": [self.tile_mn, self.tile_k], "order": self.order, "stages": self.stages,
             "mma_mn": self.mma_mn, "mma_k": self.mma_k, "k_steps": self.k_steps,
-            "smem_layout": self.smem_layout_text, "cute_type": self.cute_type, "cute_expr": self.cute_expr,
+            "smem_layout": self.smem_layout_text, "smem_layout_elements": self.smem_layout_element_text,
+            "swizzle_forms": swizzle_forms(self.tile_layout.byte_swizzle(), self.element_bits),
+            "cute_type": self.cute_type, "cute_expr": self.cute_expr,
             "canonical_layout": self.canonical, "canonical_symbols": dict(self.canonical_symbols),
             "canonical_note": self.canonical_note, "swizzle_anchor": self.swizzle_anchor,
             "lbo_bytes": d.lbo_bytes, "lbo_16B": d.lbo_16B, "sbo_bytes": d.sbo_bytes, "sbo_16B": d.sbo_16B,

@@ -28,6 +28,7 @@ from ...arch import atoms, umma
 from ...arch.instruction import instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
 from ...codegen.spec import parse_arch, tile_field
+from ...core.composed import swizzle_forms
 from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
@@ -63,6 +64,7 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     ]
     if swizzle_reason:
         lines.append(f"swizzle      : auto -> {oc.swizzle}: {swizzle_reason}")
+        lines.append(f"               in CuTe: {swizzle_forms(oc.tile_layout.byte_swizzle(), oc.element_bits)}")
     lines.append(f"smem layout  : {oc.smem_layout_text}  ({how})")
     if oc.smem_layout_element_text:
         lines.append(f"             = {oc.smem_layout_element_text}  (the same tile, swizzle on {oc.element_bits}-bit "
