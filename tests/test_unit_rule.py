@@ -359,3 +359,13 @@ def test_bad_inputs_are_loud() -> None:
     with pytest.raises(LayoutError):
         smem_layout_of(parse("Sw<3,3,3> o 3 o 8:1"), 4)  # 3 * 4 bits: not on a byte
     assert main(["analyze", "banks", "32:4", "--threads", "32:1", "--access", "4", "--swizzle-unit", "bytes"]) == 2
+    # swizzle_unit is checked at every boundary, even where it would not be used
+    tile = Layout((8, 64), (64, 1))
+    for call in (lambda: an.bank_conflicts(tile, an.ldmatrix_pattern(4), swizzle_unit="byte"),
+                 lambda: an.explain(tile, swizzle_unit=1),
+                 lambda: wgmma.make_smem_desc(Layout((8, 8), (8, 1)), "K", 16, swizzle_unit="B"),
+                 lambda: plan_tma_load(tile, tile, 16, swizzle_unit="el"),
+                 lambda: describe_layout(tile, "sm90", "K", "bf16", swizzle_unit=None),
+                 lambda: atoms.operand_addresses(tile, 16, swizzle_unit="x")):
+        with pytest.raises(LayoutError, match="swizzle_unit must be 'elements'"):
+            call()

@@ -55,7 +55,7 @@ from ..arch.access import (
 )
 from ..arch.swizzle_modes import SwizzleMode
 from ..arch.tma import swizzle_byte_map
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, smem_layout_of, swizzle_forms
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
@@ -316,6 +316,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     pycute_layouts.errors.LayoutValueError: bank_conflicts: thread 1 accesses 4 bytes at byte address 2, ...
     """
     who = "bank_conflicts"
+    check_swizzle_unit(swizzle_unit, who)
     if callable(getattr(thread_offsets, "access_pattern", None)):  # a copy atom (arch.atoms): its own addresses
         thread_offsets = thread_offsets.access_pattern(element_bits=element_bits or 16)
     if isinstance(thread_offsets, AccessPattern):

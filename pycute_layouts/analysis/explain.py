@@ -32,7 +32,7 @@ import numpy as np
 
 from ..arch.wgmma import make_smem_desc, smem_atom
 from ..core.algebra import composition
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, smem_layout_of, swizzle_forms
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
 from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -156,6 +156,7 @@ def _norm_explain_input(layout: Any, element_bits: Any,
                         swizzle_unit: str = "elements") -> tuple[Any, Layout, Any, int | None, str]:
     """(evaluator, element layout, swizzle (on bytes when element_bits is known) or None, element_bits, kind)."""
     who = "explain"
+    check_swizzle_unit(swizzle_unit, who)
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
                                      or not 0 < element_bits <= MAX_ELEMENT_BITS):
         raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "

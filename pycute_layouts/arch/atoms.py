@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..core.algebra import composition, right_inverse
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, smem_layout_of
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
 from ..core.layout import Layout, make_layout
 from ..core.swizzle import Swizzle
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
@@ -461,6 +461,7 @@ def operand_addresses(smem: Any, element_bits: int | None = None, *, swizzle_uni
     >>> operand_addresses(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), 16)[1, :9:8].tolist()  # the same atom
     [144, 128]
     """
+    check_swizzle_unit(swizzle_unit, "operand_addresses")
     if isinstance(smem, ComposedLayout):
         if smem.offset != 0 or not isinstance(smem.inner, Layout):
             raise LayoutValueError(f"operand_addresses: expected Sw<..> o 0 o Layout, got {smem}")

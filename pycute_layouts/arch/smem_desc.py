@@ -28,7 +28,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_unit_note, smem_layout_of
+from ..core.composed import (
+    ComposedLayout,
+    SwizzledSmemLayout,
+    check_swizzle_unit,
+    element_unit_note,
+    smem_layout_of,
+)
 from ..core.display import rich_repr
 from ..core.inttuple import flatten
 from ..core.layout import Layout
@@ -622,6 +628,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
     who = f"{rules.who}.make_smem_desc"
     mj = _parse_major(major, who)
     bits = _check_bits(element_bits, mj, rules.desc_bits, rules, who, "descriptors")
+    check_swizzle_unit(swizzle_unit, who)
     op = _normalize(layout, bits, start_address, swizzle_anchor, rules, who, swizzle_unit)
     if op.mode in rules.mn_only_modes and mj == "K":
         raise DescriptorError(f"{who}: the {op.mode.short_name} mode is MN-major only (CuTe: "

@@ -64,7 +64,14 @@ import numpy as np
 
 from ..arch import tma, umma
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
-from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_unit_note, smem_layout_of, swizzle_forms
+from ..core.composed import (
+    ComposedLayout,
+    SwizzledSmemLayout,
+    check_swizzle_unit,
+    element_unit_note,
+    smem_layout_of,
+    swizzle_forms,
+)
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -638,6 +645,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
     start = _check_start(start_address, who)
     bits = dt.element_bits
+    check_swizzle_unit(swizzle_unit, who)
     tile_s, off = _tile_of(layout, bits, swizzle_unit, who)
     inner = tile_s.layout
     if inner.is_symbolic():

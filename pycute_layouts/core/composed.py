@@ -42,7 +42,8 @@ from .symbols import subs_inttuple
 from .tiling import downcast, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
-           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note"]
+           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note",
+           "check_swizzle_unit"]
 
 #: The units a composed layout's swizzle may act on: ``"elements"`` (CuTe's meaning of
 #: ``Sw<B,M,S> o k o L``: the layout's own units, the default everywhere) or ``"bytes"`` (PTX's
@@ -738,9 +739,7 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
     >>> print(smem_layout_of(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16, swizzle_unit="bytes").element_swizzle())
     Sw<3,3,3>
     """
-    if not isinstance(swizzle_unit, str) or swizzle_unit not in SWIZZLE_UNITS:
-        raise UnitError(f"{who}: swizzle_unit must be 'elements' (CuTe's meaning of Sw o k o L, the default) or "
-                        f"'bytes' (PTX's byte-address reading), got {swizzle_unit!r}"[:300])
+    check_swizzle_unit(swizzle_unit, who)
     if isinstance(layout, SwizzledSmemLayout):
         if element_bits is not None and _as_bits(element_bits, who) != layout.element_bits:
             raise UnitError(f"{who}: the layout {layout} holds {layout.element_bits}-bit elements but "
@@ -768,6 +767,22 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
                         f"not whole bytes; write the byte swizzle in pointer form '{outer} o smem_ptr[{bits}b](unset) "
                         f"o {inner}' (or pass swizzle_unit='bytes')")
     return SwizzledSmemLayout(outer, inner, bits, "elements", base_address=off * bits // 8)
+
+
+def check_swizzle_unit(swizzle_unit: Any, who: str = "check_swizzle_unit") -> str:
+    """``swizzle_unit`` if it is one of :data:`SWIZZLE_UNITS`, else UnitError naming both choices.
+
+    >>> check_swizzle_unit("bytes")
+    'bytes'
+    >>> check_swizzle_unit("byte")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.UnitError: check_swizzle_unit: swizzle_unit must be 'elements' (CuTe's meaning of ...
+    """
+    if not isinstance(swizzle_unit, str) or swizzle_unit not in SWIZZLE_UNITS:
+        raise UnitError(f"{who}: swizzle_unit must be 'elements' (CuTe's meaning of Sw o k o L, the default) or "
+                        f"'bytes' (PTX's byte-address reading), got {swizzle_unit!r}"[:300])
+    return swizzle_unit
 
 
 def _as_bits(element_bits: Any, who: str) -> int:

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from ...core import inttuple as it
-from ...core.composed import ComposedLayout, SwizzledSmemLayout, element_unit_note, smem_layout_of
+from ...core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, element_unit_note, smem_layout_of
 from ...core.layout import Layout
 from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
@@ -579,6 +579,10 @@ def plan_tma_load(
 def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_type: Any,
                  split: Any, swizzle_unit: Any = "elements") -> tuple[Any, Any, int, int, Any, TensorDataType, int]:
     """(byte swizzle, smem Layout, element offset, base address, global Layout, data type, element bits)."""
+    try:
+        check_swizzle_unit(swizzle_unit, "plan_tma_load")
+    except LayoutError as e:
+        raise _err("plan.input", str(e)) from None
     smem_obj = _as_layout_obj(smem_layout, "smem layout")
     sw, L, off_elems, base_address, bits_from_layout = _normalize_smem(smem_obj)
     G = _as_layout_obj(global_layout, "global layout")
