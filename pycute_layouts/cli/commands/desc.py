@@ -48,7 +48,7 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     the swizzle mode was chosen (``--swizzle auto``).
 
     >>> from pycute_layouts.codegen import describe_operand
-    >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[5])
+    >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[6])
     LBO          : 1024 B, encoded 64 (16-byte units; bits 16-29)
     """
     d = oc.descriptor
