@@ -10,7 +10,7 @@ the descriptors read (forward model), and the planner, given only the smem layou
 
 import numpy as np
 
-from pycute_layouts import Layout, _, flat_divide
+from pycute_layouts import Layout
 from pycute_layouts.arch import tma, wgmma
 from pycute_layouts.codegen import kernel_constants, parse_spec
 from pycute_layouts.proofs import prove_tma_matches_wgmma
@@ -27,7 +27,7 @@ for name in ("A", "B"):
     print(f"   descriptor       {o.desc:#018x}  (LBO {o.lbo_bytes} B, SBO {o.sbo_bytes} B)")
     print(f"   K steps          +{list(o.k_step_offsets_bytes)} bytes = desc.lo += {list(o.k_step_advance_16B)}")
     print(f"   TMA              {o.tma_swizzle_name}, box {o.tma_box_dim}, {o.tma_copies} copy/copies per stage")
-    print(f"   smem layout      {o.tile_layout}")
+    print(f"   smem layout      {o.smem_layout_text} = {o.smem_layout_element_text}")
 
 # Check 1: the TMA copies write every byte of A's stage 0 exactly once, where the descriptors read it.
 a = kc.operand("A")
@@ -36,9 +36,9 @@ written = np.concatenate([tma.box_to_smem(a.tma_swizzle_name, 2, a.tma_box_dim, 
 assert np.array_equal(np.sort(written), a.stage_starts[0] + np.arange(a.stage_bytes)), "TMA does not tile the stage"
 tile = a.tile_layout
 for k in range(len(a.k_step_offsets_bytes)):             # element (mn, kk) of step k, as the descriptor reads it
-    step = flat_divide(tile, (a.tile_mn, 16))(_, _, 0, k)
+    start_elem = int(tile.layout(0, 16 * k))                     # element (0, 16k), before the swizzle
     d = wgmma.SmemDescriptor.decode(a.descs[0][k])               # stage 0, K step k, as the kernel uses it
-    assert d.start_address == a.stage_starts[0] + 2 * (step.offset + step.inner(0, 0)), f"K step {k}: start"
+    assert d.start_address == a.stage_starts[0] + 2 * start_elem, f"K step {k}: start"
     assert a.descs[0][k] == a.desc + a.k_step_advance_16B[k], "desc.lo += advance"
 print("TMA boxes tile A's stage exactly; every K step starts where the descriptor says")
 

@@ -14,11 +14,16 @@ import importlib as _importlib
 from .core.algebra import coalesce, complement, composition, filter, left_inverse, right_inverse, tiler_to_layout
 from .core.basis import E, ScaledBasis
 from .core.composed import (
+    SWIZZLE_UNITS,
     ComposedLayout,
     SwizzledSmemLayout,
     byte_to_element_swizzle,
+    check_swizzle_unit,
     element_to_byte_swizzle,
+    element_unit_note,
     make_composed_layout,
+    smem_layout_of,
+    swizzle_forms,
 )
 from .core.display import set_display_loader
 from .core.f2 import F2
@@ -202,6 +207,11 @@ __all__ = [
     "depth",
     "downcast",
     "element_to_byte_swizzle",
+    "element_unit_note",
+    "check_swizzle_unit",
+    "smem_layout_of",
+    "swizzle_forms",
+    "SWIZZLE_UNITS",
     "filter",
     "flat_divide",
     "flat_product",

@@ -20,6 +20,7 @@ from pycute_layouts import (
     SwizzledSmemLayout,
     UnitError,
     XorSwizzle,
+    byte_to_element_swizzle,
     composition,
     parse,
 )
@@ -88,8 +89,11 @@ def test_classic_ldmatrix_conflicts_and_their_swizzle(tile, sw, num, wf, degree)
         fixed = an.bank_conflicts(SwizzledSmemLayout(sw, tile, 16), pat)
         assert (fixed.wavefronts, fixed.conflict_degree, fixed.is_conflict_free) == (num, 1, True)
         assert set(fixed.per_bank) == {1}                            # every bank once per matrix
-        # the same through a ComposedLayout with element_bits (byte swizzle convention) ...
-        assert an.bank_conflicts(ComposedLayout(sw, 0, tile), pat, element_bits=16).wavefronts == num
+        # the same through CuTe's element-unit ComposedLayout with element_bits (Sw<B,3,3> on 16-bit offsets),
+        # through the same string read on bytes only when asked (swizzle_unit="bytes") ...
+        el = byte_to_element_swizzle(sw, 16)
+        assert an.bank_conflicts(ComposedLayout(el, 0, tile), pat, element_bits=16).wavefronts == num
+        assert an.bank_conflicts(ComposedLayout(sw, 0, tile), pat, element_bits=16, swizzle_unit="bytes").wavefronts == num
         # ... and through the byte-address ComposedLayout: Sw on bytes o the tile in bytes
         byte_tile = Layout(tile.shape, (tile.stride[0] * 2, 2))
         assert an.bank_conflicts(ComposedLayout(sw, 0, byte_tile), op(num, element_bits=16)).wavefronts == num
@@ -99,7 +103,7 @@ def test_classic_ldmatrix_conflicts_and_their_swizzle(tile, sw, num, wf, degree)
 def test_classic_x1_is_one_matrix(tile, sw, num, wf, degree) -> None:
     p1 = an.ldmatrix_pattern(1)
     assert an.bank_conflicts(tile, p1, element_bits=16).wavefronts == degree
-    assert an.bank_conflicts(ComposedLayout(sw, 0, tile), p1, element_bits=16).wavefronts == 1
+    assert an.bank_conflicts(ComposedLayout(byte_to_element_swizzle(sw, 16), 0, tile), p1, element_bits=16).wavefronts == 1
 
 
 def test_tma_128B_box_is_conflict_free_for_ldmatrix() -> None:
@@ -119,7 +123,7 @@ def test_a_fragment_16x16_on_a_128B_tile() -> None:
     tile = Layout((16, 64), (64, 1))
     pat = an.ldmatrix_pattern(4, matrix_origins=[(0, 0), (8, 0), (0, 8), (8, 8)])
     assert an.bank_conflicts(tile, pat, element_bits=16).wavefronts == 32
-    assert an.bank_conflicts(ComposedLayout(Swizzle(3, 4, 3), 0, tile), pat, element_bits=16).wavefronts == 4
+    assert an.bank_conflicts(ComposedLayout(Swizzle(3, 3, 3), 0, tile), pat, element_bits=16).wavefronts == 4
 
 
 def test_scalar_and_vector_cases() -> None:
@@ -462,7 +466,7 @@ def test_xor_swizzle_and_nested_outer() -> None:
 
 
 def test_explain_128B_k_major() -> None:
-    e = an.explain(parse("Sw<3,4,3> o 0 o ((8,2),(64,2)):((64,512),(1,1024))"), element_bits=16)
+    e = an.explain(parse("Sw<3,3,3> o 0 o ((8,2),(64,2)):((64,512),(1,1024))"), element_bits=16)
     assert (e.size, e.injective, e.compact) == (2048, True, True)
     assert e.contiguous_along == (1, 8) and (e.vector_elems, e.vector_bytes) == (8, 16)
     assert e.swizzle["source_bits"] == [7, 8, 9] and e.swizzle["target_bits"] == [4, 5, 6]
@@ -470,13 +474,15 @@ def test_explain_128B_k_major() -> None:
     assert e.swizzle["tma_modes"] == ["128B"] and e.swizzle["wgmma_mode"] == "128B"
     [m] = e.wgmma
     assert (m["major"], m["mode"], m["lbo_bytes"], m["sbo_bytes"], m["k_slices"]) == ("K", "128B", 16, 1024, 8)
-    assert m["atom"] == "Sw<3,4,3> o (8,64):(64,1)"
+    assert m["atom"] == "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"
+    assert m["atom_elements"] == "Sw<3,3,3> o 0 o (8,64):(64,1)"
+    assert e.swizzle["swizzle"] == "Sw<3,4,3>" and "= Sw<3,3,3> o 0 o L on 16-bit" in e.swizzle["forms"]
     text = e.to_text()
     assert "canonical wgmma layout: K-major 128B" in text and "not MN-major canonical" in text
 
 
 def test_explain_mn_major_64B_matches_ptx_example() -> None:
-    e = an.explain(parse("Sw<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), element_bits=16)
+    e = an.explain(parse("Sw<2,3,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), element_bits=16)
     [m] = e.wgmma
     assert (m["major"], m["mode"], m["lbo_bytes"], m["sbo_bytes"]) == ("MN", "64B", 512, 1024)
     assert e.contiguous_along == (8, 1) and e.max_contiguous_elems == 32

@@ -60,7 +60,7 @@ def test_desc_text() -> None:
     assert "layout type  : 1 (128B swizzle; bits 62-63)" in out
     assert "base offset  : 0" in out
     assert "descriptor   : 0x4000004000010040" in out
-    assert "canonical    : Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))" in out
+    assert "canonical    : Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,2)):((64,512),(1,8))" in out
     for k, (off, adv) in enumerate(((0, 0), (32, 2), (64, 4), (96, 6))):
         assert f"  {k:>2}  {off:>8}  {adv:>11}  0x400000400001004{2 * k}" in out
     assert "CU_TENSOR_MAP_SWIZZLE_128B (3)" in out and "boxDim {64, 64}" in out
@@ -89,11 +89,11 @@ def test_desc_sm100_and_order() -> None:
 
 
 def test_desc_layout_and_symbols() -> None:
-    r = run("desc", "--layout", "Sw<2,4,3> o ((8,4,m),(8,2)):((1,8,256),(32,512))", "-D", "m=2", "--major", "MN",
+    r = run("desc", "--layout", "Sw<2,3,3> o ((8,4,m),(8,2)):((1,8,256),(32,512))", "-D", "m=2", "--major", "MN",
             "--dtype", "bf16")
     assert r.returncode == 0, r.stderr
     assert "LBO          : 512 B, encoded 32" in r.stdout and "SBO          : 1024 B, encoded 64" in r.stdout
-    assert "canonical    : Sw<2,4,3> o 0 o ((8,4,2),(8,2)):((1,8,256),(32,512))" in r.stdout
+    assert "canonical    : Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,2),(8,2)):((1,8,256),(32,512))" in r.stdout
 
 
 def test_desc_tile_anchor_base_offset() -> None:
@@ -109,13 +109,13 @@ def test_desc_tile_anchor_base_offset() -> None:
     (("--major", "K", "--swizzle", "128B", "--dtype", "bf16"), "--tile"),
     (("--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "60x64"), "not a multiple"),
     (("--major", "MN", "--swizzle", "128B", "--dtype", "tf32", "--tile", "64x64"), "only .f16/.bf16"),
-    (("--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--start", "0x408"), "16"),
+    (("--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--start", "0x408"), "aligned to 128 bytes"),
     (("--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--start", "zz"), "integer"),
     (("--major", "X", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64"), "major"),
     (("--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x64", "--arch", "sm80"), "arch"),
     (("--layout", "(64,64):(64,", "--major", "K", "--dtype", "bf16"), "expected"),
     (("--layout", "(64,64):(64,1)", "--tile", "64x64", "--major", "K", "--dtype", "bf16"), "--layout"),
-    (("--layout", "Sw<3,3,3> o (64,16):(64,1)", "--major", "K", "--dtype", "bf16"), "byte"),
+    (("--layout", "Sw<3,4,3> o (64,16):(64,1)", "--major", "K", "--dtype", "bf16"), "smem_ptr[16b](unset)"),
     (("--major", "K", "--dtype", "bf16"), "required"),
 ])
 def test_desc_bad_input(args: tuple, words: str) -> None:

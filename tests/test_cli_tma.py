@@ -13,7 +13,7 @@ from pycute_layouts.arch.tma import pattern_table
 
 EXE = shutil.which("pycute-layouts")
 MAP = ["--dtype", "bf16", "--global-dim", "4096,4096", "--global-strides", "8192", "--box-dim", "64,64"]
-K128 = "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"
+K128 = "Sw<3,3,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"  # bf16: the swizzle on element offsets (CuTe)
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -107,10 +107,11 @@ def test_plan_text() -> None:
     assert "box         : {64, 128} (innermost first), swizzle 128B (CUtensorMapSwizzle 3), 2 copies of 16384 bytes" in out
     assert "globalDim={4096, 4096}, globalStrides={8192}, boxDim={64, 128}" in out
     assert "  1  (64, 0)" in out and "0x4000" in out
+    assert "in CuTe     : 128B: Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements" in out
 
 
 def test_plan_json() -> None:
-    r = run("tma", "--plan", "Sw<1,4,3> o 0 o ((8,8),(16,4)):((16,128),(1,1024))", "--global",
+    r = run("tma", "--plan", "Sw<1,3,3> o 0 o ((8,8),(16,4)):((16,128),(1,1024))", "--global",
             "(4096,4096):(4096,1)", "--dtype", "bf16", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
@@ -120,7 +121,7 @@ def test_plan_json() -> None:
 
 
 def test_plan_split() -> None:
-    r = run("tma", "--plan", "Sw<3,4,3> o 0 o (8,128):(128,1)", "--global", "(64,4096):(4096,1)", "--dtype", "bf16",
+    r = run("tma", "--plan", "Sw<3,3,3> o 0 o (8,128):(128,1)", "--global", "(64,4096):(4096,1)", "--dtype", "bf16",
             "--split", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["num_copies"] == 16
@@ -135,10 +136,12 @@ def test_invalid_map_is_a_finding_exit_1() -> None:
 @pytest.mark.parametrize("args,words", [
     (("tma", "--plan", K128, "--global", "(4096,4096):(1,4096)", "--dtype", "bf16"),
      "smem inner (contiguous) dimension must be the global stride-1 dimension"),
-    (("tma", "--plan", "Sw<3,4,3> o 0 o (8,128):(128,1)", "--global", "(64,4096):(4096,1)", "--dtype", "bf16"),
+    (("tma", "--plan", "Sw<3,3,3> o 0 o (8,128):(128,1)", "--global", "(64,4096):(4096,1)", "--dtype", "bf16"),
      "violates 1 rule(s): [swizzle.inner_box_span]"),
-    (("tma", "--plan", "Sw<3,3,3> o 0 o (8,64):(64,1)", "--global", "(64,64):(64,1)", "--dtype", "bf16"),
-     "not the byte map of any CUtensorMapSwizzle mode"),
+    (("tma", "--plan", "Sw<3,3,3> o 0 o (8,64):(64,1)", "--global", "(64,64):(64,1)", "--dtype", "bf16",
+      "--swizzle-unit", "bytes"), "not the byte map of any CUtensorMapSwizzle mode"),
+    (("tma", "--plan", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--global", "(64,64):(64,1)", "--dtype", "bf16"),
+     "Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements"),
     (("tma", "--plan", "(8,64):(64,", "--global", "(64,64):(64,1)", "--dtype", "bf16"), "cannot parse the smem layout"),
     (("tma", "--plan", K128, "--dtype", "bf16"), "--plan needs --global"),
     (("tma", "--plan", K128, "--global", "(4096,4096):(4096,1)"), "--plan needs --dtype"),

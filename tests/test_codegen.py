@@ -37,6 +37,7 @@ from pycute_layouts.codegen import (
     load_spec,
     parse_spec,
 )
+from pycute_layouts.core.composed import smem_layout_of
 from pycute_layouts.errors import DescriptorError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -94,7 +95,7 @@ def test_deepgemm_k_major_sw128_bf16(constants):
                                             "0x4000004000010406"]
     assert (a.tma_swizzle_name, int(a.tma_swizzle), a.tma_box_dim, a.tma_copies) == \
         ("CU_TENSOR_MAP_SWIZZLE_128B", 3, (64, 128), 1)
-    assert a.canonical == "Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))"
+    assert a.canonical == "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,2)):((64,512),(1,8))"  # pointer form: bytes
     b = constants["dg_bf16"].operand("B")  # N-major, K tiled first (CUTLASS Step<_2,_1,_3>)
     assert (b.lbo_bytes, b.sbo_bytes) == (128 * 64 * 2 // 2, 1024)  # LBO: the second 64-wide N atom, 8 KiB on
     assert b.k_step_offsets_bytes == (0, 2048, 4096, 6144)  # two 8-row K groups (2 * SBO) per K step
@@ -126,7 +127,7 @@ def test_sm100_values():
     t = describe_operand("sm100", "MN", "128B_base32B", "tf32", (64, 8), order="mn_first")
     assert (t.lbo_bytes, t.sbo_bytes, hex(t.desc)) == (512, 1024, "0x2000404000200000")  # umma docstring
     assert (t.tma_swizzle_name, int(t.tma_swizzle)) == ("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B", 4)
-    assert t.canonical == "Sw<2,5,2> o 0 o ((4,8,2),(4,2)):((1,4,128),(32,256))"
+    assert t.canonical == "Sw<2,5,2> o smem_ptr[32b](unset) o ((4,8,2),(4,2)):((1,4,128),(32,256))"
 
 
 def _reference_examples():
@@ -150,15 +151,19 @@ def _reference_examples():
 
 
 def test_ptx_examples_through_desc():
-    """Every consistent worked example: the encodings of reference 003, and its canonical layout substituted."""
+    """Every consistent worked example: the encodings of reference 003, and its canonical layout substituted.
+
+    PTX writes its layouts with the swizzle on byte addresses: read them so (swizzle_unit="bytes"); the
+    canonical layout comes back in CuTe's pointer form, the same placement.
+    """
     seen = 0
     for head, exact, major, bits, lbo, sbo, canon, params in _reference_examples():
         lay = parse(exact.replace("Swizzle<", "Sw<"))
         if "32B swizzling and tf32" in head and major == "K":
             with pytest.raises(DescriptorError, match="not injective"):  # see docs/descriptors.md
-                describe_layout(lay, "sm90", major, "tf32")
+                describe_layout(lay, "sm90", major, "tf32", swizzle_unit="bytes")
             continue
-        oc = describe_layout(lay, "sm90", major, "tf32" if bits == 32 else "bf16")
+        oc = describe_layout(lay, "sm90", major, "tf32" if bits == 32 else "bf16", swizzle_unit="bytes")
         m = re.fullmatch(r"\(LBO\) >> 4 = (\d+)", lbo)
         assert oc.descriptor.lbo_16B == (int(m.group(1)) if m else 1), head
         assert oc.descriptor.sbo_16B == sbo, head
@@ -166,14 +171,15 @@ def test_ptx_examples_through_desc():
         # K = one instruction: k = 1 K-major, 2 MN-major) substituted
         assert oc.canonical_symbols["T"] == params["T"] and oc.canonical_symbols["m"] == params["m"], head
         ref = parse(canon.replace("Swizzle<", "Sw<"), **oc.canonical_symbols)
-        assert ref == parse(oc.canonical), (head, str(ref), oc.canonical)
+        assert smem_layout_of(ref, bits, swizzle_unit="bytes") == parse(oc.canonical), (head, str(ref), oc.canonical)
         seen += 1
     assert seen == 4
 
 
 def test_ptx_example_one_instruction_slices():
     """MN-major 64B bf16 (Figure 170) is two 8-row K groups = one 16-element K step; K none tf32 is two steps."""
-    oc = describe_layout(parse("Sw<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "sm90", "MN", "bf16")
+    oc = describe_layout(parse("Sw<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "sm90", "MN", "bf16",
+                         swizzle_unit="bytes")  # PTX's text: the swizzle on byte addresses
     assert oc.k_steps == 1 and (oc.descriptor.lbo_16B, oc.descriptor.sbo_16B) == (32, 64)
     oc = describe_layout(parse("Sw<0,4,3> o ((8,2),(4,4)):((4,32),(1,64))"), "sm90", "K", "tf32")
     assert oc.k_steps == 2 and oc.k_step_offsets_bytes == (0, 512)  # K step 1: 2 * LBO
@@ -194,7 +200,7 @@ def _check_operand(oc, arch):
     bits = oc.element_bits
     tile = oc.tile_layout.inner
     for s, start in enumerate(oc.stage_starts):
-        smem = SwizzledSmemLayout(oc.tile_layout.outer, tile, bits, base_address=start)
+        smem = SwizzledSmemLayout(oc.tile_layout.byte_swizzle(), tile, bits, base_address=start)
         for k, value in enumerate(oc.descs[s]):
             d = cls.decode(value)
             assert d.encode() == value
@@ -365,7 +371,7 @@ def test_bad_api_inputs():
         describe_operand("sm90", "row", "128B", "bf16", (64, 64))
     with pytest.raises(LayoutError, match="start address"):
         describe_operand("sm90", "K", "128B", "bf16", (64, 64), -16)
-    with pytest.raises(DescriptorError, match="misaligned start"):
+    with pytest.raises(LayoutError, match="start address 0x8 is not aligned to 128 bytes"):
         describe_operand("sm90", "K", "128B", "bf16", (64, 64), 8)
     with pytest.raises(LayoutError, match="order"):
         describe_operand("sm90", "K", "128B", "bf16", (64, 64), order="diagonal")
@@ -374,7 +380,7 @@ def test_bad_api_inputs():
     with pytest.raises(LayoutError, match="unbound symbols"):
         describe_layout(parse("(64,m):(m,1)"), "sm90", "K", "bf16")
     with pytest.raises(LayoutError, match="multiple of one instruction's K"):
-        describe_layout(parse("Sw<3,4,3> o (64,8):(64,1)"), "sm90", "K", "bf16")
+        describe_layout(parse("Sw<3,3,3> o (64,8):(64,1)"), "sm90", "K", "bf16")
     with pytest.raises(SpecError):
         emit_header("not constants")
     with pytest.raises(SpecError):

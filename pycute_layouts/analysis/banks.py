@@ -55,11 +55,10 @@ from ..arch.access import (
 )
 from ..arch.swizzle_modes import SwizzleMode
 from ..arch.tma import swizzle_byte_map
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
 
 __all__ = [
     "NUM_BANKS",
@@ -99,18 +98,16 @@ def phases_for(access_bytes: int) -> tuple[tuple[int, ...], ...]:
 # --------------------------------------------------------------------------------------------------
 
 
-def _byte_address_fn(layout: Any, element_bits: Any, who: str) -> tuple[Callable[[Any], int], Any]:
+def _byte_address_fn(layout: Any, element_bits: Any, who: str,
+                      swizzle_unit: str = "elements") -> tuple[Callable[[Any], int], Any]:
     """(coordinate -> byte address, the domain Layout used to check coordinates or None)."""
-    if element_bits is not None and isinstance(layout, (Layout, ComposedLayout)):
-        layout = as_smem_layout(layout, element_bits, who)
-    elif element_bits is not None and not isinstance(layout, SwizzledSmemLayout):
+    if element_bits is not None and isinstance(layout, (Layout, ComposedLayout, SwizzledSmemLayout)):
+        layout = smem_layout_of(layout, element_bits, swizzle_unit=swizzle_unit, who=who)
+    elif element_bits is not None:
         raise UnitError(f"{who}: element_bits applies to a Layout, ComposedLayout or SwizzledSmemLayout; a callable "
                         "layout must return byte addresses itself")
     if isinstance(layout, SwizzledSmemLayout):
         s = layout
-        if element_bits is not None and element_bits != s.element_bits:
-            raise UnitError(f"{who}: the SwizzledSmemLayout holds {s.element_bits}-bit elements but "
-                            f"element_bits={element_bits} was passed")
 
         def f_smem(c: Any) -> int:
             return int(s.byte_address(*c) if isinstance(c, tuple) else s.byte_address(c))
@@ -144,32 +141,17 @@ def _domain_layout(c: ComposedLayout) -> Layout:
     return inner
 
 
-def as_smem_layout(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayout:
-    """An element layout (optionally ``Swizzle o offset o Layout`` with a BYTE swizzle) as a SwizzledSmemLayout.
+def as_smem_layout(layout: Any, element_bits: Any, who: str, swizzle_unit: str = "elements") -> SwizzledSmemLayout:
+    """An element layout (optionally ``Swizzle o offset o Layout``) as a SwizzledSmemLayout, by CuTe's unit rule.
 
-    Pre: ``element_bits`` is a positive int; ``layout`` is a Layout or ``Swizzle o offset o Layout`` whose
-    offset starts on a byte. Post: the SwizzledSmemLayout that places the same elements (UnitError,
-    LayoutTypeError or LayoutValueError otherwise; ``who`` prefixes the message).
+    Pre: ``element_bits`` is a positive int; ``layout`` is a Layout, ``Swizzle o offset o Layout`` or a
+    SwizzledSmemLayout. Post: :func:`~pycute_layouts.core.composed.smem_layout_of` (the swizzle of
+    ``Sw o k o L`` acts on element offsets unless ``swizzle_unit="bytes"``); ``who`` prefixes errors.
 
-    >>> as_smem_layout(Layout((8, 64), (64, 1)), 16, "example").element_bits
+    >>> print(as_smem_layout(Layout((8, 64), (64, 1)), 16, "example").element_bits)
     16
     """
-    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
-            or not 0 < element_bits <= MAX_ELEMENT_BITS:
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
-                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
-    bits = int(element_bits)
-    if isinstance(layout, Layout):
-        return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, bits)
-    outer, inner, off = layout.outer, layout.inner, layout.offset
-    if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
-        raise LayoutTypeError(f"{who}: with element_bits, a ComposedLayout must be 'Swizzle o offset o Layout' "
-                              f"(a byte swizzle over an element layout), got {layout}")
-    if not isinstance(off, (int, np.integer)) or off < 0:
-        raise LayoutValueError(f"{who}: the ComposedLayout's offset must be a non-negative int, got {off}")
-    if (int(off) * bits) % 8:
-        raise UnitError(f"{who}: offset {off} elements of {bits} bits does not start on a byte")
-    return SwizzledSmemLayout(outer, inner, bits, "bytes", base_address=int(off) * bits // 8)
+    return smem_layout_of(layout, element_bits, swizzle_unit=swizzle_unit, who=who)
 
 
 def _check_coord_in(dom: Layout | None, c: Any, t: int, who: str) -> None:
@@ -299,14 +281,17 @@ def _jsonable(c: Any) -> Any:
 
 
 def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = None, *,
-                   element_bits: int | None = None) -> BankConflicts:
+                   element_bits: int | None = None, swizzle_unit: str = "elements") -> BankConflicts:
     """Wavefronts and bank conflicts of one warp access through a shared-memory layout.
 
     ``layout`` maps a coordinate to a BYTE address, swizzle included: a
-    :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` (its ``byte_address``), a Layout or
-    ComposedLayout whose values are byte addresses, or a callable. With ``element_bits``, a
-    Layout or ``Swizzle o offset o Layout`` is instead an element layout whose swizzle acts on
-    byte addresses (the wgmma/TMA convention of :mod:`pycute_layouts.arch.wgmma`).
+    :class:`~pycute_layouts.core.composed.SwizzledSmemLayout` (CuTe's pointer form
+    ``Sw o smem_ptr[Nb](..) o L``, its ``byte_address``), a Layout or ComposedLayout whose values
+    are byte addresses, or a callable. With ``element_bits``, a Layout or ``Swizzle o offset o
+    Layout`` is instead an element layout read by CuTe's unit rule
+    (:func:`~pycute_layouts.core.composed.smem_layout_of`): its swizzle acts on element offsets, so
+    ``Sw<3,3,3> o 0 o L`` on 16-bit elements is the 128B atom. ``swizzle_unit="bytes"`` reads the
+    swizzle of ``Sw o k o L`` on byte addresses instead (PTX's reading; prefer the pointer form).
 
     ``thread_offsets``: an :class:`AccessPattern` (e.g. :func:`ldmatrix_pattern`), an ldmatrix/stmatrix
     copy atom of :mod:`pycute_layouts.arch.atoms` (its ``access_pattern()``: matrix ``m`` at the
@@ -322,12 +307,16 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     >>> r = bank_conflicts(Layout((8, 64), (64, 1)), ldmatrix_pattern(4), element_bits=16)
     >>> r.wavefronts, r.conflict_degree, r.thread_banks[1]
     (32, 8, (0, 1, 2, 3))
+    >>> bank_conflicts(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1))), ldmatrix_pattern(4),
+    ...                element_bits=16).wavefronts
+    4
     >>> bank_conflicts(Layout(32, 2), list(range(32)), 4)
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.LayoutValueError: bank_conflicts: thread 1 accesses 4 bytes at byte address 2, ...
     """
     who = "bank_conflicts"
+    check_swizzle_unit(swizzle_unit, who)
     if callable(getattr(thread_offsets, "access_pattern", None)):  # a copy atom (arch.atoms): its own addresses
         thread_offsets = thread_offsets.access_pattern(element_bits=element_bits or 16)
     if isinstance(thread_offsets, AccessPattern):
@@ -340,7 +329,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
             raise LayoutValueError(f"{who}: access_bytes is required unless thread_offsets is an AccessPattern")
         pat = AccessPattern("vector", check_access_bytes(access_bytes, who), warp_coords(thread_offsets, who))
     ab = pat.access_bytes
-    fn, dom = _byte_address_fn(layout, element_bits, who)
+    fn, dom = _byte_address_fn(layout, element_bits, who, swizzle_unit)
     addrs: list[int | None] = []
     for t, c in enumerate(pat.coords):
         if c is None:
@@ -391,15 +380,20 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
 
 @dataclass(frozen=True)
 class SwizzleCandidate:
-    """One byte swizzle tried by :func:`conflict_free_swizzles` and its result.
+    """One swizzle tried by :func:`conflict_free_swizzles` and its result.
 
+    ``swizzle``: the swizzle on byte addresses (CuTe's pointer form ``Sw o smem_ptr[Nb](unset) o L``);
+    ``element_swizzle``: the same placement on ``element_bits``-bit element offsets (CuTe's
+    ``Sw o 0 o L``), or None where no element-offset swizzle is equivalent; :meth:`forms` prints both.
     ``tma_modes``: the TMA modes (``SwizzleMode.tma_name``) whose byte map is this swizzle;
     ``wgmma_mode``: the MMA swizzle mode name, or None.
 
     >>> from pycute_layouts import Layout
     >>> c = conflict_free_swizzles(Layout((8, 64), (64, 1)), ldmatrix_pattern(4), element_bits=16)[0]
-    >>> str(c.swizzle), c.wavefronts, c.tma_modes, c.wgmma_mode
-    ('Sw<3,4,3>', 4, ('128B',), '128B')
+    >>> str(c.swizzle), str(c.element_swizzle), c.wavefronts, c.tma_modes, c.wgmma_mode
+    ('Sw<3,4,3>', 'Sw<3,3,3>', 4, ('128B',), '128B')
+    >>> c.forms()
+    'Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements'
     """
 
     swizzle: Swizzle | XorSwizzle
@@ -408,6 +402,31 @@ class SwizzleCandidate:
     conflict_degree: int
     tma_modes: tuple[str, ...]
     wgmma_mode: str | None
+    element_bits: int | None = None
+
+    @property
+    def element_swizzle(self) -> Swizzle | XorSwizzle | None:
+        """The swizzle on element offsets equal to :attr:`swizzle` on bytes (None: no such swizzle or width unknown).
+
+        >>> print(SwizzleCandidate(Swizzle(3, 4, 3), 4, 4, 1, ("128B",), "128B", 32).element_swizzle)
+        Sw<3,2,3>
+        """
+        if self.element_bits is None:
+            return None
+        try:
+            return SwizzledSmemLayout(self.swizzle, Layout(1), self.element_bits).element_swizzle()
+        except LayoutError:
+            return None
+
+    def forms(self, layout: str = "L") -> str:
+        """Both spellings: the pointer form and the element-unit form (see ``swizzle_forms``).
+
+        >>> SwizzleCandidate(Swizzle(2, 4, 3), 4, 4, 1, ("64B",), "64B", 8).forms()
+        'Sw<2,4,3> o smem_ptr[8b](unset) o L = Sw<2,4,3> o 0 o L on 8-bit elements'
+        """
+        if self.element_bits is None:
+            return f"{self.swizzle} (on byte addresses)"
+        return swizzle_forms(self.swizzle, self.element_bits, layout)
 
     @property
     def is_conflict_free(self) -> bool:
@@ -424,7 +443,10 @@ class SwizzleCandidate:
         >>> SwizzleCandidate(Swizzle(1, 4, 3), 8, 4, 2, ("32B",), "32B").to_dict()["swizzle"]
         'Sw<1,4,3>'
         """
-        return {"swizzle": str(self.swizzle), "wavefronts": self.wavefronts, "ideal_wavefronts": self.ideal_wavefronts,
+        el = self.element_swizzle
+        return {"swizzle": str(self.swizzle), "byte_swizzle": str(self.swizzle),
+                "element_swizzle": None if el is None else str(el), "element_bits": self.element_bits,
+                "forms": self.forms(), "wavefronts": self.wavefronts, "ideal_wavefronts": self.ideal_wavefronts,
                 "conflict_degree": self.conflict_degree, "conflict_free": self.is_conflict_free,
                 "tma_modes": list(self.tma_modes), "wgmma_mode": self.wgmma_mode}
 
@@ -453,9 +475,12 @@ def wgmma_mode_name(sw: Swizzle | XorSwizzle) -> str | None:
 def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int | None = None,
                            element_bits: int = 16, *, include_conflicting: bool = False,
                            max_bits: int = 3) -> list[SwizzleCandidate]:
-    """The byte swizzles that make ``pattern`` conflict-free on ``tile_layout``, ranked.
+    """The swizzles that make ``pattern`` conflict-free on ``tile_layout``, ranked, in both CuTe forms.
 
-    ``tile_layout`` is the tile's element layout (no swizzle; ``element_bits``-bit elements).
+    ``tile_layout`` is the tile's element layout (no swizzle; ``element_bits``-bit elements). Each
+    candidate's ``swizzle`` acts on byte addresses (paste it as ``Sw o smem_ptr[Nb](unset) o L``);
+    its ``element_swizzle`` is the same placement on element offsets (paste it as ``Sw o 0 o L``,
+    CuTe's element-unit ComposedLayout); ``forms()`` prints both. The search runs on bytes:
     Tried: every ``Swizzle<B,M,S>`` with ``1 <= B <= max_bits``, ``M`` from ``log2(max(access,
     element bytes))`` (a swizzle must keep each access's bytes together) to 7 (the 128-byte bank
     row), ``B <= S`` and ``M + S + B <= 13`` (the yyy bits below 8 KiB), plus the TMA modes'
@@ -506,7 +531,7 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
         except LayoutError:
             continue  # the swizzle splits an access (misaligned) or moves bits below an element
         out.append(SwizzleCandidate(sw, r.wavefronts, r.ideal_wavefronts, r.conflict_degree,
-                                    tuple(tma_by_map.get(key, ())), wgmma_mode_name(sw)))
+                                    tuple(tma_by_map.get(key, ())), wgmma_mode_name(sw), element_bits))
     out.sort(key=lambda c: (c.wavefronts, len(c.swizzle.to_xor().pairs if isinstance(c.swizzle, Swizzle)
                                               else c.swizzle.pairs), not c.tma_modes, str(c.swizzle)))
     return out if include_conflicting else [c for c in out if c.is_conflict_free]

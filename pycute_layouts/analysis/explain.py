@@ -32,13 +32,13 @@ import numpy as np
 
 from ..arch.wgmma import make_smem_desc, smem_atom
 from ..core.algebra import composition
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
 from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
-from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
+from .banks import tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
 
@@ -132,12 +132,15 @@ class LayoutExplanation:
                          f"{s['target_bits']}; keeps aligned blocks of {s['intact']} {s['unit_short']} intact, "
                          f"{s['phases']} phase(s): the pattern changes every {s['row']} {s['unit_short']} and repeats "
                          f"every {s['period']} {s['unit_short']}")
+            if s.get("forms"):
+                lines.append(f"    in CuTe: {s['forms']}")
             if s.get("tma_modes") or s.get("wgmma_mode"):
                 lines.append(f"    TMA mode(s): {', '.join(s['tma_modes']) or '-'}; wgmma mode: "
                              f"{s['wgmma_mode'] or '-'}")
         if self.wgmma:
             for m in self.wgmma:
-                lines.append(f"  canonical wgmma layout: {m['major']}-major {m['mode']} (atom {m['atom']}); descriptor "
+                el = f" = {m['atom_elements']}" if m.get("atom_elements") else ""
+                lines.append(f"  canonical wgmma layout: {m['major']}-major {m['mode']} (atom {m['atom']}{el}); descriptor "
                              f"LBO = {m['lbo_bytes']} B, SBO = {m['sbo_bytes']} B over {m['k_slices']} K slice(s) of "
                              f"{m['k_slice_elems']} elements")
         else:
@@ -149,37 +152,38 @@ class LayoutExplanation:
         return self.to_text()
 
 
-def _norm_explain_input(layout: Any, element_bits: Any) -> tuple[Any, Layout, Any, int | None, str]:
-    """(evaluator, element layout, swizzle or None, element_bits, kind)."""
+def _norm_explain_input(layout: Any, element_bits: Any,
+                        swizzle_unit: str = "elements") -> tuple[Any, Layout, Any, int | None, str]:
+    """(evaluator, element layout, swizzle (on bytes when element_bits is known) or None, element_bits, kind)."""
     who = "explain"
+    check_swizzle_unit(swizzle_unit, who)
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
                                      or not 0 < element_bits <= MAX_ELEMENT_BITS):
         raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
-    if isinstance(layout, SwizzledSmemLayout):
-        if element_bits is not None and element_bits != layout.element_bits:
-            raise UnitError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements but "
-                            f"element_bits={element_bits} was passed")
-        sw = layout.byte_swizzle() if layout.swizzle_unit == "bytes" or isinstance(layout.swizzle, Swizzle) \
-            else layout.swizzle
-        return layout, layout.layout, sw, layout.element_bits, "SwizzledSmemLayout"
+    if not isinstance(layout, (Layout, ComposedLayout, SwizzledSmemLayout)):
+        raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got "
+                              f"{type(layout).__name__}")
+    kind = type(layout).__name__
+    if layout.is_symbolic():
+        raise LayoutValueError(f"{who}: {layout} has unbound symbols; bind them first (subs or -D NAME=VALUE)")
+    if isinstance(layout, ComposedLayout) and (not isinstance(layout.inner, Layout)
+                                               or not isinstance(layout.outer, (Swizzle, XorSwizzle))):
+        raise LayoutTypeError(f"{who}: a ComposedLayout must be 'Swizzle o offset o Layout', got {layout}")
+    if element_bits is None and not isinstance(layout, SwizzledSmemLayout):
+        # no element width: the values are the layout's own units, the swizzle acts on them (CuTe's meaning)
+        sw = layout.outer if isinstance(layout, ComposedLayout) else None
+        inner = layout.inner if isinstance(layout, ComposedLayout) else layout
+        return layout, inner, sw, None, kind
+    s = smem_layout_of(layout, None if element_bits is None else int(element_bits), swizzle_unit=swizzle_unit,
+                       who=who)
+    try:
+        sw = s.byte_swizzle()
+    except LayoutError:
+        sw = None  # e.g. an element-unit swizzle on 24-bit elements: placements still evaluate, no byte map
     if isinstance(layout, Layout):
-        if layout.is_symbolic():
-            raise LayoutValueError(f"{who}: {layout} has unbound symbols; bind them first (subs or -D NAME=VALUE)")
-        if element_bits is None:
-            return layout, layout, None, None, "Layout"
-        return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, int(element_bits)), layout, None, int(element_bits), \
-            "Layout"
-    if isinstance(layout, ComposedLayout):
-        if layout.is_symbolic():
-            raise LayoutValueError(f"{who}: {layout} has unbound symbols; bind them first (subs or -D NAME=VALUE)")
-        inner = layout.inner
-        if not isinstance(inner, Layout) or not isinstance(layout.outer, (Swizzle, XorSwizzle)):
-            raise LayoutTypeError(f"{who}: a ComposedLayout must be 'Swizzle o offset o Layout', got {layout}")
-        if element_bits is None:
-            return layout, inner, layout.outer, None, "ComposedLayout"
-        return as_smem_layout(layout, int(element_bits), who), inner, layout.outer, int(element_bits), "ComposedLayout"
-    raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got {type(layout).__name__}")
+        sw = None
+    return s, s.layout, sw, s.element_bits, kind
 
 
 def _values(ev: Any, n: int) -> np.ndarray:
@@ -235,7 +239,8 @@ def _shape_tree(inner: Layout, bits: int | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _swizzle_info(sw: Any, bytes_unit: bool) -> dict | None:
+def _swizzle_info(sw: Any, bits: int | None) -> dict | None:
+    bytes_unit = bits is not None
     if sw is None:
         return None
     xs = sw.to_xor() if isinstance(sw, Swizzle) else sw
@@ -258,9 +263,17 @@ def _swizzle_info(sw: Any, bytes_unit: bool) -> dict | None:
         "wgmma_mode": None,
     }
     if bytes_unit:
+        info["forms"] = swizzle_forms(sw, bits)
         info["tma_modes"] = [n for n, m in tma_swizzle_maps() if (m.to_xor() if isinstance(m, Swizzle) else m) == xs]
         info["wgmma_mode"] = wgmma_mode_name(sw)
     return info
+
+
+def _element_form(s: SwizzledSmemLayout) -> str | None:
+    try:
+        return str(s.as_composed())
+    except LayoutError:
+        return None
 
 
 def _wgmma_matches(inner: Layout, sw: Any, bits: int | None, base_bytes: int) -> tuple[tuple[dict, ...], tuple[str, ...]]:
@@ -304,7 +317,8 @@ def _wgmma_matches(inner: Layout, sw: Any, bits: int | None, base_bytes: int) ->
             if any((d.lbo_bytes, d.sbo_bytes, d.swizzle) != (d0.lbo_bytes, d0.sbo_bytes, d0.swizzle) for d in descs):
                 raise LayoutValueError("the K slices need different LBO/SBO")
             atom = smem_atom(major, d0.swizzle, bits)
-            found.append({"major": major, "mode": d0.swizzle.short_name, "atom": f"{atom.swizzle} o {atom.layout}",
+            found.append({"major": major, "mode": d0.swizzle.short_name, "atom": str(atom),
+                          "atom_elements": _element_form(atom),
                           "lbo_bytes": d0.lbo_bytes, "sbo_bytes": d0.sbo_bytes, "k_slices": nslices,
                           "k_slice_elems": k_elems, "descriptor": hex(d0.encode())})
         except LayoutError as e:
@@ -312,12 +326,14 @@ def _wgmma_matches(inner: Layout, sw: Any, bits: int | None, base_bytes: int) ->
     return tuple(found), tuple(notes)
 
 
-def explain(layout: Any, element_bits: int | None = None) -> LayoutExplanation:
+def explain(layout: Any, element_bits: int | None = None, *, swizzle_unit: str = "elements") -> LayoutExplanation:
     """A readable description of a layout (``.to_text()``) with every finding as a field.
 
     ``layout``: a Layout (in elements), ``Swizzle o offset o Layout`` or a SwizzledSmemLayout.
-    With ``element_bits`` (implied by a SwizzledSmemLayout) the swizzle of a ComposedLayout acts
-    on byte addresses (the wgmma/TMA convention), contiguity is also given in bytes, and the
+    With ``element_bits`` (implied by a SwizzledSmemLayout) the layout is read by CuTe's unit rule
+    (:func:`~pycute_layouts.core.composed.smem_layout_of`: the swizzle of ``Sw o k o L`` acts on
+    element offsets unless ``swizzle_unit="bytes"``), the swizzle is reported on byte addresses with
+    both CuTe forms, contiguity is also given in bytes, and the
     layout is checked against every canonical wgmma layout (``make_smem_desc`` on each 32-byte
     K slice, both majors). Raises for symbolic layouts and layouts larger than 2**22 elements.
 
@@ -328,11 +344,13 @@ def explain(layout: Any, element_bits: int | None = None) -> LayoutExplanation:
     >>> w["major"], w["mode"], w["lbo_bytes"]
     ('K', 'none', 128)
     >>> from pycute_layouts import parse
-    >>> s = explain(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), element_bits=16).swizzle
-    >>> s["source_bits"], s["target_bits"], s["intact"], s["period"], s["tma_modes"]
-    ([7, 8, 9], [4, 5, 6], 16, 1024, ['128B'])
+    >>> s = explain(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), element_bits=16).swizzle
+    >>> s["swizzle"], s["source_bits"], s["target_bits"], s["intact"], s["period"], s["tma_modes"]
+    ('Sw<3,4,3>', [7, 8, 9], [4, 5, 6], 16, 1024, ['128B'])
+    >>> s["forms"]
+    'Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements'
     """
-    ev, inner, sw, bits, kind = _norm_explain_input(layout, element_bits)
+    ev, inner, sw, bits, kind = _norm_explain_input(layout, element_bits, swizzle_unit)
     n = int(inner.size())
     if n > EXPLAIN_MAX_SIZE:
         raise LayoutValueError(f"explain: {layout} has {n} elements; explain evaluates at most {EXPLAIN_MAX_SIZE}")
@@ -359,5 +377,5 @@ def explain(layout: Any, element_bits: int | None = None) -> LayoutExplanation:
         stride=format_inttuple(inner.stride), size=n, cosize=int(inner.cosize()), injective=bool(injective),
         compact=bool(compact), shape_tree=_shape_tree(inner, bits), max_contiguous_elems=run, vector_elems=vec,
         contiguous_along=along, max_contiguous_bytes=to_bytes(run), vector_bytes=to_bytes(vec),
-        swizzle=_swizzle_info(sw, bits is not None), wgmma=matches, wgmma_notes=notes,
+        swizzle=_swizzle_info(sw, bits), wgmma=matches, wgmma_notes=notes,
     )

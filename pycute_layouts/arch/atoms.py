@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..core.algebra import composition, right_inverse
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
 from ..core.layout import Layout, make_layout
 from ..core.swizzle import Swizzle
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
@@ -446,21 +446,26 @@ def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any 
     return out
 
 
-def operand_addresses(smem: Any, element_bits: int | None = None) -> np.ndarray:
+def operand_addresses(smem: Any, element_bits: int | None = None, *, swizzle_unit: str = "elements") -> np.ndarray:
     """The byte address of every element of a rank-2 shared-memory operand tile, as a (rows, cols) array.
 
     Pre: ``smem`` a SwizzledSmemLayout (CuTe's ``Sw<..> o smem_ptr[Nb](unset) o L``), or a rank-2 Layout /
-    ``Sw<..> o 0 o Layout`` in elements with ``element_bits`` (then the swizzle on byte addresses, the
-    PTX convention). Post: ``out[r, c]`` is the byte address of element (r, c); pass it to :func:`thread_reads`.
+    ``Sw<..> o 0 o Layout`` in elements with ``element_bits``, read by CuTe's unit rule
+    (:func:`~pycute_layouts.core.composed.smem_layout_of`: the swizzle on element offsets unless
+    ``swizzle_unit="bytes"``). Post: ``out[r, c]`` is the byte address of element (r, c); pass it to
+    :func:`thread_reads`.
 
     >>> from pycute_layouts import parse
     >>> operand_addresses(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"))[1, :9:8].tolist()  # chunks XOR 1
     [144, 128]
+    >>> operand_addresses(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), 16)[1, :9:8].tolist()  # the same atom
+    [144, 128]
     """
+    check_swizzle_unit(swizzle_unit, "operand_addresses")
     if isinstance(smem, ComposedLayout):
         if smem.offset != 0 or not isinstance(smem.inner, Layout):
             raise LayoutValueError(f"operand_addresses: expected Sw<..> o 0 o Layout, got {smem}")
-        smem = SwizzledSmemLayout(smem.outer, smem.inner, _bits(element_bits))
+        smem = smem_layout_of(smem, _bits(element_bits), swizzle_unit=swizzle_unit, who="operand_addresses")
     elif isinstance(smem, Layout):
         smem = SwizzledSmemLayout(Swizzle(0, 4, 3), smem, _bits(element_bits))
     if not isinstance(smem, SwizzledSmemLayout):

@@ -28,7 +28,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import (
+    ComposedLayout,
+    SwizzledSmemLayout,
+    check_swizzle_unit,
+    element_unit_note,
+    smem_layout_of,
+)
 from ..core.display import rich_repr
 from ..core.inttuple import flatten
 from ..core.layout import Layout
@@ -132,16 +138,21 @@ def _major_note(rules: MmaRules, bits: int) -> str:
 
 
 def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any,
-                      symbols: dict) -> ComposedLayout:
+                      symbols: dict) -> SwizzledSmemLayout | ComposedLayout:
     """The PTX canonical layout of a (major, swizzle) row of ``rules.table`` (see ``wgmma.canonical_layout``).
 
     Pre: ``major`` is "K"/"MN"; ``swizzle`` names a mode of ``rules``; ``symbols`` bind some of T, m, k,
     LBO, SBO; ``element_bits`` divides 128 (or is None).
-    Post: ``Swizzle o 0 o Layout``: the swizzle on byte addresses, the layout in elements.
+    Post: with the element width known (``element_bits`` or ``T``), CuTe's pointer form
+    ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (a SwizzledSmemLayout: the swizzle on byte addresses, the
+    layout in elements); with ``T`` unbound, PTX's table text ``Swizzle o 0 o Layout`` (a
+    ComposedLayout, the swizzle on byte addresses as PTX writes it: bind T before passing it on).
 
     >>> from pycute_layouts.arch.wgmma import SM90_RULES
     >>> print(canonical_layout_for(SM90_RULES, "K", "none", 16, {"m": 1, "k": 1}).inner)
     ((8,1),(8,2)):((8,SBO),(1,LBO))
+    >>> print(canonical_layout_for(SM90_RULES, "K", "128B", 16, {"m": 1, "k": 1}))
+    Sw<3,4,3> o smem_ptr[16b](unset) o ((8,1),(8,2)):((64,SBO),(1,8))
     """
     _check_rules(rules, "canonical_layout_for")
     who = f"{rules.who}.canonical_layout"
@@ -170,7 +181,13 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
         if isinstance(v, bool) or (isinstance(v, int) and v < low):
             kind = "a non-negative" if low == 0 else "a positive"
             raise DescriptorError(f"{who}: symbol {name} must be {kind} integer, got {v!r}")
-    return ComposedLayout(mode.byte_swizzle, 0, parse(rules.table[(mj, mode)], **symbols))
+    inner = parse(rules.table[(mj, mode)], **symbols)
+    t = symbols.get("T")
+    if isinstance(t, int) and not isinstance(t, bool) and 128 % t == 0:
+        # the element width is known: CuTe's pointer form, the swizzle unambiguously on byte addresses
+        return SwizzledSmemLayout(mode.byte_swizzle, inner, 128 // t, "bytes")
+    # T unbound: PTX's table text (the swizzle on byte addresses); bind T or element_bits for a CuTe form
+    return ComposedLayout(mode.byte_swizzle, 0, inner)
 
 
 def smem_atom_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any) -> SwizzledSmemLayout:
@@ -281,7 +298,7 @@ class _Operand:
 
 
 def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_anchor: str, rules: MmaRules,
-               who: str) -> _Operand:
+               who: str, swizzle_unit: Any = "elements") -> _Operand:
     if isinstance(start_address, bool) or not isinstance(start_address, (int, np.integer)) \
             or start_address < 0:
         raise DescriptorError(f"{who}: start_address must be a non-negative int (a shared-memory byte "
@@ -312,8 +329,8 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
         sw = layout.outer
         inner = layout.inner
         if not isinstance(sw, (Swizzle, XorSwizzle)):
-            raise DescriptorError(f"{who}: the outer function of a ComposedLayout must be a byte-address "
-                                  f"swizzle, got {sw}")
+            raise DescriptorError(f"{who}: the outer function of a ComposedLayout must be a swizzle "
+                                  f"(Sw<B,M,S> o k o L), got {sw}")
         if not isinstance(inner, Layout):
             raise DescriptorError(f"{who}: the inner layout must be a plain Layout, got {inner}")
         offset_elems = layout.offset
@@ -321,12 +338,28 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
             raise DescriptorError(f"{who}: the ComposedLayout's offset {offset_elems} is symbolic; bind it "
                                   "first")
         offset_elems = int(offset_elems)
+        # CuTe's unit rule (core.composed.smem_layout_of): the swizzle acts on element offsets unless
+        # swizzle_unit="bytes"; the descriptor needs its byte-address form
+        try:
+            sw = smem_layout_of(ComposedLayout(sw, 0, inner), element_bits, swizzle_unit=swizzle_unit,
+                                who=who).byte_swizzle()
+        except LayoutError as e:
+            raise DescriptorError(f"{who}: {element_unit_note(layout, element_bits)} ({e})") from None
+        if swizzle_unit == "elements" and not layout.outer.is_identity():
+            try:
+                SwizzleMode.from_swizzle(sw)
+            except DescriptorError:
+                raise DescriptorError(f"{who}: " + element_unit_note(
+                    layout, element_bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, "
+                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
     elif isinstance(layout, Layout):
         sw = Swizzle(0, 4, 3)
         inner = layout
     else:
-        raise DescriptorError(f"{who}: expected a Layout (no swizzle), a ComposedLayout (swizzle on byte "
-                              f"addresses) or a SwizzledSmemLayout, got {type(layout).__name__}")
+        raise DescriptorError(f"{who}: expected a Layout (no swizzle), a ComposedLayout 'Sw<B,M,S> o k o L' "
+                              "(swizzle on element offsets, CuTe's meaning) or a SwizzledSmemLayout "
+                              f"('Sw<B,M,S> o smem_ptr[Nb](unset) o L', swizzle on byte addresses), got "
+                              f"{type(layout).__name__}")
     try:
         mode = SwizzleMode.from_swizzle(sw)
     except DescriptorError as e:
@@ -577,7 +610,7 @@ def _derive_mn_major(op: _Operand, lead_u: list[_Leaf], other_u: list[_Leaf], le
 
 
 def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, element_bits: Any, start_address: Any,
-                    swizzle_anchor: str, extra: dict) -> Any:
+                    swizzle_anchor: str, extra: dict, swizzle_unit: Any = "elements") -> Any:
     """The descriptor (of class ``cls``) of one operand's shared-memory layout under ``rules``.
 
     Pre: as ``wgmma.make_smem_desc``; ``cls`` is a SmemDescriptorBase subclass taking the fields.
@@ -586,7 +619,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
 
     >>> from pycute_layouts import parse
     >>> from pycute_layouts.arch.wgmma import SM90_RULES, SmemDescriptor
-    >>> d = make_smem_desc_for(SM90_RULES, SmemDescriptor, parse("Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))"),
+    >>> d = make_smem_desc_for(SM90_RULES, SmemDescriptor, parse("Sw<3,3,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))"),
     ...                        "K", 16, 0, "absolute", {})
     >>> d.lbo_bytes, d.sbo_bytes
     (16, 1024)
@@ -595,7 +628,8 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
     who = f"{rules.who}.make_smem_desc"
     mj = _parse_major(major, who)
     bits = _check_bits(element_bits, mj, rules.desc_bits, rules, who, "descriptors")
-    op = _normalize(layout, bits, start_address, swizzle_anchor, rules, who)
+    check_swizzle_unit(swizzle_unit, who)
+    op = _normalize(layout, bits, start_address, swizzle_anchor, rules, who, swizzle_unit)
     if op.mode in rules.mn_only_modes and mj == "K":
         raise DescriptorError(f"{who}: the {op.mode.short_name} mode is MN-major only (CuTe: "
                               "'SWIZZLE_128B_BASE32B is invalid for Major-K'); a K-major operand cannot use "

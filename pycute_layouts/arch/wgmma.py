@@ -41,8 +41,8 @@ base-offset rules) is stated on :class:`SmemDescriptor`.
 
 >>> from pycute_layouts import parse
 >>> print(canonical_layout("K", "128B", T=8))
-Sw<3,4,3> o 0 o ((8,m),(8,2*k)):((64,SBO),(1,8))
->>> d = make_smem_desc(parse("Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))"), "K", 16, start_address=0x400)
+Sw<3,4,3> o smem_ptr[16b](unset) o ((8,m),(8,2*k)):((64,SBO),(1,8))
+>>> d = make_smem_desc(parse("Sw<3,3,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))"), "K", 16, start_address=0x400)
 >>> d.lbo_bytes, d.sbo_bytes, d.layout_type, hex(d.encode())
 (16, 1024, 1, '0x4000004000010040')
 """
@@ -214,23 +214,30 @@ class SmemDescriptor(SmemDescriptorBase):
 
 
 def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = None,
-                     **symbols: Any) -> ComposedLayout:
+                     **symbols: Any) -> SwizzledSmemLayout | ComposedLayout:
     """The PTX canonical layout of a (major, swizzle) row, symbolic in ``T, m, k, LBO, SBO``.
 
     Pre: ``major`` is "K" or "MN"; ``swizzle`` names an sm90 mode; ``symbols`` bind some of T, m, k, LBO, SBO
     (positive ints; LBO/SBO may be 0); ``element_bits`` divides 128 or is None.
-    Post: ``Swizzle<B,M,S> o 0 o L`` with ``L`` the PTX row (elements), unbound symbols left symbolic.
+    Post: ``L`` the PTX row (elements), unbound symbols left symbolic, with the row's byte swizzle:
+    CuTe's pointer form ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (a SwizzledSmemLayout) when the
+    element width is known (``element_bits`` or ``T``), PTX's table text ``Sw<B,M,S> o 0 o L`` (a
+    ComposedLayout, the swizzle on byte addresses as PTX writes it) while ``T`` is unbound.
 
     The layout text is the PTX table's (9.7.15.5.1.2.1.3), parsed with :func:`parse`: names
-    given as keywords are bound, the others stay positive-integer symbols. The result is
-    ``Swizzle o 0 o Layout`` with the swizzle on byte addresses and the layout in elements, so
-    ``LBO`` and ``SBO`` here are *element* strides (the PTX examples' "LBO = 64*sizeof(tf32)").
-    ``element_bits`` binds ``T = 128 / element_bits``.
+    given as keywords are bound, the others stay positive-integer symbols. The swizzle acts on
+    byte addresses and the layout is in elements, so ``LBO`` and ``SBO`` here are *element*
+    strides (the PTX examples' "LBO = 64*sizeof(tf32)"). ``element_bits`` binds ``T = 128 /
+    element_bits``. Bind T before passing the symbolic text on: read with CuTe's unit rule, a
+    plain ``Sw o 0 o L`` swizzles element offsets (``Sw<3,4,3> o 0 o L`` is the 128B atom only
+    on 8-bit elements; on 16-bit elements it is ``Sw<3,3,3> o 0 o L``).
 
     >>> print(canonical_layout("MN", "64B"))
     Sw<2,4,3> o 0 o ((T,4,m),(8,k)):((1,T,LBO),(4*T,SBO))
     >>> print(canonical_layout("MN", "none", T=8, m=2, k=2, LBO=128, SBO=64))
-    Sw<0,4,3> o 0 o ((8,1,2),(8,2)):((1,8,64),(8,128))
+    Sw<0,4,3> o smem_ptr[16b](unset) o ((8,1,2),(8,2)):((1,8,64),(8,128))
+    >>> print(canonical_layout("K", "128B", element_bits=16, m=1, k=1, SBO=512).as_composed())
+    Sw<3,3,3> o 0 o ((8,1),(8,2)):((64,512),(1,8))
     """
     return canonical_layout_for(SM90_RULES, major, swizzle, element_bits, symbols)
 
@@ -260,7 +267,7 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
 
 
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
-                   swizzle_anchor: str = "absolute") -> SmemDescriptor:
+                   swizzle_anchor: str = "absolute", swizzle_unit: str = "elements") -> SmemDescriptor:
     """The wgmma descriptor of the shared-memory layout of ONE operand of one instruction.
 
     Pre: ``layout`` is one operand of one instruction, (MN, K) in elements, injective, bound;
@@ -268,9 +275,13 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     Post: a SmemDescriptor whose hardware model (``element_addresses``) reads exactly ``layout``;
     DescriptorError naming the rule otherwise.
 
-    ``layout`` is the operand's ``(MN, K)`` layout in elements: a :class:`SwizzledSmemLayout`, a
-    :class:`ComposedLayout` whose swizzle acts on byte addresses (its offset, in elements, moves
-    the start), or a plain :class:`Layout` (no swizzle). ``start_address`` is the shared-memory
+    ``layout`` is the operand's ``(MN, K)`` layout in elements: a :class:`SwizzledSmemLayout`
+    (CuTe's pointer form ``Sw<3,4,3> o smem_ptr[16b](unset) o L``, swizzle on byte addresses), a
+    :class:`ComposedLayout` ``Sw o k o L`` read by CuTe's unit rule (the swizzle acts on element
+    offsets: ``Sw<3,3,3> o 0 o L`` on 16-bit elements is the 128B atom; ``swizzle_unit="bytes"``
+    reads it on byte addresses instead, PTX's reading; its offset, in elements, moves the start;
+    a swizzle that is no atom in element units is refused naming both forms), or a plain
+    :class:`Layout` (no swizzle). ``start_address`` is the shared-memory
     byte address of element offset 0. ``K`` must be one instruction's K: 32 bytes dense
     (16 x 16-bit, 8 x tf32, 32 x 8-bit, 256 x b1) or the sparse sizes (K-major 64 B; MN-major 16
     or 64 B). As CuTe's ``make_gmma_desc``: view the layout in 16-byte units, divide by the core
@@ -285,13 +296,15 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     lacks).
 
     >>> from pycute_layouts import parse
-    >>> d = make_smem_desc(parse("Sw<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "MN", 16)
-    >>> d.lbo_bytes, d.sbo_bytes, d.lbo_16B, d.sbo_16B
-    (512, 1024, 32, 64)
-    >>> make_smem_desc(parse("Sw<1,4,3> o ((8,2),(4,4)):((8,64),(1,4))"), "K", 32)
+    >>> d = make_smem_desc(parse("Sw<2,3,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "MN", 16)
+    >>> d.lbo_bytes, d.sbo_bytes, d.lbo_16B, d.sbo_16B, d.swizzle.short_name
+    (512, 1024, 32, 64, '64B')
+    >>> d == make_smem_desc(parse("Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "MN", 16)
+    True
+    >>> make_smem_desc(parse("Sw<1,2,3> o ((8,2),(4,4)):((8,64),(1,4))"), "K", 32)
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.DescriptorError: wgmma.make_smem_desc: the layout ((8,2),(4,4)):((8,64),(1,4)) ...
     """
     return make_smem_desc_for(SM90_RULES, SmemDescriptor, layout, major, element_bits, start_address,
-                           swizzle_anchor, {})
+                           swizzle_anchor, {}, swizzle_unit)

@@ -45,7 +45,9 @@ the start address advanced by the slice's unswizzled byte offset (checked by
 >>> b.stage_starts, b.lbo_bytes, b.sbo_bytes, b.k_step_offsets_bytes
 ((32768, 49152), 8192, 1024, (0, 2048, 4096, 6144))
 >>> print(a.tile_layout)                          # the CuTe type adds the stage mode: a.cute_type
-Sw<3,4,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))
+Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,1)):((64,512),(1,0))
+>>> a.smem_layout_element_text                    # the same tile, the swizzle on 16-bit element offsets
+'Sw<3,3,3> o 0 o ((8,16),(64,1)):((64,512),(1,0))'
 >>> a.cute_type.startswith("cute::ComposedLayout<cute::Swizzle<3,4,3>, cute::smem_ptr_flag_bits<16>, cute::Layout<")
 True
 """
@@ -62,7 +64,14 @@ import numpy as np
 
 from ..arch import tma, umma
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import (
+    ComposedLayout,
+    SwizzledSmemLayout,
+    check_swizzle_unit,
+    element_unit_note,
+    smem_layout_of,
+    swizzle_forms,
+)
 from ..core.inttuple import flatten
 from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -122,7 +131,7 @@ class OperandConstants:
     stages: int
     mma_mn: int
     mma_k: int
-    tile_layout: ComposedLayout
+    tile_layout: SwizzledSmemLayout
     atom: SwizzledSmemLayout | None
     cute_type: str | None
     cute_expr: str | None
@@ -150,10 +159,21 @@ class OperandConstants:
         >>> describe_operand("sm90", "K", "128B", "bf16", (64, 64)).smem_layout_text
         'Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(64,1)):((64,512),(1,0))'
         """
-        t = self.tile_layout
-        if t.offset == 0 and isinstance(t.outer, (Swizzle, XorSwizzle)) and isinstance(t.inner, Layout):
-            return str(SwizzledSmemLayout(t.outer, t.inner, self.element_bits))
-        return str(t)  # an offset tile (describe_layout): the PTX reading, swizzle on byte addresses
+        return str(self.tile_layout)
+
+    @property
+    def smem_layout_element_text(self) -> str | None:
+        """The same tile in CuTe's element-unit form ``Sw<B,M',S> o k o L`` (the swizzle on element offsets).
+
+        None where no element-offset swizzle is equivalent (sub-byte elements).
+
+        >>> describe_operand("sm90", "K", "64B", "tf32", (64, 16)).smem_layout_element_text
+        'Sw<2,2,3> o 0 o ((8,8),(16,1)):((16,128),(1,0))'
+        """
+        try:
+            return str(self.tile_layout.as_composed())
+        except LayoutError:
+            return None
 
     @property
     def desc(self) -> int:
@@ -224,7 +244,9 @@ class OperandConstants:
             "element_bits": self.element_bits, "major": self.major, "swizzle": str(self.swizzle),
             "tile": [self.tile_mn, self.tile_k], "order": self.order, "stages": self.stages,
             "mma_mn": self.mma_mn, "mma_k": self.mma_k, "k_steps": self.k_steps,
-            "smem_layout": self.smem_layout_text, "cute_type": self.cute_type, "cute_expr": self.cute_expr,
+            "smem_layout": self.smem_layout_text, "smem_layout_elements": self.smem_layout_element_text,
+            "swizzle_forms": swizzle_forms(self.tile_layout.byte_swizzle(), self.element_bits),
+            "cute_type": self.cute_type, "cute_expr": self.cute_expr,
             "canonical_layout": self.canonical, "canonical_symbols": dict(self.canonical_symbols),
             "canonical_note": self.canonical_note, "swizzle_anchor": self.swizzle_anchor,
             "lbo_bytes": d.lbo_bytes, "lbo_16B": d.lbo_16B, "sbo_bytes": d.sbo_bytes, "sbo_16B": d.sbo_16B,
@@ -312,7 +334,7 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     >>> from pycute_layouts.arch import wgmma
     >>> d = wgmma.SmemDescriptor(0, 16, 1024, "128B")
     >>> canonical_match("sm90", "K", "128B", 16, (64, 16), Layout((64, 16), (64, 1)), d)[0]
-    'Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))'
+    'Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,2)):((64,512),(1,8))'
     """
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
@@ -374,11 +396,13 @@ def _check_start(start: Any, who: str) -> int:
     return int(start)
 
 
-def _descs_for(mod: Any, tile_c: ComposedLayout, major: str, bits: int, mma_mn: int, mma_k: int, k_steps: int,
-               start: int, anchor: str, who: str) -> tuple[list[Any], list[int], list[int]]:
+def _descs_for(mod: Any, tile_s: SwizzledSmemLayout, major: str, bits: int, mma_mn: int, mma_k: int, k_steps: int,
+               start: int, anchor: str, who: str, offset_elems: int = 0) -> tuple[list[Any], list[int], list[int]]:
+    # the instruction blocks as 'byte swizzle o offset o block', read explicitly on bytes (swizzle_unit="bytes")
+    tile_c = ComposedLayout(tile_s.byte_swizzle(), offset_elems, tile_s.layout)
     fd = flat_divide(tile_c, (mma_mn, mma_k))
-    descs = [mod.make_smem_desc(fd(_, _, 0, kk), major, bits, start_address=start, swizzle_anchor=anchor)
-             for kk in range(k_steps)]
+    descs = [mod.make_smem_desc(fd(_, _, 0, kk), major, bits, start_address=start, swizzle_anchor=anchor,
+                                swizzle_unit="bytes") for kk in range(k_steps)]
     d0 = descs[0]
     offsets = [d.start_address - d0.start_address for d in descs]
     for kk, (d, off) in enumerate(zip(descs, offsets, strict=True)):
@@ -387,7 +411,8 @@ def _descs_for(mod: Any, tile_c: ComposedLayout, major: str, bits: int, mma_mn: 
     mn_blocks = []
     n_mn = tile_c.inner.size() // (mma_mn * k_steps * mma_k)
     for i in range(n_mn):
-        di = mod.make_smem_desc(fd(_, _, i, 0), major, bits, start_address=start, swizzle_anchor=anchor)
+        di = mod.make_smem_desc(fd(_, _, i, 0), major, bits, start_address=start, swizzle_anchor=anchor,
+                                swizzle_unit="bytes")
         if dataclasses.replace(di, start_address=d0.start_address) != d0:
             raise LayoutValueError(f"{who}: MN block {i} needs a different LBO/SBO than block 0")
         mn_blocks.append(di.start_address - d0.start_address)
@@ -467,7 +492,7 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     tile = tile_to_shape(atom.layout, (tile_mn, tile_k), o2)
     full_shape = (tile_mn, tile_k, stages) if staged else (tile_mn, tile_k)
     full = tile_to_shape(atom.layout, full_shape, o2 + (2,) if staged else o2)
-    tile_c = ComposedLayout(atom.swizzle, 0, tile)
+    tile_c = SwizzledSmemLayout(atom.byte_swizzle(), tile, bits)
     mma_k = MMA_K_BYTES * 8 // bits
     if tile_k % mma_k:
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
@@ -484,6 +509,12 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         raise LayoutValueError(f"{who}: start address {start:#x} is not a multiple of the stage alignment {align} "
                                f"B (the {mode} swizzle pattern boundary: base offset 0 then holds under every "
                                "reading of PTX's base-offset rule)")
+    row = mode.width_bytes if mode.is_swizzled else 16
+    if start % row:
+        raise LayoutValueError(f"{who}: start address {start:#x} is not aligned to {row} bytes: each row of the "
+                               f"{mode} swizzle atom is one {row}-byte swizzle row, so the tile must start on a "
+                               f"multiple of {row} B (e.g. {start - start % row:#x} or {start - start % row + row:#x}; a "
+                               f"multiple of {align} B, the pattern boundary, also gives base offset 0)")
     if stages > 1 and stage_bytes % align:
         raise LayoutValueError(f"{_field(who, 'tile')}: a stage of {stage_bytes} B is not a multiple of the {align}-byte stage "
                                "alignment, so stage 1 would start off the swizzle pattern boundary")
@@ -498,8 +529,8 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         if s == 0:
             desc0, offsets, mn_blocks = descs[0], offs, mnb
         per_stage.append(tuple(d.encode() for d in descs))
-    first = flat_divide(tile_c, (mma_mn, mma_k))(_, _, 0, 0)
-    canon, syms, note = canonical_match(arch, major, mode, bits, (mma_mn, mma_k), first.inner, desc0)
+    first = flat_divide(tile, (mma_mn, mma_k))(_, _, 0, 0)
+    canon, syms, note = canonical_match(arch, major, mode, bits, (mma_mn, mma_k), first, desc0)
     tma_sw = box = None
     coords: list = []
     tma_offs: list = []
@@ -562,7 +593,7 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     >>> hex(oc.desc), [hex(v) for v in oc.descs[0]]
     ('0x4000004000010040', ['0x4000004000010040', '0x4000004000010042', '0x4000004000010044', '0x4000004000010046'])
     >>> oc.canonical
-    'Sw<3,4,3> o 0 o ((8,8),(8,2)):((64,512),(1,8))'
+    'Sw<3,4,3> o smem_ptr[16b](unset) o ((8,8),(8,2)):((64,512),(1,8))'
     """
     who = "describe_operand"
     a = parse_arch(arch, "arch")
@@ -586,19 +617,25 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
 
 
 def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_address: int = 0, *,
-                    swizzle_anchor: str = "absolute", name: str = "X") -> OperandConstants:
-    """The constants of an operand given as a layout (CuTe notation parsed, swizzle on byte addresses).
+                    swizzle_anchor: str = "absolute", name: str = "X", swizzle_unit: str = "elements") -> OperandConstants:
+    """The constants of an operand given as a layout (CuTe notation parsed, CuTe's unit rule).
 
-    Pre:  ``layout`` an operand tile (Layout or byte-swizzled ComposedLayout of shape (MN, K) in elements).
-    Post: the OperandConstants of that tile; LayoutError subclasses naming the rule otherwise.
+    Pre:  ``layout`` an operand tile of shape (MN, K) in elements: a Layout, ``Sw o k o L`` (the
+          swizzle on element offsets, CuTe's meaning, unless ``swizzle_unit="bytes"``) or the pointer
+          form ``Sw o smem_ptr[Nb](..) o L`` (the swizzle on byte addresses).
+    Post: the OperandConstants of that tile; LayoutError subclasses naming the rule otherwise (an
+          element-unit swizzle that is no atom on byte addresses: both forms named).
 
     The layout is the ``(MN, K)`` tile in elements; its K must be a multiple of one instruction's
     K (32 bytes); K step ``k`` is ``flat_divide(layout, (MN, K_instr))(_, _, 0, k)``.
 
     >>> from pycute_layouts import parse
-    >>> oc = describe_layout(parse("Sw<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "sm90", "MN", "bf16")
+    >>> oc = describe_layout(parse("Sw<2,3,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"), "sm90", "MN", "bf16")
     >>> oc.lbo_bytes, oc.sbo_bytes, oc.canonical
-    (512, 1024, 'Sw<2,4,3> o 0 o ((8,4,2),(8,2)):((1,8,256),(32,512))')
+    (512, 1024, 'Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,2),(8,2)):((1,8,256),(32,512))')
+    >>> oc.smem_layout_text, oc.smem_layout_element_text
+    ('Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,2),(8,2)):((1,8,256),(32,512))', \
+'Sw<2,3,3> o 0 o ((8,4,2),(8,2)):((1,8,256),(32,512))')
     """
     who = "describe_layout"
     a = parse_arch(arch, "arch")
@@ -608,13 +645,9 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
     start = _check_start(start_address, who)
     bits = dt.element_bits
-    if isinstance(layout, SwizzledSmemLayout):
-        layout = ComposedLayout(layout.byte_swizzle(), 0, layout.layout)
-    if isinstance(layout, Layout):
-        layout = ComposedLayout(Swizzle(0, 4, 3), 0, layout)
-    if not isinstance(layout, ComposedLayout) or not isinstance(layout.inner, Layout):
-        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
-    inner = layout.inner
+    check_swizzle_unit(swizzle_unit, who)
+    tile_s, off = _tile_of(layout, bits, swizzle_unit, who)
+    inner = tile_s.layout
     if inner.is_symbolic():
         raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
     if inner.rank() != 2:
@@ -627,9 +660,6 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     if k % mma_k:
         raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
                                f"({mma_k} = {MMA_K_BYTES} bytes)")
-    off = layout.offset
-    if not isinstance(off, (int, np.integer)):
-        raise LayoutValueError(f"{who}: the layout's offset {off} is symbolic; bind it")
     offs = np.asarray(inner.to_numpy(), dtype=np.int64)
     uniq = np.unique(offs)
     if len(uniq) != len(offs):
@@ -638,19 +668,47 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
                               f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
                               f"offset {int(uniq[dup])}")
-    descs, offsets, mnb = _descs_for(mod, layout, mj, bits, mn, mma_k, k // mma_k, start, swizzle_anchor, who)
+    descs, offsets, mnb = _descs_for(mod, tile_s, mj, bits, mn, mma_k, k // mma_k, start, swizzle_anchor, who, off)
     d0 = descs[0]
-    first = flat_divide(layout, (mn, mma_k))(_, _, 0, 0)
-    canon, syms, note = canonical_match(a, mj, d0.swizzle, bits, (mn, mma_k), first.inner, d0)
-    sw = layout.outer
-    cute_t = cute_layout_type(sw, bits, inner) if isinstance(sw, Swizzle) and int(off) == 0 else None
+    first = flat_divide(inner, (mn, mma_k))(_, _, 0, 0)
+    canon, syms, note = canonical_match(a, mj, d0.swizzle, bits, (mn, mma_k), first, d0)
+    sw = tile_s.swizzle
+    cute_t = cute_layout_type(sw, bits, inner) if isinstance(sw, Swizzle) and off == 0 else None
     return OperandConstants(
         name=name, arch=a, dtype=dt, element_bits=bits, major=mj, swizzle=d0.swizzle, tile_mn=mn, tile_k=k,
-        order=None, stages=1, mma_mn=mn, mma_k=mma_k, tile_layout=layout, atom=None, cute_type=cute_t, cute_expr=None,
+        order=None, stages=1, mma_mn=mn, mma_k=mma_k, tile_layout=tile_s, atom=None, cute_type=cute_t, cute_expr=None,
         descriptor=d0, descs=(tuple(d.encode() for d in descs),), k_step_offsets_bytes=tuple(offsets),
         mn_block_offsets_bytes=tuple(mnb), stage_bytes=int(inner.cosize()) * bits // 8,
         stage_alignment_bytes=max(d0.swizzle.pattern_boundary_bytes, 16), stage_starts=(start,),
         canonical=canon, canonical_symbols=syms, canonical_note=note, swizzle_anchor=swizzle_anchor)
+
+
+def _tile_of(layout: Any, bits: int, swizzle_unit: Any, who: str) -> tuple[SwizzledSmemLayout, int]:
+    """(the tile with its swizzle on byte addresses, its offset in elements), by CuTe's unit rule."""
+    off = 0
+    if isinstance(layout, ComposedLayout):
+        off = layout.offset
+        if isinstance(off, bool) or not isinstance(off, (int, np.integer)):
+            raise LayoutValueError(f"{who}: the layout's offset {off} is symbolic; bind it")
+        off = int(off)
+        if not isinstance(layout.outer, (Swizzle, XorSwizzle)) or not isinstance(layout.inner, Layout):
+            raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
+        body = ComposedLayout(layout.outer, 0, layout.inner)
+    elif isinstance(layout, (Layout, SwizzledSmemLayout)):
+        body = layout
+    else:
+        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
+    s = smem_layout_of(body, bits, swizzle_unit=swizzle_unit, who=who)
+    try:
+        sw = s.byte_swizzle()
+        if s.swizzle_unit == "elements":
+            SwizzleMode.from_swizzle(sw)
+    except LayoutError:
+        raise DescriptorError(f"{who}: " + element_unit_note(
+            layout, bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, Sw<2,4,3> 64B, "
+            "Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
+    base = off * bits // 8 if (off * bits) % 8 == 0 and off >= 0 else 0
+    return SwizzledSmemLayout(sw, s.layout, bits, "bytes", base_address=s.base_address + base), off
 
 
 # --------------------------------------------------------------------------------------------------

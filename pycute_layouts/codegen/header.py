@@ -37,6 +37,8 @@ def _header_struct(kc: KernelConstants, o: OperandConstants) -> list[str]:
     if reason:
         L.append(f"//   swizzle {reason}")
     L.append(f"//   smem tile (elements; swizzle on byte addresses): {o.smem_layout_text}")
+    if o.smem_layout_element_text:
+        L.append(f"//   = on {o.element_bits}-bit element offsets (CuTe's Sw o k o L): {o.smem_layout_element_text}")
     L.append(f"//   canonical layout of one instruction's operand (PTX): {o.canonical}")
     L.append(f"struct {s} {{")
     L.append(f"  static constexpr int kTileMN = {o.tile_mn};")

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LayoutTypeError, SwizzleError, UnitError
+from ..errors import LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
 from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
 from .algebra import composition
@@ -42,7 +42,13 @@ from .symbols import subs_inttuple
 from .tiling import downcast, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
-           "element_to_byte_swizzle"]
+           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note",
+           "check_swizzle_unit"]
+
+#: The units a composed layout's swizzle may act on: ``"elements"`` (CuTe's meaning of
+#: ``Sw<B,M,S> o k o L``: the layout's own units, the default everywhere) or ``"bytes"`` (PTX's
+#: byte-address reading, which only the pointer form or an explicit ``swizzle_unit="bytes"`` selects).
+SWIZZLE_UNITS = ("elements", "bytes")
 
 
 def _is_fn(x: Any) -> bool:
@@ -343,15 +349,23 @@ def byte_to_element_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
 def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     """The byte-address swizzle equal to ``sw`` on element offsets: ``Sw<B, M + log2(bytes), S>``.
 
+    Exact for whole, power-of-two-byte elements (an XorSwizzle's bit pairs move up by log2(bytes));
+    UnitError naming the element width otherwise (there is then no byte swizzle with the same map).
+
     >>> print(element_to_byte_swizzle(Swizzle(3, 3, 3), 16))
     Sw<3,4,3>
+    >>> print(element_to_byte_swizzle(Swizzle(3, 4, 3), 8))
+    Sw<3,4,3>
     """
-    if not isinstance(sw, Swizzle):
-        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle, got {sw!r}")
+    if not isinstance(sw, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle or XorSwizzle, got {sw!r}")
     eb = _element_bytes(element_bits, "element_to_byte_swizzle")
-    k = _log2_exact(eb, f"element_to_byte_swizzle: element size {eb} bytes")
+    k = _log2_exact(eb, f"element_to_byte_swizzle: {sw} on {element_bits}-bit element offsets has no byte-address "
+                        f"form: the element size in bytes")
     if sw.is_identity():
         return sw
+    if isinstance(sw, XorSwizzle):
+        return XorSwizzle([(a + k, b + k) for a, b in sw.pairs])
     return Swizzle(sw.bits, sw.base + k, sw.shift)
 
 
@@ -582,6 +596,16 @@ class SwizzledSmemLayout:
         return self._landing_elems(self._offset_bits(self.layout(idx)), "some index")
 
     @property
+    def inner(self) -> Layout:
+        """The element layout (CuTe's ``layout_b()`` of ``Sw o smem_ptr[Nb] o L``), as for a ComposedLayout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).inner)
+        (8,64):(64,1)
+        """
+        return self.layout
+
+    @property
     def shape(self) -> Any:
         """Shape of the element layout."""
         return self.layout.shape
@@ -681,3 +705,151 @@ class SwizzledSmemLayout:
     def __repr__(self) -> str:
         return (f"SwizzledSmemLayout({self.swizzle!r}, Layout('{self.layout}'), element_bits={self.element_bits}, "
                 f"swizzle_unit={self.swizzle_unit!r}, base_address={self.base_address})")
+
+
+# ------------------------------------------------------------------------------------------
+# CuTe's unit rule, in one place
+
+
+def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "elements",
+                   who: str = "smem_layout_of") -> SwizzledSmemLayout:
+    """The shared-memory placement that a layout plus an element width names, by CuTe's unit rule.
+
+    Pre:  ``layout`` is a Layout (no swizzle), a ComposedLayout ``Sw o k o L`` (``Sw`` a Swizzle or
+          XorSwizzle, ``k`` a non-negative int, ``L`` a Layout in elements) or a SwizzledSmemLayout
+          (CuTe's pointer form ``Sw o smem_ptr[Nb](..) o L``); ``element_bits`` a positive int (or None
+          for a SwizzledSmemLayout, which carries its own).
+    Post: a SwizzledSmemLayout placing the same elements. ``Sw o k o L`` swizzles the layout's own
+          units, element offsets (``swizzle_unit="elements"``, the default, CuTe's meaning:
+          ``Sw<3,3,3> o 0 o L`` on 16-bit elements is the 128B atom); only ``swizzle_unit="bytes"``
+          selects PTX's reading of the same string (the swizzle on byte addresses). A
+          SwizzledSmemLayout says its unit itself, so ``swizzle_unit`` does not apply to it.
+
+    Every path of the library that reads a layout with an element width (bank conflicts, explain,
+    linear layouts, descriptors, TMA plans, codegen, proofs) goes through this function, so one
+    string means one thing everywhere. Raises UnitError (bad width, an offset off a byte, a
+    contradicting width), LayoutTypeError or LayoutValueError; ``who`` prefixes the message.
+
+    >>> from pycute_layouts import parse
+    >>> S = smem_layout_of(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), 16)
+    >>> print(S)
+    Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+    >>> S.byte_address(1, 0)
+    144
+    >>> print(smem_layout_of(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16, swizzle_unit="bytes").element_swizzle())
+    Sw<3,3,3>
+    """
+    check_swizzle_unit(swizzle_unit, who)
+    if isinstance(layout, SwizzledSmemLayout):
+        if element_bits is not None and _as_bits(element_bits, who) != layout.element_bits:
+            raise UnitError(f"{who}: the layout {layout} holds {layout.element_bits}-bit elements but "
+                            f"element_bits={element_bits} was passed")
+        return layout
+    bits = _as_bits(element_bits, who)
+    if isinstance(layout, Layout):
+        return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, bits)
+    if not isinstance(layout, ComposedLayout):
+        raise LayoutTypeError(f"{who}: expected a Layout, a ComposedLayout 'Sw<B,M,S> o k o L' or a "
+                              f"SwizzledSmemLayout, got {type(layout).__name__}")
+    outer, inner, off = layout.outer, layout.inner, layout.offset
+    if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
+        raise LayoutTypeError(f"{who}: with an element width, a ComposedLayout must be 'Swizzle o offset o Layout', "
+                              f"got {layout}")
+    if isinstance(off, bool) or not isinstance(off, (int, np.integer)) or off < 0:
+        raise LayoutValueError(f"{who}: the offset of {layout} must be a non-negative int, got {off}")
+    off = int(off)
+    if (off * bits) % 8:
+        raise UnitError(f"{who}: offset {off} elements of {bits} bits in {layout} does not start on a byte")
+    if swizzle_unit == "bytes" or outer.is_identity():
+        return SwizzledSmemLayout(outer, inner, bits, "bytes", base_address=off * bits // 8)
+    if bits % 8:
+        raise UnitError(f"{who}: {layout} swizzles element offsets (CuTe's meaning) but {bits}-bit elements are "
+                        f"not whole bytes; write the byte swizzle in pointer form '{outer} o smem_ptr[{bits}b](unset) "
+                        f"o {inner}' (or pass swizzle_unit='bytes')")
+    return SwizzledSmemLayout(outer, inner, bits, "elements", base_address=off * bits // 8)
+
+
+def check_swizzle_unit(swizzle_unit: Any, who: str = "check_swizzle_unit") -> str:
+    """``swizzle_unit`` if it is one of :data:`SWIZZLE_UNITS`, else UnitError naming both choices.
+
+    >>> check_swizzle_unit("bytes")
+    'bytes'
+    >>> check_swizzle_unit("byte")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.UnitError: check_swizzle_unit: swizzle_unit must be 'elements' (CuTe's meaning of ...
+    """
+    if not isinstance(swizzle_unit, str) or swizzle_unit not in SWIZZLE_UNITS:
+        raise UnitError(f"{who}: swizzle_unit must be 'elements' (CuTe's meaning of Sw o k o L, the default) or "
+                        f"'bytes' (PTX's byte-address reading), got {swizzle_unit!r}"[:300])
+    return swizzle_unit
+
+
+def _as_bits(element_bits: Any, who: str) -> int:
+    if isinstance(element_bits, (bool, np.bool_)) or not isinstance(element_bits, (int, np.integer)) \
+            or not 0 < element_bits <= MAX_ELEMENT_BITS:
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+                        f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+    return int(element_bits)
+
+
+def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> str:
+    """Both CuTe spellings of a byte-address swizzle for ``element_bits``-bit elements, in one phrase.
+
+    Pre: ``byte_swizzle`` is a Swizzle or XorSwizzle on byte addresses; ``element_bits`` a positive int.
+    Post: ``"<pointer form> = <element-unit form> on N-bit elements"``; either can be pasted into CuTe
+    and means the same placement. Where no element-unit swizzle is equivalent (it would split an
+    element), only the pointer form and the reason. ``layout`` is the text printed for the layout.
+
+    >>> from pycute_layouts import Swizzle
+    >>> swizzle_forms(Swizzle(3, 4, 3), 16)
+    'Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements'
+    >>> swizzle_forms(Swizzle(1, 4, 3), 256)
+    'Sw<1,4,3> o smem_ptr[256b](unset) o L (no element-offset form: it splits 256-bit elements)'
+    """
+    if not isinstance(byte_swizzle, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"swizzle_forms: expected a Swizzle or XorSwizzle, got {byte_swizzle!r}")
+    bits = _as_bits(element_bits, "swizzle_forms")
+    ptr = f"{byte_swizzle} o smem_ptr[{bits}b](unset) o {layout}"
+    try:
+        if isinstance(byte_swizzle, XorSwizzle):
+            k = _log2_exact(_element_bytes(bits, "swizzle_forms"), "swizzle_forms")
+            if any(a < k or b < k for a, b in byte_swizzle.pairs):
+                raise UnitError("splits an element")
+            el = XorSwizzle([(a - k, b - k) for a, b in byte_swizzle.pairs])
+        else:
+            el = byte_to_element_swizzle(byte_swizzle, bits)
+    except UnitError:
+        return f"{ptr} (no element-offset form: it splits {bits}-bit elements)"
+    return f"{ptr} = {el} o 0 o {layout} on {bits}-bit elements"
+
+
+def element_unit_note(layout: Any, element_bits: Any, verdict: str = "") -> str:
+    """Why an element-unit ``Sw o k o L`` is not the atom its author may have meant, naming both forms.
+
+    Pre: ``layout`` is a ComposedLayout whose outer function is a Swizzle or XorSwizzle (read by CuTe's
+    rule on ``element_bits``-bit element offsets). Post: one sentence: what the swizzle is on byte
+    addresses, and how to write the string's swizzle on byte addresses (the pointer form, its
+    element-unit equivalent, or ``swizzle_unit='bytes'``); ``verdict`` (e.g. "which is no swizzle
+    atom") follows the byte form. Used by every refusal of a non-atom.
+
+    >>> from pycute_layouts import parse
+    >>> print(element_unit_note(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16))
+    Sw<3,4,3> o 0 o L on 16-bit elements swizzles element offsets (CuTe's meaning): on byte addresses that is \
+Sw<3,5,3> o smem_ptr[16b](unset) o L; if Sw<3,4,3> was meant on byte addresses, write \
+Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or pass swizzle_unit='bytes', on the \
+command line --swizzle-unit bytes)
+    """
+    if not isinstance(layout, ComposedLayout) or not isinstance(layout.outer, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"element_unit_note: expected 'Swizzle o k o Layout', got {layout!r}"[:300])
+    sw = layout.outer
+    bits = _as_bits(element_bits, "element_unit_note")
+    head = f"{sw} o {_fmt_offset(layout.offset)} o L on {bits}-bit elements swizzles element offsets (CuTe's meaning)"
+    try:
+        as_bytes = f": on byte addresses that is {element_to_byte_swizzle(sw, bits)} o smem_ptr[{bits}b](unset) o L"
+    except LayoutError:
+        as_bytes = f": {bits}-bit elements have no byte-address form of it"
+    if verdict:
+        as_bytes += f", {verdict}"
+    return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
+            "(or pass swizzle_unit='bytes', on the command line --swizzle-unit bytes)")

@@ -6,7 +6,7 @@ Grammar (whitespace is free)::
     composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
                | swizzle 'o' smem_ptr 'o' layout               e.g. Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
     smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128
-    swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
+    swizzle   := ('Sw' | 'Swizzle' | 'S') '<' int ',' int ',' int '>'   'S' is the CuTe DSL's print form
     layout    := inttuple [':' inttuple]                         shape only -> column-major strides
     inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
     expr      := integer/symbol arithmetic with + - * / ** and implicit products: 8T, 2k, 1T
@@ -242,7 +242,7 @@ class _Parser:
 
     def parse_operand(self) -> Any:
         t = self.tok
-        if t.kind == "name" and t.text in ("Sw", "Swizzle") and self.peek().text == "<":
+        if t.kind == "name" and t.text in ("Sw", "Swizzle", "S") and self.peek().text == "<":
             return self.parse_swizzle()
         return self.parse_layout()
 

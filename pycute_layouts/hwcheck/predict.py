@@ -13,7 +13,7 @@ import numpy as np
 from .. import codegen
 from ..arch import im2col, tma, wgmma
 from ..arch.swizzle_modes import SwizzleMode
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import SwizzledSmemLayout
 from ..errors import HwCheckError, LayoutError
 from .cases import (
     ABS_B,
@@ -88,7 +88,7 @@ def _codegen_consts(cfg: dict) -> tuple[Any, Any, Any]:
     return ops[0], ops[1], None
 
 
-def _r1_boxes(major: str, mode: str, eb: int, mn: int, k: int, comp: ComposedLayout, base: int
+def _r1_boxes(major: str, mode: str, eb: int, mn: int, k: int, comp: SwizzledSmemLayout, base: int
               ) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
     """The TMA boxes of a configuration without ``order``: K-major one box per K atom covering every row,
     MN-major one box per atom (8 rows). Result-file formats: docs/hardware-validation.md."""
@@ -108,13 +108,13 @@ def _operand(oc: Any, cfg: dict, major: str, base: int) -> _OperandConsts:
     """One operand's constants read from codegen's OperandConstants; store addresses from SwizzledSmemLayout."""
     bits = oc.element_bits
     eb = bits // 8
-    comp = oc.tile_layout  # Sw o 0 o (MN, K) tile, exactly the tile codegen derived
+    comp = oc.tile_layout  # Sw o smem_ptr[Nb] o (MN, K) tile (swizzle on bytes), exactly the tile codegen derived
     mn, k = oc.tile_mn, oc.tile_k
     mm, kk = np.meshgrid(np.arange(mn), np.arange(k), indexing="ij")
     if cfg["anchor"] == "absolute":
-        addrs = np.asarray(SwizzledSmemLayout(comp.outer, comp.inner, bits, base_address=base).byte_address(mm, kk))
+        addrs = np.asarray(SwizzledSmemLayout(comp.byte_swizzle(), comp.layout, bits, base_address=base).byte_address(mm, kk))
     else:
-        addrs = base + np.asarray(SwizzledSmemLayout(comp.outer, comp.inner, bits).byte_address(mm, kk))
+        addrs = base + np.asarray(SwizzledSmemLayout(comp.byte_swizzle(), comp.layout, bits).byte_address(mm, kk))
     descs = [[wgmma.SmemDescriptor.decode(v + (off >> 4)) for v in oc.descs[0]] for off in oc.mn_block_offsets_bytes]
     steps = [b - a for a, b in zip(oc.k_step_offsets_bytes, oc.k_step_offsets_bytes[1:])]
     if "order" not in cfg:  # a round-1 record

@@ -559,6 +559,7 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     library's ``decode`` is checked separately, by the descriptor-encoding lemma).
     ``instructions`` selects instruction indices (default: all; ``only_first``: instruction 0).
     """
+    # the tile with the mode's swizzle on byte addresses: PTX's reading, asked for explicitly (swizzle_unit="bytes")
     tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
     mn_n, k_n = p.tile_shape(m, k)
     ki = p.k_instr_elems
@@ -567,7 +568,7 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     out = []
     for j in js:
         d = p.module.make_smem_desc(div(_, _, 0, j), p.mma_major, p.element_bits, start_address=dst,
-                                    swizzle_anchor=faults.swizzle_anchor)
+                                    swizzle_anchor=faults.swizzle_anchor, swizzle_unit="bytes")
         d = _apply_faults(d, faults)
         out.append(hardware_descriptor(p, d.encode()))
     return out

@@ -361,7 +361,7 @@ def test_desc_lists_which_thread_reads_what(capsys):
 
 
 def test_explain_and_banks_take_atoms(capsys):
-    tile = "Sw<3,4,3> o 0 o (64,64):(64,1)"
+    tile = "Sw<3,3,3> o 0 o (64,64):(64,1)"  # the bf16 128B atom in CuTe's element units (issue 23)
     assert main(["analyze", "explain", tile, "--element-bits", "16", "--atom", "SM90_64x64x16_F32BF16BF16_RS",
                  "--threads", "5", "--json"]) == 0
     reads = json.loads(capsys.readouterr().out)["thread_reads"]

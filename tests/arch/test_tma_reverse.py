@@ -84,7 +84,7 @@ def test_canonical_wgmma_tiles(major, mode, bits, mn, k, g, box, sw, coords, off
 
 
 def test_deepgemm_k_major_sw128_bf16_64x64_with_dtype() -> None:
-    p = plan_tma_load(parse("Sw<3,4,3> o 0 o (64,64):(64,1)"), K_MAJOR_G, 16, data_type="bf16")
+    p = plan_tma_load(parse("Sw<3,3,3> o 0 o (64,64):(64,1)"), K_MAJOR_G, 16, data_type="bf16")  # CuTe's 128B atom
     assert p.tensor_map.tensor_data_type is tma.TensorDataType.BFLOAT16
     assert (p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides) == ((64, 64), SwizzleMode.B128, 1, (8192,))
     assert p.box_notes[-1] == "the box covers the whole tile"
@@ -125,7 +125,7 @@ def test_base_address_and_composed_offset() -> None:
     p = plan_tma_load(A, K_MAJOR_G, 16)
     assert p.base_address == 1024 and [c.smem_offset_bytes for c in p.copies] == [0, 8192]
     assert np.array_equal(p.smem_byte_addresses(), A.byte_addresses())
-    C = ComposedLayout(Swizzle(3, 4, 3), 512, A.layout)
+    C = ComposedLayout(Swizzle(3, 3, 3), 512, A.layout)  # the same swizzle on 16-bit element offsets
     q = plan_tma_load(C, K_MAJOR_G, 16)
     assert q.base_address == 0 and [c.smem_offset_bytes for c in q.copies] == [1024, 9216]
     assert np.array_equal(q.smem_byte_addresses(), A.byte_addresses())
@@ -381,7 +381,7 @@ def raises(rule: str, *args, **kw) -> TensorMapError:
 
 
 def test_majorness_mismatch() -> None:
-    e = raises("plan.inner_not_contiguous", parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), MN_MAJOR_G, 16)
+    e = raises("plan.inner_not_contiguous", parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), MN_MAJOR_G, 16)
     msg = str(e)
     assert "smem offsets 0..63 run along global g1 whose stride is 4096 elements" in msg
     assert "the global stride-1 dimension is g0" in msg
@@ -400,17 +400,24 @@ def test_no_global_stride_one_dimension() -> None:
 
 
 def test_swizzle_not_a_tma_mode() -> None:
-    e = raises("plan.swizzle_not_tma", parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16)
+    # PTX's byte reading, asked for explicitly: an element-unit swizzle written as if on bytes gets the hint
+    e = raises("plan.swizzle_not_tma", parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16, swizzle_unit="bytes")
     assert "Sw<3,3,3> is not the byte map of any CUtensorMapSwizzle mode" in str(e)
     assert "on byte addresses that is Sw<3,4,3>" in str(e)   # the element-unit hint
-    e = raises("plan.swizzle_not_tma", parse("Sw<3,4,4> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16)
+    e = raises("plan.swizzle_not_tma", parse("Sw<3,4,4> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16, swizzle_unit="bytes")
     assert "Sw<3,4,4>" in str(e) and "128B Sw<3,4,3>" in str(e) and "looks like" not in str(e)
-    e = raises("plan.swizzle_not_tma", parse("Sw<2,4,2> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16)
+    e = raises("plan.swizzle_not_tma", parse("Sw<2,4,2> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16, swizzle_unit="bytes")
     assert "looks like the 128B_ATOM_32B mode written on 16-bit element offsets" in str(e)
+    # CuTe's reading (the default): Sw<3,4,3> o 0 o L on 16-bit elements is Sw<3,5,3> on bytes, no TMA mode;
+    # one line names both forms of the 128B atom
+    e = raises("plan.swizzle_not_tma", parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), K_MAJOR_G, 16)
+    assert "on byte addresses that is Sw<3,5,3> o smem_ptr[16b](unset) o L" in str(e)
+    assert "Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements" in str(e)
+    assert "\n" not in str(e)
 
 
 def test_inner_box_bytes_larger_than_swizzle_span() -> None:
-    e = raises("plan.tensor_map_rules", parse("Sw<1,4,3> o 0 o (8,32):(32,1)"), K_MAJOR_G, 16)
+    e = raises("plan.tensor_map_rules", parse("Sw<1,3,3> o 0 o (8,32):(32,1)"), K_MAJOR_G, 16)
     assert [v.rule for v in e.violations] == ["swizzle.inner_box_span"]
     assert "boxDim[0]=32, elementSize=2 -> 64 bytes > 32 (swizzle 32B)" in str(e)
     assert "box derivation: boxDim[0]=32" in str(e)
@@ -428,7 +435,7 @@ def test_inner_box_not_16_bytes() -> None:
 
 
 def test_global_stride_not_multiple_of_16() -> None:
-    e = raises("plan.tensor_map_rules", parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), Layout((64, 100), (100, 1)), 16)
+    e = raises("plan.tensor_map_rules", parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), Layout((64, 100), (100, 1)), 16)
     assert [v.rule for v in e.violations] == ["global_strides.multiple16"] and "globalStrides[0]=200" in str(e)
     assert e.tensor_map.global_strides == (200,)
 
@@ -504,7 +511,7 @@ def test_bad_arguments(kw: dict, words: str) -> None:
     (Layout((8, 64), (64, 1)), Swizzle(3, 4, 3), "global_layout must be a Layout"),
     (parse("(8,m):(m,1)"), K_MAJOR_G, "unbound symbols"),
     (Layout((8, 64), (64, 1)), parse("(4096,n):(n,1)"), "unbound symbols"),
-    (ComposedLayout(Layout(8, 1), 0, Layout((8, 64), (64, 1))), K_MAJOR_G, "byte-address swizzle"),
+    (ComposedLayout(Layout(8, 1), 0, Layout((8, 64), (64, 1))), K_MAJOR_G, "must be a swizzle"),
     (Layout((8, 64), (-64, 1)), K_MAJOR_G, "negative address"),
     (Layout((4096, 4096), (4096, 1)), K_MAJOR_G, "model limit"),
 ])

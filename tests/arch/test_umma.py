@@ -31,6 +31,18 @@ from pycute_layouts import (
 from pycute_layouts.arch import umma, wgmma
 from pycute_layouts.arch.swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode
 
+
+def _ptx_desc(layout, *args, **kwargs):
+    """umma.make_smem_desc with PTX's byte reading of 'Sw<B,M,S> o k o L' (swizzle_unit="bytes").
+
+    These tests state layouts as the PTX ISA writes them (the swizzle on byte addresses). Since
+    issue 23, a plain composed layout means CuTe's element-offset swizzle by default; the byte
+    reading needs the explicit keyword, which is what these tests exercise.
+    """
+    kwargs.setdefault("swizzle_unit", "bytes")
+    return umma.make_smem_desc(layout, *args, **kwargs)
+
+
 # Reference 003's consistent worked examples (restated; test_wgmma checks them against the text):
 # (major, swizzle, element bits, exact layout, LBO encoding, SBO encoding)
 PTX_EXAMPLES = [
@@ -167,7 +179,7 @@ def test_str_shows_every_field():
 @pytest.mark.parametrize("ex", PTX_EXAMPLES, ids=str)
 def test_examples(ex):
     major, mode, bits, exact, enc_lbo, enc_sbo = ex
-    d = umma.make_smem_desc(parse(exact), major, bits)
+    d = _ptx_desc(parse(exact), major, bits)
     assert (d.lbo_16B, d.sbo_16B, d.version, d.lbo_mode) == (enc_lbo, enc_sbo, 1, 0)
     assert d.layout_type == SwizzleMode.parse(mode).tcgen05_layout_type
     assert_model_reads_layout(d, parse(exact), major, bits, 0)
@@ -175,7 +187,7 @@ def test_examples(ex):
 
 def test_example_k32b_tf32_rejected_too():
     with pytest.raises(DescriptorError, match="not injective"):
-        umma.make_smem_desc(parse("Swizzle<1,4,3> o ((8,2),(4,4)):((8,64),(1,4))"), "K", 32)
+        _ptx_desc(parse("Swizzle<1,4,3> o ((8,2),(4,4)):((8,64),(1,4))"), "K", 32)
 
 
 def test_base32b_atom_and_canonical_layout():
@@ -186,7 +198,7 @@ def test_base32b_atom_and_canonical_layout():
     c = umma.canonical_layout("MN", "128B_base32B")
     assert c.outer == Swizzle(2, 5, 2) and c.inner == parse("((T,8,m),(4,k)):((1,T,LBO),(8T,SBO))")
     bound = umma.canonical_layout("MN", "128B_base32B", element_bits=32, m=2, k=2, LBO=128, SBO=256)
-    d = umma.make_smem_desc(bound, "MN", 32)
+    d = _ptx_desc(bound, "MN", 32)
     assert (d.lbo_bytes, d.sbo_bytes, d.layout_type) == (512, 1024, 1)
 
 
@@ -194,7 +206,7 @@ def test_base32b_atom_and_canonical_layout():
 def test_base32b_tiles(order, lbo, sbo):
     a = umma.smem_atom("MN", "128B_base32B", 32)  # 32 x 4 tf32
     tile = tile_to_shape(a.layout, (64, 8), order)
-    d = umma.make_smem_desc(SwizzledSmemLayout(a.swizzle, tile, 32), "MN", 32, start_address=0x2000)
+    d = _ptx_desc(SwizzledSmemLayout(a.swizzle, tile, 32), "MN", 32, start_address=0x2000)
     assert (d.lbo_bytes, d.sbo_bytes, d.swizzle) == (lbo, sbo, SwizzleMode.B128_BASE32B)
     assert_model_reads_layout(d, ComposedLayout(a.swizzle, 0, tile), "MN", 32, 0x2000)
 
@@ -206,7 +218,7 @@ def test_base32b_is_mn_major_only():
         umma.canonical_layout("K", "128B_base32B")
     k_major = ComposedLayout(Swizzle(2, 5, 2), 0, Layout((64, 16), (16, 1)))
     with pytest.raises(DescriptorError, match="MN-major only"):
-        umma.make_smem_desc(k_major, "K", 16)
+        _ptx_desc(k_major, "K", 16)
 
 
 def test_packed_fp4_k_major():
@@ -214,7 +226,7 @@ def test_packed_fp4_k_major():
     assert atom_extent(a) == (8, 256)
     for kb in range(4):
         _tile, op = operand(a, (128, 256), (0, 1), (128, 64), (0, kb))  # mxf4: K = 64 elements = 32 bytes
-        d = umma.make_smem_desc(op, "K", 4, start_address=0x4000)
+        d = _ptx_desc(op, "K", 4, start_address=0x4000)
         assert (d.start_address, d.lbo_bytes, d.sbo_bytes) == (0x4000 + 32 * kb, 16, 1024)
         assert_model_reads_layout(d, op, "K", 4, 0x4000)
 
@@ -225,14 +237,14 @@ def test_packed_fp4_k_major():
 ])
 def test_element_type_rules(bits, major, match):
     with pytest.raises(DescriptorError, match=match):
-        umma.make_smem_desc(Layout((8, 8), (8, 1)), major, bits)
+        _ptx_desc(Layout((8, 8), (8, 1)), major, bits)
 
 
 def test_padded_subbyte_is_8_bit_geometry():
     """e2m1 in .b4x16_p64 / e3m2 in .b6x16_p32 (16 elements per 16 bytes): describe as 8-bit elements."""
     a8 = umma.smem_atom("K", "128B", 8)
     _tile, op = operand(a8, (128, 128), (0, 1), (128, 32), (0, 1))
-    d = umma.make_smem_desc(op, "K", 8)
+    d = _ptx_desc(op, "K", 8)
     assert (d.start_address, d.sbo_bytes) == (32, 1024)
 
 
@@ -259,14 +271,14 @@ BAD = [
     ("decode layout type 7", lambda: umma.UmmaSmemDescriptor.decode((1 << 46) | (7 << 61)),
      "3, 5, 7 are invalid"),
     ("decode negative", lambda: umma.UmmaSmemDescriptor.decode(-1), "64-bit"),
-    ("wrong K extent", lambda: umma.make_smem_desc(Layout(((8, 8), 64), ((64, 512), 1)), "K", 16),
+    ("wrong K extent", lambda: _ptx_desc(Layout(((8, 8), 64), ((64, 512), 1)), "K", 16),
      "wrong K extent"),
-    ("misaligned start", lambda: umma.make_smem_desc(Layout(((8, 8), 16), ((64, 512), 1)), "K", 16, 0x18),
+    ("misaligned start", lambda: _ptx_desc(Layout(((8, 8), 16), ((64, 512), 1)), "K", 16, 0x18),
      "misaligned start address"),
-    ("base32B with K rows at 64B", lambda: umma.make_smem_desc(
+    ("base32B with K rows at 64B", lambda: _ptx_desc(
         ComposedLayout(Swizzle(2, 5, 2), 0, Layout((32, (4, 2)), (1, (16, 256)))), "MN", 32),
      "not injective|rows"),
-    ("base32B rows 8 apart", lambda: umma.make_smem_desc(
+    ("base32B rows 8 apart", lambda: _ptx_desc(
         ComposedLayout(Swizzle(2, 5, 2), 0, Layout((32, (4, 2)), (1, (64, 512)))), "MN", 32),
      r"the 4 rows of a core matrix must be 8 units \(128 B, the 128B_base32B row pitch\)"),
 ]
@@ -311,7 +323,7 @@ SM100_CASES = _cases()
 def test_model_reads_every_tile_slice(case):
     major, mode, bits, tshape, order, mma, blk = case
     _tile, op = operand(umma.smem_atom(major, mode, bits), tshape, order, mma, blk)
-    d = umma.make_smem_desc(op, major, bits, start_address=0x10000)
+    d = _ptx_desc(op, major, bits, start_address=0x10000)
     assert_model_reads_layout(d, op, major, bits, 0x10000)
 
 
@@ -361,7 +373,7 @@ def test_differential_make_umma_desc(umma_oracle):
         fields, slice_text = (x.strip() for x in res.split("|"))
         lbo, sbo, lt, bo, version, lbo_mode, raw = (int(x) for x in fields.split())
         np.testing.assert_array_equal(parse(oracles.normalize(slice_text)).to_numpy(), op.inner.to_numpy())
-        d = umma.make_smem_desc(op, major, bits)
+        d = _ptx_desc(op, major, bits)
         assert (d.lbo_16B, d.sbo_16B, d.layout_type, d.base_offset, d.version, d.lbo_mode) == \
             (lbo, sbo, lt, bo, version, lbo_mode), case
         if blk == (0, 0):  # host CuTe: start address 0

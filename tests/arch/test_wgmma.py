@@ -34,6 +34,25 @@ from pycute_layouts import (
 )
 from pycute_layouts.arch import umma, wgmma
 from pycute_layouts.arch.swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from pycute_layouts.core.composed import smem_layout_of
+
+
+def _ptx_desc(layout, *args, **kwargs):
+    """wgmma.make_smem_desc with PTX's byte reading of 'Sw<B,M,S> o k o L' (swizzle_unit="bytes").
+
+    These tests state layouts as the PTX ISA writes them (the swizzle on byte addresses). Since
+    issue 23, a plain composed layout means CuTe's element-offset swizzle by default; the byte
+    reading needs the explicit keyword, which is what these tests exercise.
+    """
+    kwargs.setdefault("swizzle_unit", "bytes")
+    return wgmma.make_smem_desc(layout, *args, **kwargs)
+
+
+def _ptx_umma_desc(layout, *args, **kwargs):
+    """umma.make_smem_desc with PTX's byte reading (see _ptx_desc)."""
+    kwargs.setdefault("swizzle_unit", "bytes")
+    return umma.make_smem_desc(layout, *args, **kwargs)
+
 
 REPO = Path(__file__).resolve().parents[2]
 REFERENCE = REPO.parent / "shared" / "reference"
@@ -236,8 +255,11 @@ def test_canonical_layout_is_the_table(major, mode, layout_text, swizzle_text):
 
 def test_canonical_layout_prints_symbolically():
     assert str(wgmma.canonical_layout("K", "none")) == "Sw<0,4,3> o 0 o ((8,m),(T,2*k)):((T,SBO),(1,LBO))"
+    # T bound: the element width is known, so CuTe's pointer form (the swizzle on byte addresses)
     assert str(wgmma.canonical_layout("MN", "128B", T=4)) == \
-        "Sw<3,4,3> o 0 o ((4,8,m),(8,k)):((1,4,LBO),(32,SBO))"
+        "Sw<3,4,3> o smem_ptr[32b](unset) o ((4,8,m),(8,k)):((1,4,LBO),(32,SBO))"
+    assert str(wgmma.canonical_layout("MN", "128B", T=4).as_composed()) == \
+        "Sw<3,2,3> o 0 o ((4,8,m),(8,k)):((1,4,LBO),(32,SBO))"
 
 
 @pytest.mark.parametrize("ex", PTX_EXAMPLES, ids=[e[0] for e in PTX_EXAMPLES])
@@ -246,9 +268,11 @@ def test_example_is_the_canonical_layout(ex):
     syms = {"T": t, "m": m, "k": k, "SBO": sbo}
     if lbo is not None:
         syms["LBO"] = lbo
-    assert wgmma.canonical_layout(major, mode, **syms) == parse(exact)
+    # the PTX text swizzles byte addresses: its CuTe form is the pointer form
+    ptx = smem_layout_of(parse(exact), bits, swizzle_unit="bytes")
+    assert wgmma.canonical_layout(major, mode, **syms) == ptx
     strides = {x: syms[x] for x in syms if x in ("LBO", "SBO")}
-    assert wgmma.canonical_layout(major, mode, element_bits=bits, m=m, k=k, **strides) == parse(exact)
+    assert wgmma.canonical_layout(major, mode, element_bits=bits, m=m, k=k, **strides) == ptx
 
 
 @pytest.mark.parametrize("ex", CONSISTENT, ids=[e[0] for e in CONSISTENT])
@@ -258,14 +282,14 @@ def test_example_descriptor(ex):
     # consistency first: injective, and the descriptor's model reads exactly the layout's bytes
     offs = layout.inner.to_numpy()
     assert len(set(offs.tolist())) == len(offs)
-    d = wgmma.make_smem_desc(layout, major, bits)
+    d = _ptx_desc(layout, major, bits)
     assert (d.lbo_16B, d.sbo_16B) == (enc_lbo, enc_sbo)
     assert (d.lbo_bytes, d.sbo_bytes) == (lbo * bits // 8, sbo * bits // 8)
     assert d.swizzle is SwizzleMode.parse(mode)
     assert_model_reads_layout(d, layout, major, bits, 0)
     # the same from the canonical layout bound with the example's parameters
     c = wgmma.canonical_layout(major, mode, T=t, m=m, k=k, LBO=lbo, SBO=sbo)
-    assert wgmma.make_smem_desc(c, major, bits) == d
+    assert _ptx_desc(c, major, bits) == d
 
 
 def test_example_k32b_tf32_is_inconsistent():
@@ -278,12 +302,12 @@ def test_example_k32b_tf32_is_inconsistent():
     with pytest.raises(DescriptorError, match=r"not injective: coordinates \(mn, k\) = \(1, 0\) and \(0, 8\) "
                                               r"both hold "
                                               r"element offset 8"):
-        wgmma.make_smem_desc(layout, "K", 32)
+        _ptx_desc(layout, "K", 32)
     # the canonical formula with the example's T, m, k reproduces the inconsistency literally
     c = wgmma.canonical_layout("K", "32B", T=4, m=2, k=2, SBO=64)
-    assert c == layout
+    assert c == smem_layout_of(layout, 32, swizzle_unit="bytes")
     with pytest.raises(DescriptorError, match="not injective"):
-        wgmma.make_smem_desc(c, "K", 32)
+        _ptx_desc(c, "K", 32)
 
 
 def test_example_k32b_tf32_consistent_reading():
@@ -293,19 +317,19 @@ def test_example_k32b_tf32_consistent_reading():
     # one descriptor cannot cover K = 64 bytes in a 32-byte K-major swizzle row ...
     with pytest.raises(DescriptorError, match=r"spans 4 16-byte units \(64 B\) of K, more than one 32-byte "
                                               r"swizzle row"):
-        wgmma.make_smem_desc(full, "K", 32)
+        _ptx_desc(full, "K", 32)
     # ... but each 32-byte K block (one tf32 instruction, K = 8) is canonical, with the example's SBO
     for kb, start in ((0, 0), (1, 512)):
         sub, off = slice_and_offset((_, _, 0, kb), flat_divide(full.inner, (16, 8)))
         op = ComposedLayout(full.outer, off, sub)
-        d = wgmma.make_smem_desc(op, "K", 32)
+        d = _ptx_desc(op, "K", 32)
         assert (d.lbo_16B, d.sbo_16B, d.start_address, d.layout_type) == (1, 16, start, 3)
         assert_model_reads_layout(d, op, "K", 32, 0)
         canon = wgmma.canonical_layout("K", "32B", T=4, m=2, k=1, SBO=64).inner
         np.testing.assert_array_equal(sub.to_numpy(), canon.to_numpy())  # same function (coalesced)
     # and stepping from block 0 to block 1 is an advance by the atom stride, not by 32 bytes
     block0 = flat_divide(full.inner, (16, 8))(_, _, 0, 0)
-    d0 = wgmma.make_smem_desc(ComposedLayout(full.outer, 0, block0), "K", 32)
+    d0 = _ptx_desc(ComposedLayout(full.outer, 0, block0), "K", 32)
     assert d0.advance(512, major="K", k_bytes=32).start_address == 512
     with pytest.raises(DescriptorError, match="next K atom is not the next row"):
         d0.advance(32, major="K", k_bytes=32)
@@ -374,7 +398,7 @@ def test_deepgemm_k_major_sw128_bf16():
     for kb in range(4):
         sub, off = slice_and_offset((_, _, 0, kb), flat_divide(tile, (64, 16)))
         op = ComposedLayout(a.swizzle, off, sub)
-        d = wgmma.make_smem_desc(op, "K", 16, start_address=base)
+        d = _ptx_desc(op, "K", 16, start_address=base)
         assert_model_reads_layout(d, op, "K", 16, base)
         descs.append(d)
     assert [d.start_address - base for d in descs] == [0, 32, 64, 96]
@@ -383,7 +407,7 @@ def test_deepgemm_k_major_sw128_bf16():
     assert [d.encode() - descs[0].encode() for d in descs] == [0, 2, 4, 6]  # desc.lo += 2 per K block
     # the second 64-row half (M block 1)
     sub, off = slice_and_offset((_, _, 1, 0), flat_divide(tile, (64, 16)))
-    d1 = wgmma.make_smem_desc(ComposedLayout(a.swizzle, off, sub), "K", 16, start_address=base)
+    d1 = _ptx_desc(ComposedLayout(a.swizzle, off, sub), "K", 16, start_address=base)
     assert d1.start_address == base + 64 * 128 and d1.sbo_bytes == 1024
 
 
@@ -395,7 +419,7 @@ def test_k_major_two_atoms_along_k_both_orders():
         for kb in range(4):
             sub, off = slice_and_offset((_, _, 0, kb), fd)
             op = ComposedLayout(a.swizzle, off, sub)
-            d = wgmma.make_smem_desc(op, "K", 8, start_address=0)
+            d = _ptx_desc(op, "K", 8, start_address=0)
             assert (d.lbo_bytes, d.sbo_bytes) == (16, sbo)
             assert d.start_address == (kb // 2) * katom + (kb % 2) * 32
             assert_model_reads_layout(d, op, "K", 8, 0)
@@ -403,12 +427,12 @@ def test_k_major_two_atoms_along_k_both_orders():
 
 def test_mn_major_lbo_unused_with_one_atom_and_used_with_two():
     a = wgmma.smem_atom("MN", "128B", 16)  # 64 x 8
-    d = wgmma.make_smem_desc(SwizzledSmemLayout(a.swizzle, tile_to_shape(a.layout, (64, 16)), 16), "MN", 16)
+    d = _ptx_desc(SwizzledSmemLayout(a.swizzle, tile_to_shape(a.layout, (64, 16)), 16), "MN", 16)
     assert (d.lbo_bytes, d.sbo_bytes) == (0, 1024)  # one atom along MN: LBO unused (0, as CuTe)
-    d2 = wgmma.make_smem_desc(SwizzledSmemLayout(a.swizzle, tile_to_shape(a.layout, (128, 16)), 16), "MN", 16)
+    d2 = _ptx_desc(SwizzledSmemLayout(a.swizzle, tile_to_shape(a.layout, (128, 16)), 16), "MN", 16)
     assert (d2.lbo_bytes, d2.sbo_bytes) == (1024, 2048)
     kfirst = tile_to_shape(a.layout, (128, 16), (1, 0))
-    d3 = wgmma.make_smem_desc(SwizzledSmemLayout(a.swizzle, kfirst, 16), "MN", 16)
+    d3 = _ptx_desc(SwizzledSmemLayout(a.swizzle, kfirst, 16), "MN", 16)
     assert (d3.lbo_bytes, d3.sbo_bytes) == (2048, 1024)
 
 
@@ -417,25 +441,25 @@ def test_mn_major_narrower_than_one_swizzle_row():
     a = wgmma.smem_atom("MN", "128B", 16)
     for n, blk in ((8, 7), (16, 3), (32, 1)):
         _tile, op = operand(a, (64, 16), (0, 1), (n, 16), (blk, 0))
-        d = wgmma.make_smem_desc(op, "MN", 16, start_address=0x400)
+        d = _ptx_desc(op, "MN", 16, start_address=0x400)
         assert (d.start_address, d.lbo_bytes, d.sbo_bytes) == (0x400 + blk * n * 2, 0, 1024)
         assert_model_reads_layout(d, op, "MN", 16, 0x400)
     with pytest.raises(DescriptorError, match="narrower than one 128-byte swizzle row must be contiguous and "
                                               "divide it"):
-        wgmma.make_smem_desc(ComposedLayout(a.swizzle, 0, Layout((24, 16), (1, 64))), "MN", 16)
+        _ptx_desc(ComposedLayout(a.swizzle, 0, Layout((24, 16), (1, 64))), "MN", 16)
 
 
 def test_interleave_swap():
     """MN-major interleave: SBO is the MN stride, LBO the K stride -- the opposite of the swizzled modes."""
     a = wgmma.smem_atom("MN", "none", 16)  # 8 x 8: one core matrix
     tile = tile_to_shape(a.layout, (64, 16))  # MN units first: stride 128 B; K groups: 8 * 128 B
-    d = wgmma.make_smem_desc(SwizzledSmemLayout(a.swizzle, tile, 16), "MN", 16)
+    d = _ptx_desc(SwizzledSmemLayout(a.swizzle, tile, 16), "MN", 16)
     assert (d.sbo_bytes, d.lbo_bytes) == (128, 1024)
     tile = tile_to_shape(a.layout, (64, 16), (1, 0))
-    d = wgmma.make_smem_desc(SwizzledSmemLayout(a.swizzle, tile, 16), "MN", 16)
+    d = _ptx_desc(SwizzledSmemLayout(a.swizzle, tile, 16), "MN", 16)
     assert (d.sbo_bytes, d.lbo_bytes) == (256, 128)
     sw = wgmma.smem_atom("MN", "32B", 16)
-    d = wgmma.make_smem_desc(SwizzledSmemLayout(sw.swizzle, tile_to_shape(sw.layout, (64, 16)), 16), "MN", 16)
+    d = _ptx_desc(SwizzledSmemLayout(sw.swizzle, tile_to_shape(sw.layout, (64, 16)), 16), "MN", 16)
     assert (d.lbo_bytes, d.sbo_bytes) == (256, 1024)  # swizzled: LBO along MN, SBO along K
 
 
@@ -449,19 +473,19 @@ def test_sparse_k_sizes(major, mode, bits, tile_shape, mma_shape):
     a = wgmma.smem_atom(major, mode, bits)
     for blk in ((0, 0), (0, tile_shape[1] // mma_shape[1] - 1)):
         _tile, op = operand(a, tile_shape, (0, 1), mma_shape, blk)
-        d = wgmma.make_smem_desc(op, major, bits, start_address=0x800)
+        d = _ptx_desc(op, major, bits, start_address=0x800)
         assert_model_reads_layout(d, op, major, bits, 0x800)
     assert mma_shape[1] * bits // 8 in (16, 64)
 
 
 def test_sparse_interleave_k_needs_one_lbo():
     good = Layout(((8, 8), (8, 4)), ((8, 64), (1, 1024)))  # 4 core-matrix columns, LBO = 1024 elements
-    d = wgmma.make_smem_desc(good, "K", 16)
+    d = _ptx_desc(good, "K", 16)
     assert d.lbo_bytes == 2048
     bad = Layout(((8, 8), (8, 2, 2)), ((8, 64), (1, 1024, 4096)))
     with pytest.raises(DescriptorError, match=r"the second stride 512 units \(8192 B\) would need to be "
                                               r"256 units"):
-        wgmma.make_smem_desc(bad, "K", 16)
+        _ptx_desc(bad, "K", 16)
 
 
 def test_tile_anchor_base_offset():
@@ -471,35 +495,35 @@ def test_tile_anchor_base_offset():
     for p in (0x400, 0x480, 0x580, 0x780):
         sub, off = slice_and_offset((_, _, 0, 1), flat_divide(tile, (64, 16)))
         op = ComposedLayout(a.swizzle, off, sub)
-        d = wgmma.make_smem_desc(op, "K", 16, start_address=p, swizzle_anchor="tile")
+        d = _ptx_desc(op, "K", 16, start_address=p, swizzle_anchor="tile")
         assert d.base_offset == (p >> 7) & 7 and d.start_address == p + 32
         assert_model_reads_layout(d, op, "K", 16, p, anchor="tile")
         # the same data read as if swizzled absolutely would be wrong unless p is on the pattern boundary
-        d_abs = wgmma.make_smem_desc(op, "K", 16, start_address=p)
+        d_abs = _ptx_desc(op, "K", 16, start_address=p)
         assert d_abs.base_offset == 0
         same = np.array_equal(d_abs.element_addresses("K", 16, (64, 16)), layout_addresses(op, 16, p, "tile"))
         assert same == (p % 1024 == 0)
     with pytest.raises(DescriptorError, match="128-byte boundary"):
-        wgmma.make_smem_desc(ComposedLayout(a.swizzle, 0, Layout(((8, 8), 16), ((64, 512), 1))), "K", 16,
+        _ptx_desc(ComposedLayout(a.swizzle, 0, Layout(((8, 8), 16), ((64, 512), 1))), "K", 16,
                              start_address=0x440, swizzle_anchor="tile")
 
 
 def test_start_address_from_layouts():
     a = wgmma.smem_atom("K", "32B", 16)
     s = SwizzledSmemLayout(a.swizzle, tile_to_shape(a.layout, (64, 16)), 16, base_address=0x1000)
-    assert wgmma.make_smem_desc(s, "K", 16).start_address == 0x1000
-    assert wgmma.make_smem_desc(s, "K", 16, start_address=0x1000).start_address == 0x1000
+    assert _ptx_desc(s, "K", 16).start_address == 0x1000
+    assert _ptx_desc(s, "K", 16, start_address=0x1000).start_address == 0x1000
     c = ComposedLayout(a.swizzle, 8, tile_to_shape(a.layout, (64, 16)))  # offset 8 elements = 16 bytes
-    assert wgmma.make_smem_desc(c, "K", 16, start_address=0x1000).start_address == 0x1010
+    assert _ptx_desc(c, "K", 16, start_address=0x1000).start_address == 0x1010
     e = SwizzledSmemLayout(Swizzle(1, 3, 3), tile_to_shape(a.layout, (64, 16)), 16, swizzle_unit="elements")
-    assert wgmma.make_smem_desc(e, "K", 16).layout_type == 3  # element swizzle Sw<1,3,3> == byte Sw<1,4,3>
+    assert _ptx_desc(e, "K", 16).layout_type == 3  # element swizzle Sw<1,3,3> == byte Sw<1,4,3>
 
 
 def test_b1_k_major():
     a = wgmma.smem_atom("K", "128B", 1)  # 8 x 1024 bits
     assert atom_extent(a) == (8, 1024)
     sub, off = slice_and_offset((_, _, 0, 2), flat_divide(tile_to_shape(a.layout, (64, 1024)), (64, 256)))
-    d = wgmma.make_smem_desc(ComposedLayout(a.swizzle, off, sub), "K", 1, start_address=0)
+    d = _ptx_desc(ComposedLayout(a.swizzle, off, sub), "K", 1, start_address=0)
     assert (d.start_address, d.lbo_bytes, d.sbo_bytes) == (64, 16, 1024)
 
 
@@ -609,87 +633,87 @@ _MN128 = wgmma.smem_atom("MN", "128B", 16)
 
 BAD = [
     # (id, callable, exception type, message regex)
-    ("non-injective PTX example", lambda: wgmma.make_smem_desc(parse(PTX_EXAMPLES[1][4]), "K", 32),
+    ("non-injective PTX example", lambda: _ptx_desc(parse(PTX_EXAMPLES[1][4]), "K", 32),
      DescriptorError, "not injective"),
-    ("K-major rows not at the 128B pitch", lambda: wgmma.make_smem_desc(
+    ("K-major rows not at the 128B pitch", lambda: _ptx_desc(
         ComposedLayout(Swizzle(3, 4, 3), 0, Layout(((8, 8), 16), ((32, 512), 1))), "K", 16),
      DescriptorError, r"mode 0 \(MN\): the 8 rows of a core matrix must be 8 units \(128 B.*use Sw<2,4,3>"),
-    ("swizzle does not match the atom (64B data, 32B swizzle)", lambda: wgmma.make_smem_desc(
+    ("swizzle does not match the atom (64B data, 32B swizzle)", lambda: _ptx_desc(
         ComposedLayout(Swizzle(1, 4, 3), 0, Layout(((8, 8), 16), ((32, 512), 1))), "K", 16),
      DescriptorError, r"row pitch of the 64B mode: the swizzle does not match the atom"),
-    ("8-row groups not one stride apart", lambda: wgmma.make_smem_desc(
+    ("8-row groups not one stride apart", lambda: _ptx_desc(
         ComposedLayout(Swizzle(3, 4, 3), 0, Layout(((8, 2, 4), 16), ((64, 512, 2048), 1))), "K", 16),
      DescriptorError, r"8-row core-matrix groups must all be one stride \(SBO\) apart.*would need to be 128 "
                       r"units \(2048 B\)"),
-    ("K not contiguous in a swizzled K-major row", lambda: wgmma.make_smem_desc(
+    ("K not contiguous in a swizzled K-major row", lambda: _ptx_desc(
         ComposedLayout(Swizzle(3, 4, 3), 0, Layout(((8, 8), (8, 2)), ((64, 512), (1, 16)))), "K", 16),
      DescriptorError, r"mode 1 \(K\): the 2 K units of a K-major swizzled row must be contiguous.*"
                       r"needed 2:1"),
-    ("K-major leading mode not contiguous", lambda: wgmma.make_smem_desc(
+    ("K-major leading mode not contiguous", lambda: _ptx_desc(
         Layout(((8, 8), (4, 4)), ((8, 64), (1, 512))), "K", 16),
      DescriptorError, r"must start with 8 contiguous elements.*needed 8:1"),
-    ("stride not a multiple of 16 bytes", lambda: wgmma.make_smem_desc(
+    ("stride not a multiple of 16 bytes", lambda: _ptx_desc(
         Layout(((8, 8), (8, 2)), ((12, 96), (1, 960))), "K", 16),
      DescriptorError, r"stride 12 elements \(24 bytes\), not a multiple of 8 elements \(16 bytes\)"),
-    ("wrong K extent (whole tile)", lambda: wgmma.make_smem_desc(
+    ("wrong K extent (whole tile)", lambda: _ptx_desc(
         SwizzledSmemLayout(_K128.swizzle, tile_to_shape(_K128.layout, (64, 64)), 16), "K", 16),
      DescriptorError, r"wrong K extent: .* 64 16-bit elements = 128 bytes"),
-    ("wrong K extent (MN-major)", lambda: wgmma.make_smem_desc(
+    ("wrong K extent (MN-major)", lambda: _ptx_desc(
         SwizzledSmemLayout(_MN128.swizzle, tile_to_shape(_MN128.layout, (64, 24)), 16), "MN", 16),
      DescriptorError, r"wrong K extent"),
-    ("misaligned start address", lambda: wgmma.make_smem_desc(
+    ("misaligned start address", lambda: _ptx_desc(
         ComposedLayout(_K128.swizzle, 0, _K_TILE), "K", 16, start_address=0x408),
      DescriptorError, r"misaligned start address.*nearest valid: 0x400"),
-    ("misaligned by the composed offset", lambda: wgmma.make_smem_desc(
+    ("misaligned by the composed offset", lambda: _ptx_desc(
         ComposedLayout(_K128.swizzle, 4, _K_TILE), "K", 16, start_address=0x400),
      DescriptorError, "misaligned start address"),
-    ("start address outside the window", lambda: wgmma.make_smem_desc(
+    ("start address outside the window", lambda: _ptx_desc(
         ComposedLayout(_K128.swizzle, 0, _K_TILE), "K", 16, start_address=SMEM_WINDOW_BYTES),
      DescriptorError, "256 KiB"),
-    ("SBO overflow", lambda: wgmma.make_smem_desc(
+    ("SBO overflow", lambda: _ptx_desc(
         Layout(((8, 8), (8, 2)), ((8, 1 << 17), (1, 64))), "K", 16),
      DescriptorError, r"SBO overflow: the stride between 8-row groups is 16384 units = 262144 bytes"),
-    ("LBO overflow", lambda: wgmma.make_smem_desc(
+    ("LBO overflow", lambda: _ptx_desc(
         Layout(((8, 8), (8, 2)), ((8, 64), (1, 1 << 17))), "K", 16),
      DescriptorError, r"LBO overflow"),
-    ("4-bit wgmma", lambda: wgmma.make_smem_desc(Layout((8, 64), (64, 1)), "K", 4),
+    ("4-bit wgmma", lambda: _ptx_desc(Layout((8, 64), (64, 1)), "K", 4),
      DescriptorError, r"sm90 wgmma has no 4-bit operand type"),
-    ("6-bit", lambda: wgmma.make_smem_desc(Layout((8, 64), (64, 1)), "K", 6),
+    ("6-bit", lambda: _ptx_desc(Layout((8, 64), (64, 1)), "K", 6),
      DescriptorError, r"6-bit elements have no packed shared-memory form.*element_bits=8"),
-    ("64-bit descriptor", lambda: wgmma.make_smem_desc(Layout((8, 4), (4, 1)), "K", 64),
+    ("64-bit descriptor", lambda: _ptx_desc(Layout((8, 4), (4, 1)), "K", 64),
      DescriptorError, r"64-bit elements are not allowed for descriptors"),
-    ("tf32 MN-major on wgmma", lambda: wgmma.make_smem_desc(
+    ("tf32 MN-major on wgmma", lambda: _ptx_desc(
         SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((32, 8), (1, 32)), 32), "MN", 32),
      DescriptorError, r"wgmma transposes .* only .f16/.bf16"),
-    ("base32B swizzle on sm90", lambda: wgmma.make_smem_desc(
+    ("base32B swizzle on sm90", lambda: _ptx_desc(
         ComposedLayout(Swizzle(2, 5, 2), 0, Layout((32, 8), (1, 32))), "MN", 16),
      DescriptorError, "128B_base32B mode, which sm90 wgmma.mma_async does not support"),
-    ("element-unit swizzle passed as bytes", lambda: wgmma.make_smem_desc(
+    ("element-unit swizzle passed as bytes", lambda: _ptx_desc(
         ComposedLayout(Swizzle(3, 3, 3), 0, _K_TILE), "K", 16),
      DescriptorError, r"Sw<3,3,3> is not the byte map.*element offsets.*Sw<3,4,3>"),
-    ("XOR map that is no swizzle mode", lambda: wgmma.make_smem_desc(
+    ("XOR map that is no swizzle mode", lambda: _ptx_desc(
         ComposedLayout(XorSwizzle([(7, 5), (8, 6), (7, 3)]), 0, _K_TILE), "K", 16),
      DescriptorError, "not a single Swizzle"),
     ("int swizzle in a descriptor", lambda: wgmma.SmemDescriptor(0, 16, 1024, 1), DescriptorError,
      "ambiguous"),
-    ("bad major", lambda: wgmma.make_smem_desc(_K_TILE, "M", 16), DescriptorError,
+    ("bad major", lambda: _ptx_desc(_K_TILE, "M", 16), DescriptorError,
      "major must be 'K' or 'MN'"),
-    ("rank 3", lambda: wgmma.make_smem_desc(Layout((8, 8, 2)), "K", 16), DescriptorError, "has rank 3"),
-    ("symbolic layout", lambda: wgmma.make_smem_desc(wgmma.canonical_layout("K", "128B", T=8), "K", 16),
+    ("rank 3", lambda: _ptx_desc(Layout((8, 8, 2)), "K", 16), DescriptorError, "has rank 3"),
+    ("symbolic layout", lambda: _ptx_desc(wgmma.canonical_layout("K", "128B", T=8), "K", 16),
      DescriptorError, "unbound symbols"),
-    ("not a layout", lambda: wgmma.make_smem_desc("(8,8):(8,1)", "K", 16), DescriptorError, "got str"),
-    ("MN rows not a multiple of 8", lambda: wgmma.make_smem_desc(Layout((12, 16), (16, 1)), "K", 16),
+    ("not a layout", lambda: _ptx_desc("(8,8):(8,1)", "K", 16), DescriptorError, "got str"),
+    ("MN rows not a multiple of 8", lambda: _ptx_desc(Layout((12, 16), (16, 1)), "K", 16),
      DescriptorError, r"core matrices have 8 rows"),
-    ("MN-major MN not whole atoms", lambda: wgmma.make_smem_desc(
+    ("MN-major MN not whole atoms", lambda: _ptx_desc(
         ComposedLayout(Swizzle(3, 4, 3), 0, Layout((96, 16), (1, 96))), "MN", 16),
      DescriptorError, r"the 8 rows of a core matrix must be 8 units|not a multiple of the 8-unit"),
-    ("negative stride", lambda: wgmma.make_smem_desc(Layout((8, 16), (-16, 1)), "K", 16),
+    ("negative stride", lambda: _ptx_desc(Layout((8, 16), (-16, 1)), "K", 16),
      DescriptorError, "negative stride"),
-    ("start address not an int", lambda: wgmma.make_smem_desc(_K_TILE, "K", 16, start_address=1.0),
+    ("start address not an int", lambda: _ptx_desc(_K_TILE, "K", 16, start_address=1.0),
      DescriptorError, "start_address must be a non-negative int"),
-    ("bad anchor", lambda: wgmma.make_smem_desc(_K_TILE, "K", 16, swizzle_anchor="relative"),
+    ("bad anchor", lambda: _ptx_desc(_K_TILE, "K", 16, swizzle_anchor="relative"),
      DescriptorError, "swizzle_anchor must be"),
-    ("SwizzledSmemLayout bits mismatch", lambda: wgmma.make_smem_desc(
+    ("SwizzledSmemLayout bits mismatch", lambda: _ptx_desc(
         SwizzledSmemLayout(_K128.swizzle, _K_TILE, 16), "K", 8),
      DescriptorError, "holds 16-bit elements but element_bits=8"),
     ("base_offset without swizzle", lambda: wgmma.SmemDescriptor(0, 16, 128, "none", 2),
@@ -806,17 +830,17 @@ def test_model_reads_every_tile_slice(case):
     _tile, op = operand(atom, tshape, order, mma, blk)
     if _cute_is_laxer(case):
         with pytest.raises(DescriptorError, match="has no K stride"):
-            umma.make_smem_desc(op, major, bits)
+            _ptx_umma_desc(op, major, bits)
         return
-    d = umma.make_smem_desc(op, major, bits, start_address=0x8000)
+    d = _ptx_umma_desc(op, major, bits, start_address=0x8000)
     assert_model_reads_layout(d, op, major, bits, 0x8000)
     if major == "K" or bits == 16:
-        d90 = wgmma.make_smem_desc(op, major, bits, start_address=0x8000)
+        d90 = _ptx_desc(op, major, bits, start_address=0x8000)
         assert (d90.start_address, d90.lbo_bytes, d90.sbo_bytes, d90.base_offset) == \
             (d.start_address, d.lbo_bytes, d.sbo_bytes, d.base_offset)
     else:
         with pytest.raises(DescriptorError, match="only .f16/.bf16"):
-            wgmma.make_smem_desc(op, major, bits)
+            _ptx_desc(op, major, bits)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -878,7 +902,7 @@ def test_differential_make_gmma_desc(gmma_oracle):
         tile, op = operand(atom, tshape, order, mma, blk)
         if isinstance(res, oracles.OracleError):
             with pytest.raises(DescriptorError):
-                umma.make_smem_desc(op, major, bits)
+                _ptx_umma_desc(op, major, bits)
             rejected_both += 1
             continue
         fields, slice_text, tile_text = (x.strip() for x in res.split("|"))
@@ -890,14 +914,14 @@ def test_differential_make_gmma_desc(gmma_oracle):
         np.testing.assert_array_equal(_cute_layout(slice_text).to_numpy(), op.inner.to_numpy())
         if _cute_is_laxer(case):
             with pytest.raises(DescriptorError, match="has no K stride"):
-                umma.make_smem_desc(op, major, bits)
+                _ptx_umma_desc(op, major, bits)
             cute_laxer += 1
             continue
-        geo = umma.make_smem_desc(op, major, bits)
+        geo = _ptx_umma_desc(op, major, bits)
         assert (geo.lbo_16B, geo.sbo_16B, geo.base_offset) == (lbo, sbo, bo), case
         assert SwizzleMode.from_wgmma_layout_type(lt) is geo.swizzle
         if major == "K" or bits == 16:
-            d = wgmma.make_smem_desc(op, major, bits)
+            d = _ptx_desc(op, major, bits)
             assert (d.lbo_16B, d.sbo_16B, d.layout_type) == (lbo, sbo, lt)
             if blk == (0, 0):  # CuTe's host build cannot convert the smem pointer: start address 0
                 assert d.encode() == raw, (case, hex(d.encode()), hex(raw))
@@ -906,7 +930,7 @@ def test_differential_make_gmma_desc(gmma_oracle):
         else:
             # CuTe builds it; wgmma cannot transpose non-16-bit operands: we reject, with the same geometry
             with pytest.raises(DescriptorError, match="only .f16/.bf16"):
-                wgmma.make_smem_desc(op, major, bits)
+                _ptx_desc(op, major, bits)
             wgmma_type_rule += 1
     print(f"make_gmma_desc differential: {agree} agree ({bitexact} bit-exact 64-bit values), {rejected_both} "
           f"rejected by both, {wgmma_type_rule} MN-major non-16-bit (same geometry, rejected by the wgmma "
@@ -963,7 +987,7 @@ def test_differential_rejections():
     for (tile, _mma, op, major, bits, msg), res in zip(CXX_REJECT, batch.run(), strict=True):
         assert isinstance(res, oracles.CompileError), (tile, res)
         with pytest.raises(DescriptorError, match=msg):
-            wgmma.make_smem_desc(op, major, bits)
+            _ptx_desc(op, major, bits)
 
 
 # layouts CuTe's make_gmma_desc accepts without complaint although they store two elements in one place
@@ -990,11 +1014,11 @@ def test_differential_cute_accepts_non_injective():
     first = results[0]
     assert isinstance(first, str) and first.startswith("4 256 2 0 "), first  # LBO 64 B: overlaps the K rows
     with pytest.raises(DescriptorError, match="not injective"):
-        wgmma.make_smem_desc(CXX_LAXER[0][2], "MN", 16)
+        _ptx_desc(CXX_LAXER[0][2], "MN", 16)
     # the control: the same strides with K rows that clear both MN atoms are fine for both
     second = results[1]
     assert isinstance(second, str) and second.startswith("1 16 3 0 "), second
-    assert wgmma.make_smem_desc(CXX_LAXER[1][2], "K", 32).sbo_16B == 16
+    assert _ptx_desc(CXX_LAXER[1][2], "K", 32).sbo_16B == 16
 
 
 # ------------------------------------------------------------------ tiles off the swizzle row (found by proofs)
@@ -1005,7 +1029,7 @@ def test_advance_counts_rows_from_the_tile_start() -> None:
 
     a = wgmma.smem_atom("K", "128B", 16)
     tile = ComposedLayout(a.swizzle, 0, tile_to_shape(a.layout, (64, 64)))
-    descs = [wgmma.make_smem_desc(flat_divide(tile, (64, 16))(_, _, 0, k), "K", 16, start_address=0x4A0)
+    descs = [_ptx_desc(flat_divide(tile, (64, 16))(_, _, 0, k), "K", 16, start_address=0x4A0)
              for k in range(4)]
     assert [descs[0].advance(32 * k, major="K", tile_start=0x4A0) for k in range(4)] == descs
     with pytest.raises(DescriptorError, match="row 1 to row 2"):   # rows counted from the pattern boundary

@@ -40,7 +40,7 @@ recomputes every element's address from the tensor map alone (through :func:`box
 and :meth:`TmaLoadPlan.smem_layout` returns it as a :class:`SwizzledSmemLayout`.
 
 >>> from pycute_layouts import parse
->>> plan = plan_tma_load(parse("Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"),
+>>> plan = plan_tma_load(parse("Sw<3,3,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"),
 ...                      parse("(4096,4096):(4096,1)"), 16, data_type="BFLOAT16")
 >>> plan.box_dim, plan.swizzle.tma_name, plan.num_copies, [c.coords for c in plan.copies]
 ((64, 128), '128B', 2, [(0, 0), (64, 0)])
@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from ...core import inttuple as it
-from ...core.composed import ComposedLayout, SwizzledSmemLayout
+from ...core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, element_unit_note, smem_layout_of
 from ...core.layout import Layout
 from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
@@ -166,7 +166,7 @@ class TmaLoadPlan:
     - ``box_notes``: one sentence per box dimension saying where it came from, and why the box ends.
 
     >>> from pycute_layouts import parse
-    >>> p = plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(64,64):(64,1)"), 16)
+    >>> p = plan_tma_load(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), parse("(64,64):(64,1)"), 16)
     >>> p.tensor_map.global_strides, p.bytes_per_copy, p.smem_layout().layout
     ((128,), 1024, Layout('(8,64):(64,1)'))
     """
@@ -258,7 +258,7 @@ class TmaLoadPlan:
         element is not written exactly once (which a plan from :func:`plan_tma_load` never does).
 
         >>> from pycute_layouts import parse
-        >>> p = plan_tma_load(parse("Sw<1,4,3> o 0 o (8,16):(16,1)"), parse("(8,16):(16,1)"), 16)
+        >>> p = plan_tma_load(parse("Sw<1,3,3> o 0 o (8,16):(16,1)"), parse("(8,16):(16,1)"), 16)
         >>> p.smem_byte_addresses()[:4].tolist()        # coordinates (0..3, 0): rows 0..3 of the 32B table
         [0, 32, 64, 96]
         """
@@ -295,7 +295,7 @@ class TmaLoadPlan:
         is the byte address where tile coordinate 0's element offset starts before swizzling.
 
         >>> from pycute_layouts import parse
-        >>> p = plan_tma_load(parse("Sw<2,4,3> o 0 o ((8,2),(32,2)):((32,256),(1,512))"),
+        >>> p = plan_tma_load(parse("Sw<2,3,3> o 0 o ((8,2),(32,2)):((32,256),(1,512))"),
         ...                   parse("(16,64):(64,1)"), 16)
         >>> print(p.smem_layout())
         Sw<2,4,3> o smem_ptr[16b](unset) o ((8,2),(32,2)):((32,256),(1,512))
@@ -383,7 +383,11 @@ def _as_layout_obj(x: Any, what: str) -> Any:
 
 
 def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
-    """(byte swizzle, element Layout, element offset, base byte address, element bits or None)."""
+    """(swizzle as written, element Layout, element offset, base byte address, element bits or None).
+
+    The swizzle of a ComposedLayout is returned as written; :func:`_byte_swizzle_of` reads it by CuTe's
+    unit rule once the element width is known.
+    """
     smem = _as_layout_obj(smem, "smem layout")
     if isinstance(smem, SwizzledSmemLayout):
         try:
@@ -394,8 +398,8 @@ def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
     if isinstance(smem, ComposedLayout):
         sw, inner, off = smem.outer, smem.inner, smem.offset
         if not isinstance(sw, (Swizzle, XorSwizzle)):
-            raise _err("plan.input", f"the outer function of the ComposedLayout must be a byte-address swizzle, "
-                                     f"got {sw}")
+            raise _err("plan.input", f"the outer function of the ComposedLayout must be a swizzle "
+                                     f"(Sw<B,M,S> o k o L), got {sw}")
         if not isinstance(inner, Layout):
             raise _err("plan.input", f"the inner layout of the ComposedLayout must be a plain Layout, got {inner}")
         if isinstance(off, bool) or not isinstance(off, (int, np.integer)):
@@ -403,8 +407,28 @@ def _normalize_smem(smem: Any) -> tuple[Any, Any, int, int, int | None]:
         return sw, inner, int(off), 0, None
     if isinstance(smem, Layout):
         return Swizzle(0, 4, 3), smem, 0, 0, None
-    raise _err("plan.input", "smem_layout must be a SwizzledSmemLayout, a ComposedLayout 'Sw<B,M,S> o off o L' "
-                             f"(swizzle on byte addresses) or a Layout, got {type(smem).__name__}")
+    raise _err("plan.input", "smem_layout must be a SwizzledSmemLayout ('Sw<B,M,S> o smem_ptr[Nb](..) o L', swizzle "
+                             "on byte addresses), a ComposedLayout 'Sw<B,M,S> o off o L' (swizzle on element offsets, "
+                             f"CuTe's meaning) or a Layout, got {type(smem).__name__}")
+
+
+def _byte_swizzle_of(smem: Any, sw: Any, L: Any, bits: int, swizzle_unit: Any) -> Any:
+    """The swizzle on byte addresses: a ComposedLayout's by CuTe's unit rule (core.composed.smem_layout_of)."""
+    if not isinstance(smem, ComposedLayout):
+        return sw
+    try:
+        s = smem_layout_of(ComposedLayout(sw, 0, L), bits, swizzle_unit=swizzle_unit, who="plan_tma_load")
+        b = s.byte_swizzle()
+    except LayoutError as e:
+        raise _err("plan.swizzle_not_tma", f"{element_unit_note(smem, bits)} ({e})", swizzle=sw) from None
+    if s.swizzle_unit == "elements" and not sw.is_identity():
+        try:
+            _tma_mode_of(b, bits)
+        except TensorMapError:
+            raise _err("plan.swizzle_not_tma", element_unit_note(
+                smem, bits, "which is no CUtensorMapSwizzle mode (byte maps: 32B Sw<1,4,3>, 64B Sw<2,4,3>, "
+                "128B Sw<3,4,3>, ...)"), swizzle=sw) from None
+    return b
 
 
 def _tma_mode_of(sw: Any, element_bits: int) -> SwizzleMode:
@@ -477,6 +501,7 @@ def plan_tma_load(
     data_type: Any = None,
     global_address: int = 0,
     split: bool = False,
+    swizzle_unit: str = "elements",
 ) -> TmaLoadPlan:
     """The tensor map and TMA copies that load a global tensor's tile into ``smem_layout``.
 
@@ -485,9 +510,12 @@ def plan_tma_load(
     Post: a TmaLoadPlan whose copies place every tile element where ``smem_layout`` puts it; TensorMapError
     with a ``rule`` otherwise.
 
-    ``smem_layout``: a :class:`SwizzledSmemLayout`, a :class:`ComposedLayout` ``Sw<B,M,S> o off o L``
-    (swizzle on byte addresses, ``off`` and ``L`` in elements), a plain :class:`Layout` (no
-    swizzle), or CuTe notation for one. ``global_layout``: the tensor's ``shape:stride`` in
+    ``smem_layout``: a :class:`SwizzledSmemLayout` (CuTe's pointer form ``Sw<3,4,3> o
+    smem_ptr[16b](unset) o L``, the swizzle on byte addresses), a :class:`ComposedLayout` ``Sw<B,M,S> o
+    off o L`` read by CuTe's unit rule (``off`` and ``L`` in elements, the swizzle on element offsets:
+    ``Sw<3,3,3> o 0 o L`` on 16-bit elements is the 128B mode; ``swizzle_unit="bytes"`` reads it on
+    byte addresses instead; a swizzle that is no TMA mode in element units is refused naming both
+    forms), a plain :class:`Layout` (no swizzle), or CuTe notation for one. ``global_layout``: the tensor's ``shape:stride`` in
     elements, one top-level mode per tile mode (tile coordinate mode j = global coordinate mode j,
     from the tile's origin). ``element_bits``: 8, 16, 32 or 64 (or taken from ``data_type`` /
     the SwizzledSmemLayout). ``data_type``: the ``CUtensorMapDataType`` (default: the unsigned
@@ -502,17 +530,19 @@ def plan_tma_load(
     single tensor map produces the layout.
 
     >>> from pycute_layouts import parse
-    >>> p = plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(4096,1)"), 16,
+    >>> p = plan_tma_load(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(4096,1)"), 16,
     ...                   data_type="bf16")
     >>> p.box_dim, p.swizzle, p.num_copies, p.tensor_map.global_strides
     ((64, 8), <SwizzleMode.B128: 3>, 1, (8192,))
-    >>> plan_tma_load(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(1,4096)"), 16)
+    >>> plan_tma_load(parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"), parse("(4096,4096):(4096,1)")).box_dim
+    (64, 8)
+    >>> plan_tma_load(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), parse("(4096,4096):(1,4096)"), 16)
     Traceback (most recent call last):
     ...
     pycute_layouts.errors.TensorMapError: plan_tma_load: the smem inner (contiguous) dimension must be ...
     """
     sw, L, off_elems, base_address, G, dt, bits = _plan_inputs(smem_layout, global_layout, element_bits, data_type,
-                                                               split)
+                                                               split, swizzle_unit)
     eb = bits // 8
     mode = _tma_mode_of(sw, bits)
     info = swizzle_mode_info(mode)
@@ -547,9 +577,14 @@ def plan_tma_load(
 
 
 def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_type: Any,
-                 split: Any) -> tuple[Any, Any, int, int, Any, TensorDataType, int]:
+                 split: Any, swizzle_unit: Any = "elements") -> tuple[Any, Any, int, int, Any, TensorDataType, int]:
     """(byte swizzle, smem Layout, element offset, base address, global Layout, data type, element bits)."""
-    sw, L, off_elems, base_address, bits_from_layout = _normalize_smem(smem_layout)
+    try:
+        check_swizzle_unit(swizzle_unit, "plan_tma_load")
+    except LayoutError as e:
+        raise _err("plan.input", str(e)) from None
+    smem_obj = _as_layout_obj(smem_layout, "smem layout")
+    sw, L, off_elems, base_address, bits_from_layout = _normalize_smem(smem_obj)
     G = _as_layout_obj(global_layout, "global layout")
     if not isinstance(G, Layout):
         raise _err("plan.input", f"global_layout must be a Layout (shape:stride in elements), got {type(G).__name__}")
@@ -579,6 +614,7 @@ def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_t
     for lay, what in ((L, "smem layout"), (G, "global layout")):
         if lay.is_symbolic():
             raise _err("plan.input", f"the {what} {lay} has unbound symbols; bind them first (layout.subs(...))")
+    sw = _byte_swizzle_of(smem_obj, sw, L, bits, swizzle_unit)
     return sw, L, off_elems, base_address, G, dt, bits
 
 

@@ -205,17 +205,18 @@ SmemDescriptor = UmmaSmemDescriptor
 
 
 def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = None,
-                     **symbols: Any) -> ComposedLayout:
+                     **symbols: Any) -> SwizzledSmemLayout | ComposedLayout:
     """The canonical layout of a (major, swizzle) row for tcgen05, symbolic in ``T, m, k, LBO, SBO``.
 
     Pre: as :func:`pycute_layouts.arch.wgmma.canonical_layout`, with the sm100 modes (128B_base32B MN-major
     only).
-    Post: ``Swizzle<B,M,S> o 0 o L`` with ``L`` the table row (elements).
+    Post: as :func:`pycute_layouts.arch.wgmma.canonical_layout`: the pointer form
+    ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` once the element width is known, PTX's table text while T is unbound.
 
     As :func:`pycute_layouts.arch.wgmma.canonical_layout`, plus the MN-major 128B_base32B row.
 
     >>> print(canonical_layout("MN", "128B_base32B", T=4))
-    Sw<2,5,2> o 0 o ((4,8,m),(4,k)):((1,4,LBO),(32,SBO))
+    Sw<2,5,2> o smem_ptr[32b](unset) o ((4,8,m),(4,k)):((1,4,LBO),(32,SBO))
     """
     return canonical_layout_for(SM100_RULES, major, swizzle, element_bits, symbols)
 
@@ -240,7 +241,7 @@ def smem_atom(major: Any, swizzle: Any, element_bits: int) -> SwizzledSmemLayout
 
 
 def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: int = 0, *,
-                   swizzle_anchor: str = "absolute") -> UmmaSmemDescriptor:
+                   swizzle_anchor: str = "absolute", swizzle_unit: str = "elements") -> UmmaSmemDescriptor:
     """The tcgen05 descriptor of ONE operand's shared-memory layout (as CuTe's ``make_umma_desc``).
 
     Pre: as :func:`pycute_layouts.arch.wgmma.make_smem_desc`, with the sm100 modes and element widths.
@@ -258,5 +259,5 @@ def make_smem_desc(layout: Any, major: Any, element_bits: int, start_address: in
     (1024, 2048, 2)
     """
     return make_smem_desc_for(SM100_RULES, UmmaSmemDescriptor, layout, major, element_bits, start_address,
-                           swizzle_anchor, {"lbo_mode": 0, "version": 1})
+                           swizzle_anchor, {"lbo_mode": 0, "version": 1}, swizzle_unit)
 

@@ -36,15 +36,15 @@ def _origins(text: str | None) -> list[tuple[int, int]] | None:
     return out
 
 
-def _pattern(args: argparse.Namespace) -> Any:
-    """The AccessPattern of --pattern or --threads (exactly one)."""
+def _pattern(args: argparse.Namespace, layout_bits: int | None = None) -> Any:
+    """The AccessPattern of --pattern or --threads (exactly one); ``layout_bits``: the width the smem_ptr form carries."""
     from ... import analysis as an
 
     if (args.pattern is None) == (args.threads is None):
         raise LayoutValueError("give exactly one of --pattern (ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, optionally "
                                ".trans) and --threads (a thread -> index layout of size 32)")
     if args.pattern is not None:
-        bits = args.element_bits if args.element_bits is not None else 8
+        bits = args.element_bits if args.element_bits is not None else layout_bits if layout_bits is not None else 8
         if args.pattern.startswith(("SM75_", "SM90_U")):  # a copy atom by CuTe's name: its own addresses
             origins = _origins(args.matrix_origins) if args.matrix_origins is not None else None
             return atoms.copy_access_pattern(args.pattern, element_bits=bits, matrix_origins=origins)
@@ -67,26 +67,52 @@ def _cmd_banks(args: argparse.Namespace) -> int:
     from ... import analysis as an
 
     layout = _parse(args.layout, args)
-    r = an.bank_conflicts(layout, _pattern(args), element_bits=args.element_bits)
-    bits = args.element_bits or getattr(layout, "element_bits", None)  # the smem_ptr form carries its width
+    unit = _unit(args)
+    r = an.bank_conflicts(layout, _pattern(args, getattr(layout, "element_bits", None)), element_bits=args.element_bits,
+                          swizzle_unit=unit)
+    reading = _reading(layout, args.element_bits, unit)
     if args.json:
-        print(json.dumps({"layout": str(layout), "element_bits": bits, **r.to_dict()}))
+        print(json.dumps({"layout": str(layout), "element_bits": args.element_bits or getattr(layout, "element_bits", None),
+                          "swizzle_unit": unit, "reading": reading, **r.to_dict()}))
         return 0
-    print(f"layout: {layout}" + (f" ({bits}-bit elements, byte swizzle)" if bits else " (values are byte addresses)"))
+    print(f"layout: {layout} ({reading})")
     print(r.to_text())
     return 0
 
 
+def _unit(args: argparse.Namespace) -> str:
+    unit = getattr(args, "swizzle_unit", None) or "elements"
+    if unit == "bytes" and args.element_bits is None:
+        raise LayoutValueError("--swizzle-unit bytes needs --element-bits (the element width the byte swizzle "
+                               "applies to)")
+    return unit
+
+
+def _reading(layout: Any, element_bits: Any, unit: str) -> str:
+    """How LAYOUT was read: its units, where the swizzle acts, both CuTe forms of the byte placement."""
+    from ...core.composed import SwizzledSmemLayout, smem_layout_of
+
+    if element_bits is None and not isinstance(layout, SwizzledSmemLayout):
+        return "values are byte addresses"
+    s = smem_layout_of(layout, element_bits, swizzle_unit=unit, who="analyze")
+    if s.swizzle.is_identity():
+        return f"{s.element_bits}-bit elements, no swizzle"
+    where = "swizzle on byte addresses" if s.swizzle_unit == "bytes" else "swizzle on element offsets"
+    try:
+        both = f"; in CuTe: {str(s)}" + (f" = {s.as_composed()}" if s.base_address == 0 else "")
+    except LayoutError:
+        both = ""
+    return f"{s.element_bits}-bit elements, {where}{both}"
+
+
 def _cmd_linear(args: argparse.Namespace) -> int:
     from ... import analysis as an
-    from ...analysis.banks import as_smem_layout
+    from ...core.composed import smem_layout_of
 
     layout = _parse(args.layout, args)
+    unit = _unit(args)
     if args.element_bits is not None:
-        from ...core.composed import ComposedLayout
-        from ...core.layout import Layout
-        if isinstance(layout, (Layout, ComposedLayout)):
-            layout = as_smem_layout(layout, args.element_bits, "analyze linear")
+        layout = smem_layout_of(layout, args.element_bits, swizzle_unit=unit, who="analyze linear")
     ll = an.to_linear_layout(layout)
     try:
         back = str(an.from_linear_layout(ll))
@@ -107,7 +133,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from ... import analysis as an
 
     lay = _parse(args.layout, args)
-    e = an.explain(lay, element_bits=args.element_bits)
+    e = an.explain(lay, element_bits=args.element_bits, swizzle_unit=_unit(args))
     reads = _explain_reads(lay, args) if args.atom else None
     if args.json:
         print(json.dumps({**e.to_dict(), **({"thread_reads": reads} if reads is not None else {})}))
@@ -125,7 +151,8 @@ def _explain_reads(lay: Any, args: argparse.Namespace) -> list[str]:
     except ValueError:
         raise LayoutValueError(f"analyze explain: --threads must be comma-separated integers, got {args.threads!r}") \
             from None
-    return atoms.thread_reads(args.atom, args.operand, atoms.operand_addresses(lay, args.element_bits), threads)
+    return atoms.thread_reads(args.atom, args.operand,
+                              atoms.operand_addresses(lay, args.element_bits, swizzle_unit=_unit(args)), threads)
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
@@ -145,18 +172,28 @@ def _cmd_search(args: argparse.Namespace) -> int:
                           "candidates": [c.to_dict() for c in cands]}))
         return 0
     print(f"tile {tile} ({args.element_bits}-bit elements), pattern {pat.name}: "
-          f"{sum(c.is_conflict_free for c in cands)} conflict-free swizzle(s)")
+          f"{sum(c.is_conflict_free for c in cands)} conflict-free swizzle(s), each in CuTe's pointer form (swizzle "
+          f"on byte addresses) = its element-unit form (swizzle on {args.element_bits}-bit element offsets)")
     for c in cands:
         tag = "conflict-free" if c.is_conflict_free else f"{c.conflict_degree}-way"
         modes = (" TMA " + "/".join(c.tma_modes)) if c.tma_modes else ""
         wg = f" wgmma {c.wgmma_mode}" if c.wgmma_mode else ""
-        print(f"  {str(c.swizzle):<28} {c.wavefronts:>3} wavefronts ({tag}){modes}{wg}")
+        el = f"= {c.element_swizzle} o 0 o TILE" if c.element_swizzle is not None else "(no element-offset form)"
+        ptr = f"{c.swizzle} o smem_ptr[{args.element_bits}b](unset) o TILE"
+        print(f"  {ptr:<44} {el:<25} {c.wavefronts:>3} wavefronts ({tag}){modes}{wg}")
     return 0
 
 
 def _common(p: argparse.ArgumentParser, json_help: str = "print JSON") -> None:
     p.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol (repeatable)")
     p.add_argument("--json", action="store_true", help=json_help)
+
+
+def _unit_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--swizzle-unit", choices=("elements", "bytes"), default=None,
+                   help="with --element-bits, what the swizzle of 'Sw<B,M,S> o k o L' acts on: element offsets "
+                        "(default, CuTe's meaning) or byte addresses (PTX's reading; prefer the pointer form "
+                        "'Sw<B,M,S> o smem_ptr[Nb](unset) o L' for bytes)")
 
 
 def _access_args(p: argparse.ArgumentParser) -> None:
@@ -182,11 +219,16 @@ def register(sub: Any) -> None:
 
     b = asub.add_parser("banks", help="wavefronts and bank conflicts of one warp access",
                         description="Wavefronts of one warp access through LAYOUT. Without --element-bits, LAYOUT's "
-                                    "values are byte addresses; with it, LAYOUT is an element layout whose swizzle "
-                                    "acts on byte addresses (the wgmma/TMA convention).")
-    b.add_argument("layout", help='e.g. "Sw<3,4,3> o 0 o (8,64):(64,1)"')
+                                    "values are byte addresses; with it, LAYOUT is an element layout read with "
+                                    "CuTe's meaning: the swizzle of 'Sw<B,M,S> o k o L' acts on element offsets "
+                                    "(Sw<3,3,3> o 0 o L on 16-bit elements is the 128B atom), the swizzle of the "
+                                    "pointer form 'Sw<B,M,S> o smem_ptr[16b](unset) o L' on byte addresses. "
+                                    "--swizzle-unit bytes reads 'Sw o k o L' on byte addresses (PTX's reading).")
+    b.add_argument("layout", help='e.g. "Sw<3,3,3> o 0 o (8,64):(64,1)" (with --element-bits 16) or '
+                                  '"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"')
     _access_args(b)
     b.add_argument("--element-bits", type=int, help="element width in bits (LAYOUT is then in elements)")
+    _unit_arg(b)
     _common(b)
     b.set_defaults(func=_cmd_banks)
 
@@ -194,6 +236,7 @@ def register(sub: Any) -> None:
                          description="Bases of LAYOUT as an F2-linear map (one basis per input bit), and back.")
     li.add_argument("layout")
     li.add_argument("--element-bits", type=int, help="map to byte addresses of elements this wide")
+    _unit_arg(li)
     _common(li)
     li.set_defaults(func=_cmd_linear)
 
@@ -201,6 +244,7 @@ def register(sub: Any) -> None:
                         description="Shape tree, strides, contiguity, vector width, swizzle, canonical wgmma layout.")
     e.add_argument("layout")
     e.add_argument("--element-bits", type=int, help="element width in bits (enables bytes and the wgmma check)")
+    _unit_arg(e)
     e.add_argument("--atom", metavar="NAME", help="an MMA atom (CuTe's name): list which elements of the tile the "
                    "--threads hold and their byte addresses (LAYOUT is the operand tile, rows x K)")
     e.add_argument("--operand", default="A", help="with --atom: A (default) or B")
@@ -210,7 +254,10 @@ def register(sub: Any) -> None:
 
     s = asub.add_parser("search", help="swizzles that make an access conflict-free",
                         description="Try Swizzle<B,M,S> (B<=3) and the TMA modes on TILE (an element layout) and "
-                                    "list the conflict-free ones, fewest wavefronts first.")
+                                    "list the conflict-free ones, fewest wavefronts first, each in both CuTe forms: "
+                                    "the pointer form 'Sw o smem_ptr[Nb](unset) o TILE' (swizzle on byte "
+                                    "addresses) and the element-unit form 'Sw o 0 o TILE' (swizzle on element "
+                                    "offsets); either pasted into CuTe means what was measured.")
     s.add_argument("layout", metavar="TILE")
     _access_args(s)
     s.add_argument("--element-bits", type=int, help="element width in bits (default 16)")

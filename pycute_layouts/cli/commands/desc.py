@@ -28,6 +28,7 @@ from ...arch import atoms, umma
 from ...arch.instruction import instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
 from ...codegen.spec import parse_arch, tile_field
+from ...core.composed import swizzle_forms
 from ...core.notation import parse
 from ...errors import LayoutError
 from ._common import defines, int0
@@ -47,7 +48,7 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     the swizzle mode was chosen (``--swizzle auto``).
 
     >>> from pycute_layouts.codegen import describe_operand
-    >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[5])
+    >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[6])
     LBO          : 1024 B, encoded 64 (16-byte units; bits 16-29)
     """
     d = oc.descriptor
@@ -63,7 +64,11 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     ]
     if swizzle_reason:
         lines.append(f"swizzle      : auto -> {oc.swizzle}: {swizzle_reason}")
+        lines.append(f"               in CuTe: {swizzle_forms(oc.tile_layout.byte_swizzle(), oc.element_bits)}")
     lines.append(f"smem layout  : {oc.smem_layout_text}  ({how})")
+    if oc.smem_layout_element_text:
+        lines.append(f"             = {oc.smem_layout_element_text}  (the same tile, swizzle on {oc.element_bits}-bit "
+                     "element offsets)")
     if oc.cute_type:
         lines.append(f"CuTe type    : {oc.cute_type}")
     lines.append(f"instruction  : {oc.mma_mn}x{oc.mma_k} (MN x K) per instruction = 32 bytes of K; {n_mn} MN block(s) x "
@@ -158,13 +163,16 @@ def _cmd_desc(args: argparse.Namespace) -> int:
 
         lay = parse(args.layout, **defines(args.define))
         oc = codegen.describe_layout(lay, args.arch, args.major, args.dtype, args.start,
-                                     swizzle_anchor=args.anchor)
+                                     swizzle_anchor=args.anchor, swizzle_unit=args.swizzle_unit or "elements")
     else:
         missing = [f"--{n}" for n in ("swizzle", "tile") if getattr(args, n) is None]
         if missing:
             raise LayoutError(f"desc: {' and '.join(missing)} required (or give the operand as --layout)")
         if args.define:
             raise LayoutError("desc: -D binds symbols of --layout only")
+        if args.swizzle_unit is not None:
+            raise LayoutError("desc: --swizzle-unit says how to read the swizzle of --layout; --tile/--swizzle build "
+                              "the tile from the atom")
         swizzle, reason, mma_mn, note = _per_instruction(args)
         oc = codegen.describe_operand(args.arch, args.major, swizzle, args.dtype, args.tile, args.start,
                                       order=args.order, mma_mn=mma_mn, swizzle_anchor=args.anchor)
@@ -232,11 +240,19 @@ def register(sub: Any) -> None:
     h = sub.add_parser(
         "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",
         description="Shared-memory matrix descriptor of one operand: build the tile from the swizzle atom "
-                    "(--tile, --swizzle) or give its layout in CuTe notation (--layout, swizzle on byte addresses, "
-                    "shape (MN,K) in elements). Prints LBO/SBO in bytes and encoded, layout type, base offset, the "
+                    "(--tile, --swizzle) or give its layout in CuTe notation (--layout, shape (MN,K) in elements, "
+                    "CuTe's meaning: the swizzle of 'Sw<B,M,S> o k o L' acts on element offsets, so the 128B atom of "
+                    "bf16 is 'Sw<3,3,3> o 0 o (8,64):(64,1)'; the pointer form 'Sw<3,4,3> o smem_ptr[16b](unset) o "
+                    "(8,64):(64,1)' swizzles byte addresses; --swizzle-unit bytes reads 'Sw o k o L' on bytes). "
+                    "Prints LBO/SBO in bytes and encoded, layout type, base offset, the "
                     "64-bit descriptor, the start-address advance of every K step (32 bytes of K per instruction), "
                     "the PTX canonical layout it matched and the TMA box that fills the tile.")
-    h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o smem_ptr[16b](unset) o (64,64):(64,1)"')
+    h.add_argument("--layout", help='the operand tile as CuTe notation, e.g. "Sw<3,4,3> o smem_ptr[16b](unset) o '
+                   '(64,64):(64,1)" or, the same tile for bf16, "Sw<3,3,3> o 0 o (64,64):(64,1)"')
+    h.add_argument("--swizzle-unit", choices=("elements", "bytes"), default=None,
+                   help="what the swizzle of a --layout 'Sw<B,M,S> o k o L' acts on: element offsets (default, CuTe's "
+                        "meaning) or byte addresses (PTX's reading; prefer the pointer form 'Sw o smem_ptr[Nb](unset) "
+                        "o L')")
     h.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol of --layout")
     h.add_argument("--major", help="K or MN: the operand's contiguous dimension")
     h.add_argument("--dtype", help="element type: bf16, f16, tf32, e4m3, e5m2, s8, u8; sm100 also e2m1 (packed), "

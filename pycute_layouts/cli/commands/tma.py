@@ -219,15 +219,19 @@ def _cmd_plan(args: argparse.Namespace) -> int:
         raise TensorMapError(f"--plan derives the tensor map itself; drop {', '.join(clash)}")
     dt = parse_data_type(args.dtype)
     plan = plan_tma_load(args.plan, args.global_layout, dt.bits, data_type=dt,
-                         global_address=_int(args.global_address, "--global-address"), split=args.split)
+                         global_address=_int(args.global_address, "--global-address"), split=args.split,
+                         swizzle_unit=args.swizzle_unit or "elements")
+    forms = _forms(plan)
     if args.json:
         d = plan.to_dict()
         d["smem_layout"] = args.plan
         d["global_layout"] = args.global_layout
+        d["swizzle_forms"] = forms
         print(json.dumps(d))
         return 0
     m = plan.tensor_map
     print(f"smem layout : {args.plan}  ({plan.element_bits}-bit {m.tensor_data_type.short_name})")
+    print(f"in CuTe     : {forms}")
     print(f"global      : {args.global_layout}")
     print(f"box         : {{{', '.join(map(str, plan.box_dim))}}} (innermost first), swizzle {plan.swizzle.tma_name} "
           f"(CUtensorMapSwizzle {int(plan.swizzle)}), {plan.num_copies} cop{'y' if plan.num_copies == 1 else 'ies'} "
@@ -245,11 +249,21 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _forms(plan: Any) -> str:
+    """The planned mode's swizzle in both CuTe forms for the plan's element width."""
+    from ...arch.tma import swizzle_mode_info
+    from ...core.composed import swizzle_forms
+
+    return f"{plan.swizzle.tma_name}: " + swizzle_forms(swizzle_mode_info(plan.swizzle).byte_map, plan.element_bits)
+
+
 def _cmd_tma(args: argparse.Namespace) -> int:
     if args.plan is not None:
         return _cmd_plan(args)
     if args.global_layout is not None:
         raise TensorMapError("--global is only used with --plan SMEM_LAYOUT")
+    if args.swizzle_unit is not None:
+        raise TensorMapError("--swizzle-unit is only used with --plan SMEM_LAYOUT")
     return _cmd_check(args)
 
 
@@ -273,7 +287,7 @@ def register(sub: Any) -> None:
                     "the box lands in shared memory as a table of 16-byte chunks; or, with --plan, derive the "
                     "tensor map and the copies that produce a shared-memory tile layout.",
         epilog='examples:\n  pycute-layouts tma --dtype bf16 --global-dim 4096,4096 --global-strides 8192 '
-               '--box-dim 64,64 --swizzle 128B\n  pycute-layouts tma --plan "Sw<3,4,3> o 0 o ((8,16),(64,2))'
+               '--box-dim 64,64 --swizzle 128B\n  pycute-layouts tma --plan "Sw<3,3,3> o 0 o ((8,16),(64,2))'
                ':((64,512),(1,8192))" --global "(4096,4096):(4096,1)" --dtype bf16',
         formatter_class=argparse.RawDescriptionHelpFormatter)
     t.error = _one_line_error(t)  # type: ignore[method-assign]
@@ -295,8 +309,12 @@ def register(sub: Any) -> None:
                         "applies what the H100's driver rejects (rules arch.*: the 128B_ATOM modes, ALIGN16B types)")
     t.add_argument("--dst", default="0", help="shared-memory destination address of the box (default 0)")
     t.add_argument("--lines", default="16", help="128-byte lines of the placement table to print (default 16)")
-    t.add_argument("--plan", metavar="SMEM_LAYOUT", help='derive the tensor map for this smem layout, e.g. '
-                                                         '"Sw<3,4,3> o 0 o (8,64):(64,1)" (swizzle on bytes)')
+    t.add_argument("--plan", metavar="SMEM_LAYOUT", help='derive the tensor map for this smem layout (elements), e.g. '
+                   '"Sw<3,3,3> o 0 o (8,64):(64,1)" with --dtype bf16 (CuTe\'s meaning: the swizzle on element '
+                   'offsets) or "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)" (the swizzle on byte addresses)')
+    t.add_argument("--swizzle-unit", choices=("elements", "bytes"), default=None,
+                   help="with --plan: what the swizzle of 'Sw<B,M,S> o k o L' acts on: element offsets (default, "
+                        "CuTe's meaning) or byte addresses (PTX's reading; prefer the smem_ptr form)")
     t.add_argument("--global", dest="global_layout", metavar="GLOBAL_LAYOUT",
                    help='with --plan: the global tensor, shape:stride in elements, e.g. "(4096,4096):(4096,1)"')
     t.add_argument("--split", action="store_true", help="with --plan: shrink box dimensions past a driver limit "
