@@ -197,12 +197,39 @@ def all_cases():
     return _algebra_cases() + _swizzle_cases() + _atom_cases()
 
 
+# The kernel: three 16x64 f16 shared tensors, each built by to_cute_dsl's expression: the 128B atom's swizzle on
+# the pointer (bytes), Sw<3,3,3> as the layout (element offsets: the same addresses) and Sw<3,4,3> as the layout
+# (element offsets: other addresses). Each store writes a distinct f16 constant, so its st.shared is found in the PTX.
+KERNEL_TILE = parse("(16,64):(64,1)")
+KERNEL_TENSORS = [
+    SwizzledSmemLayout(parse("Sw<3,4,3>"), KERNEL_TILE, 16),                          # pointer swizzle
+    SwizzledSmemLayout(parse("Sw<3,3,3>"), KERNEL_TILE, 16, swizzle_unit="elements"),  # layout swizzle, same map
+    SwizzledSmemLayout(parse("Sw<3,4,3>"), KERNEL_TILE, 16, swizzle_unit="elements"),  # layout swizzle, not the atom
+]
+KERNEL_COORDS = [(1, 0), (2, 8), (5, 17), (7, 63), (12, 40), (15, 1)]
+
+
+def _kernel_lines() -> list[str]:
+    lines = ["", "", "@cute.kernel", "def store_kernel():"]
+    for i, t in enumerate(KERNEL_TENSORS):
+        expr = to_cute_dsl(t)
+        if t.swizzle_unit == "elements":   # a composed layout: the tensor's own layout
+            expr = f"cutlass.memory.SmemAllocator().allocate_tensor(cutlass.Float16, {expr}, byte_alignment=1024)"
+        lines.append(f"    t{i} = {expr}")
+    for i in range(len(KERNEL_TENSORS)):
+        for j, c in enumerate(KERNEL_COORDS):
+            lines.append(f"    t{i}[{c!r}] = cutlass.Float16({1 + i * len(KERNEL_COORDS) + j}.0)")
+    lines += ["", "", "@cute.jit", "def launch():", "    store_kernel().launch(grid=[1, 1, 1], block=[32, 1, 1], smem=8192)",
+              "", "", "cute.compile(launch)"]
+    return lines
+
+
 def _source(cases) -> str:
     lines = ["import json", "import cutlass", "import cutlass.cute as cute", "import cutlass.utils", "", "RES = {}", "",
              "", "@cute.jit", "def run_all():"]
     for key, expr, _, _ in cases:
         lines.append(f"    RES[{key!r}] = str({expr})")
-    lines += ["", "", "run_all()", "print('@@RESULTS@@' + json.dumps(RES))", ""]
+    lines += ["", "", "run_all()", *_kernel_lines(), "print('@@RESULTS@@' + json.dumps(RES))", ""]
     return "\n".join(lines)
 
 
@@ -216,12 +243,13 @@ def run_dsl_file(src: str, timeout_s: int = 240) -> dict:
         return json.loads(cached.read_text())
     path = root / "dsl_cases.py"
     path.write_text(src)
-    env = {**os.environ, "CUTE_DSL_ARCH": "sm_90a"}
+    env = {**os.environ, "CUTE_DSL_ARCH": "sm_90a", "CUTE_DSL_KEEP": "ptx", "CUTE_DSL_DUMP_DIR": str(root)}
     r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=timeout_s, env=env, cwd=root)
     marker = [ln for ln in r.stdout.splitlines() if ln.startswith("@@RESULTS@@")]
     if r.returncode or not marker:
         raise AssertionError(f"the DSL run failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
     res = json.loads(marker[0][len("@@RESULTS@@"):])
+    res["__ptx__"] = "\n".join(p.read_text() for p in sorted(root.glob("*.ptx")))
     cached.write_text(json.dumps(res))
     return res
 
@@ -254,6 +282,50 @@ def test_dsl_agrees(dsl_results, key, expr, ours, how):
     assert same(ours, theirs), (key, expr, text, str(ours))
 
 
+def _ptx_stores(ptx: str) -> dict[int, int]:
+    """f16 constant -> shared byte offset of each ``st.shared.b16 [addr], 0x....`` (offsets from the dynamic smem base)."""
+    regs: dict[str, int] = {}
+    stores: dict[int, int] = {}
+
+    def val(tok: str) -> int:
+        tok = tok.strip()
+        return regs[tok] if tok.startswith("%") else int(tok, 0)
+
+    for ln in ptx.splitlines():
+        parts = ln.strip().rstrip(";").replace(",", " ").split()
+        if not parts:
+            continue
+        op = parts[0]
+        if op.startswith("mov.b32") and parts[2] == "__dynamic_shmem__0":
+            regs[parts[1]] = 0
+        elif op.startswith("shfl.sync.idx") and parts[2] in regs:
+            regs[parts[1]] = regs[parts[2]]
+        elif op.split(".")[0] in ("add", "xor", "or", "and") and parts[2] in regs:
+            a, b = val(parts[2]), val(parts[3])
+            regs[parts[1]] = {"add": a + b, "xor": a ^ b, "or": a | b, "and": a & b}[op.split(".")[0]]
+        elif op.startswith("st.shared"):
+            addr = parts[1].strip("[]")
+            base, _, off = addr.partition("+")
+            value = float(np.frombuffer(int(parts[2], 16).to_bytes(2, "little"), dtype=np.float16)[0])
+            stores[int(value)] = regs[base] + (int(off) if off else 0)
+    return stores
+
+
+def test_kernel_ptx_addresses_pointer_and_layout_swizzle(dsl_results):
+    """The compiled kernel's st.shared addresses are where our objects (and to_cute_dsl's source) put each element."""
+    stores = _ptx_stores(dsl_results["__ptx__"])
+    size_bytes = KERNEL_TILE.cosize() * 2
+    n = len(KERNEL_COORDS)
+    for i, t in enumerate(KERNEL_TENSORS):
+        base = i * size_bytes          # each allocator call takes the next 1024-aligned 2048 bytes
+        for j, c in enumerate(KERNEL_COORDS):
+            assert stores[1 + i * n + j] == base + int(t.byte_address(*c)), (str(t), c)
+    # the units pitfall, in hardware addresses: same string Sw<3,4,3> on the pointer vs as the layout
+    p, x = KERNEL_TENSORS[0], KERNEL_TENSORS[2]
+    assert p.byte_address(1, 0) == 144 and x.byte_address(1, 0) == 128
+    assert stores[1] == 144 and stores[1 + 2 * n] - 2 * size_bytes == 128
+
+
 # --------------------------------------------------------------------------------------------------
 # without the DSL
 
@@ -281,7 +353,7 @@ def test_to_cute_dsl_spellings():
     assert to_cute_dsl(L("((2,4)):((4,1))")) == "cute.make_layout(((2, 4),), stride=((4, 1),))"
     assert to_cute_dsl(L("Sw<3,4,3>")) == "cute.make_swizzle(3, 4, 3)"
     pointer = SwizzledSmemLayout(L("Sw<3,4,3>"), L("(16,64):(64,1)"), 16)
-    assert to_cute_dsl(pointer).startswith("cutlass.utils.SmemAllocator().allocate_tensor(cutlass.Float16,")
+    assert to_cute_dsl(pointer).startswith("cutlass.memory.SmemAllocator().allocate_tensor(cutlass.Float16,")
     assert "SmemLayoutAtomKind.MN_SW64" in to_cute_dsl(smem_atom("MN", "64B", 16))
     with pytest.raises(LayoutError, match="symbolic"):
         to_cute_dsl(parse("(M,4):(1,M)"))

@@ -200,7 +200,7 @@ def to_cute_dsl(obj: Any) -> str:
             return f"cute.nvgpu.warpgroup.make_smem_layout_atom(cute.nvgpu.warpgroup.SmemLayoutAtomKind.{kind}, {dtype})"
         if dtype is None or obj.base_address:
             raise LayoutValueError(f"{who}: {obj} has no DSL spelling here (8-, 16- or 32-bit elements at base address 0)")
-        return (f"cutlass.utils.SmemAllocator().allocate_tensor({dtype}, {_layout_src(obj.layout, who)}, "
+        return (f"cutlass.memory.SmemAllocator().allocate_tensor({dtype}, {_layout_src(obj.layout, who)}, "
                 f"byte_alignment=1024, swizzle={_swizzle_src(obj.swizzle, who)})")
     if isinstance(obj, MmaAtom):
         return _mma_src(obj, who)
