@@ -391,7 +391,8 @@ def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
     if isinstance(obj, Layout):
         if _mode_sizes(obj) == shp:
             raise LayoutValueError(f"{who}: {obj} could be a shared layout ((d0, d1) -> offset) or a thread-value layout "
-                                   f"over {list(shp)}; say which with kind='shared' or kind='distributed'")
+                                   f"over {list(shp)}; say which with kind='shared' or kind='distributed' "
+                                   "(--kind on the command line)")
         return "distributed"
     raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got {type(obj).__name__}")
 
