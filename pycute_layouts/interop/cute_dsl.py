@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
+
 from ..arch.atoms import TiledMma
 from ..arch.atoms_copy import CopyAtom
 from ..arch.atoms_mma import MmaAtom
@@ -73,12 +75,12 @@ def from_cute_dsl(text: str, element_bits: int | None = None, swizzle_on: str = 
     who = "from_cute_dsl"
     if not isinstance(text, str):
         raise LayoutTypeError(f"{who}: expected the text the DSL printed, got {type(text).__name__}")
-    if swizzle_on not in ("layout", "pointer"):
+    if not isinstance(swizzle_on, str) or swizzle_on not in ("layout", "pointer"):
         raise LayoutValueError(f"{who}: swizzle_on is 'layout' (the layout's own units) or 'pointer' (byte "
-                               f"addresses), got {swizzle_on!r}")
-    if element_bits is not None and (not is_int(element_bits) or isinstance(element_bits, bool) or
-                                     not 0 < element_bits <= 1024):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
+                               f"addresses), got {swizzle_on!r}"[:300])
+    if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
+                                     or not 0 < element_bits <= 1024):
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
     src = text.strip()
     if len(src) > 100_000:
         raise NotationError(f"{who}: {len(src)} characters is more than a layout the DSL prints")

@@ -98,6 +98,16 @@ def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tu
     return tuple(out)
 
 
+def _check_warp_size(warp_size: Any, who: str) -> None:
+    if not _is_int(warp_size) or warp_size < 1 or warp_size & (warp_size - 1) or warp_size > 1024:
+        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {warp_size!r}"[:300])
+
+
+def _check_bits_arg(element_bits: Any, who: str) -> None:
+    if element_bits is not None and (not _is_int(element_bits) or not 0 < element_bits <= 1024):
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
+
+
 def _check_bases(bases: Any, name: str, rank: int | None, who: str) -> list[tuple[int, ...]]:
     if bases is None:
         return []
@@ -197,9 +207,8 @@ def from_linear_layout(data: Any = None, *, reg_bases: Any = None, lane_bases: A
         reg_bases, lane_bases, warp_bases = vals["reg_bases"], vals["lane_bases"], vals["warp_bases"]
         block_bases, offset_bases, rows, cols = vals["block_bases"], vals["offset_bases"], vals["rows"], vals["cols"]
         shape = vals["shape"] if shape is None else shape
-    if element_bits is not None and (not _is_int(element_bits) or not 0 < element_bits <= 1024):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}")
-    if block_bases:
+    _check_bits_arg(element_bits, who)
+    if _check_bases(block_bases, "block_bases", None, who):
         raise LayoutValueError(f"{who}: block_bases {list(block_bases)!r} spread the layout over several CTAs; only "
                                "one CTA's layout (block_bases = []) has a CuTe equivalent here")
     if offset_bases is not None:
@@ -210,8 +219,7 @@ def from_linear_layout(data: Any = None, *, reg_bases: Any = None, lane_bases: A
         raise LayoutValueError(f"{who}: a distributed layout needs its shape (and reg/lane/warp bases); a shared "
                                "one offset_bases; a tensor-memory one rows and cols")
     shp = _check_shape(shape, who)
-    if not _is_int(warp_size) or warp_size < 1 or warp_size & (warp_size - 1) or warp_size > 1024:
-        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {warp_size!r}")
+    _check_warp_size(warp_size, who)
     regs = _check_bases(reg_bases, "reg_bases", len(shp), who)
     lanes = _check_bases(lane_bases, "lane_bases", len(shp), who)
     warps = _check_bases(warp_bases, "warp_bases", len(shp), who)
@@ -344,6 +352,7 @@ def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size:
     [[0, 1], [1, 0], [2, 0]]
     """
     who = "to_linear_bases"
+    _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who)
     k = _kind(obj, shp, kind, who)
     if k == "shared":
@@ -383,7 +392,7 @@ def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size:
 
 def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
     if kind is not None:
-        if kind not in ("shared", "distributed"):
+        if not isinstance(kind, str) or kind not in ("shared", "distributed"):
             raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}")
         return kind
     if isinstance(obj, (SwizzledSmemLayout, ComposedLayout)):
@@ -417,10 +426,13 @@ def nvmma_shared_layout(swizzle_byte_width: int, element_bits: int, shape: Any, 
     Sw<0,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)
     """
     who = "nvmma_shared_layout"
-    if swizzle_byte_width not in (0, 32, 64, 128) or isinstance(swizzle_byte_width, bool):
-        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {swizzle_byte_width!r}")
-    if element_bits not in (8, 16, 32) or isinstance(element_bits, bool):
-        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {element_bits!r}")
+    if not _is_int(swizzle_byte_width) or swizzle_byte_width not in (0, 32, 64, 128):
+        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {swizzle_byte_width!r}"[:300])
+    if not _is_int(element_bits) or element_bits not in (8, 16, 32):
+        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {element_bits!r}"[:300])
+    if not isinstance(transposed, (bool, np.bool_)):
+        raise LayoutTypeError(f"{who}: transposed must be a bool, got {transposed!r}"[:300])
+    swizzle_byte_width, element_bits = int(swizzle_byte_width), int(element_bits)
     m, n = _check_shape(shape, who, (2,))
     contig, other = (m, n) if transposed else (n, m)
     if swizzle_byte_width == 0:
@@ -560,6 +572,8 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     'gl.SharedLinearLayout(offset_bases=[[0, 1], [1, 0]], block_bases=[])'
     """
     who = "to_gluon"
+    _check_bits_arg(element_bits, who)
+    _check_warp_size(warp_size, who)
     if isinstance(obj, (MmaAtom, CopyAtom)):
         raise LayoutTypeError(f"{who}: pass a thread-value layout (e.g. atom.layout('C')), not the atom {obj.name}")
     b = to_linear_bases(obj, shape, kind=kind, warp_size=warp_size)
@@ -674,6 +688,8 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
     pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
     """
     who = "from_gluon"
+    _check_bits_arg(element_bits, who)
+    _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who)
     if isinstance(layout, str):
         src = layout.strip()
@@ -728,6 +744,7 @@ def gluon_table(tv: Any, shape: Any, *, warp_size: int = 32) -> str:
     3  W0L3R0  W0L3R1
     """
     who = "gluon_table"
+    _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who, (2,))
     if shp[0] * shp[1] > 64 * 64:
         raise LayoutValueError(f"{who}: a {shp[0]}x{shp[1]} table is too large to print (at most 64 x 64 cells)")
