@@ -267,10 +267,19 @@ def test_tmem_register_layouts(gl_env, variant, shape_name, dp, m):
 
 
 @needs_triton
-def test_tensor_memory_layout(gl_env):
+@pytest.mark.parametrize("block, shape, cs", [((128, 64), (128, 64), 1), ((128, 64), (128, 128), 1), ((128, 64), (128, 64), 2),
+                                              ((64, 64), (64, 64), 1), ((64, 64), (128, 64), 1), ((64, 32), (64, 64), 1),
+                                              ((64, 32), (64, 128), 1), ((128, 32), (128, 128), 1), ((64, 64), (128, 256), 1)])
+def test_tensor_memory_layout(gl_env, block, shape, cs):
     bw = gl_env["bw"]
-    got = tri.from_gluon(bw.TensorMemoryLayout((128, 64), 1), [128, 64])
-    assert str(got) == "(128,64):(65536,1)"
+    layout = bw.TensorMemoryLayout(block, cs)
+    got = tri.from_gluon(layout, shape)
+    ours = tri.tensor_memory_layout(block, shape, cs)
+    assert np.array_equal(got.to_numpy(), ours.to_numpy()), (str(got), str(ours))
+    src = tri.to_gluon(ours, shape, kind="tmem")
+    again = eval(src, {"gl": gl_env["gl"]})  # noqa: S307
+    assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](layout, shape))
+    assert str(gl_env["linear"](again, shape)) == str(gl_env["linear"](layout, shape))
     COUNT["cases"] += 1
 
 

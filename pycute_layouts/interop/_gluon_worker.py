@@ -25,6 +25,10 @@ GLUON_NAMES = ("BlockedLayout", "SliceLayout", "DistributedLinearLayout", "DotOp
                "TensorMemoryLayout")
 
 
+#: the module names a constructor may be reached through (gl.nvidia.blackwell.TensorMemoryLayout)
+_MODULE_NAMES = ("gl", "ttgl", "nvidia", "blackwell", "hopper")
+
+
 def _check_source(node: ast.AST) -> None:
     """Literals, lists/tuples of them, and calls of the Gluon layout constructors only."""
     if isinstance(node, ast.Expression):
@@ -40,7 +44,10 @@ def _check_source(node: ast.AST) -> None:
     if isinstance(node, ast.Call):
         f = node.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
-        if name not in GLUON_NAMES:
+        recv = f.value if isinstance(f, ast.Attribute) else None
+        while isinstance(recv, ast.Attribute) and recv.attr in _MODULE_NAMES:
+            recv = recv.value
+        if name not in GLUON_NAMES or not (recv is None or (isinstance(recv, ast.Name) and recv.id in _MODULE_NAMES)):
             raise ValueError(f"not a Gluon layout constructor: {ast.unparse(f)}")
         for a in node.args:
             _check_source(a)

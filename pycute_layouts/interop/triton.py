@@ -70,6 +70,7 @@ __all__ = [
     "to_linear_bases",
     "nvmma_shared_layout",
     "gluon_table",
+    "tensor_memory_layout",
     "TMEM_LANE_STRIDE",
 ]
 
@@ -280,11 +281,15 @@ def _tmem(rows: Any, cols: Any, shape: Any, who: str) -> Layout:
     shp = _check_shape(shape, who, (2,))
     nbits = _log2(shp[0]) + _log2(shp[1])
     # TMEM address bits: lane bits at 16.., column bits at 0..
-    images = [_col_index(b, shp) for b in rb + cb]
-    addr = [TMEM_LANE_STRIDE << i for i in range(len(rb))] + [1 << j for j in range(len(cb))]
-    zero = [i for i, v in enumerate(images) if v == 0]
-    if zero:
-        raise LayoutValueError(f"{who}: TMEM bases {[list(allb[i]) for i in zero]} are zero (replicated rows/columns)")
+    for b in allb:
+        if any(c >= s for c, s in zip(b, shp)):
+            raise LayoutValueError(f"{who}: TMEM basis {list(b)} lies outside the shape {list(shp)}")
+    # TMEM address bits: lane bits at 16.., column bits at 0..; a zero basis is an address bit no element uses
+    # (the unused lanes 16..31 of an M = 64 block, the second column of an unpacked element)
+    pairs = [(_col_index(b, shp), TMEM_LANE_STRIDE << i) for i, b in enumerate(rb)]
+    pairs += [(_col_index(b, shp), 1 << j) for j, b in enumerate(cb)]
+    pairs = [(v, a) for v, a in pairs if v]
+    images, addr = [v for v, _ in pairs], [a for _, a in pairs]
     pre = _f2_inverse(images, nbits, who, "rows + cols")
     strides = []
     for p in pre:
@@ -393,7 +398,7 @@ def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size:
 def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
     if kind is not None:
         if not isinstance(kind, str) or kind not in ("shared", "distributed"):
-            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}")
+            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}"[:300])
         return kind
     if isinstance(obj, (SwizzledSmemLayout, ComposedLayout)):
         return "shared"
@@ -456,6 +461,43 @@ def nvmma_shared_layout(swizzle_byte_width: int, element_bits: int, shape: Any, 
     lay = Layout((cs, os_), (cd, od)) if transposed else Layout((os_, cs), (od, cd))
     b = _log2(swizzle_byte_width // 16)
     return SwizzledSmemLayout(Swizzle(b, 4, 3), lay, element_bits)
+
+
+def tensor_memory_layout(block: Any, shape: Any, col_stride: int = 1) -> Layout:
+    """Gluon's ``TensorMemoryLayout(block, col_stride)`` over ``shape`` as ``(d0, d1) -> lane << 16 | column``.
+
+    Pre: ``block`` = (64 or 128, a power of two), ``col_stride`` 1, 2 or 4 (32-bit columns per element), a
+    power-of-two rank-2 ``shape`` whose rows are ``block[0]`` or 128 and whose columns are a multiple of ``block[1]``.
+    Post: a block of 128 rows uses lanes 0..127; a block of 64 rows lanes 0..15 of each 32-lane quarter,
+    the next block along the rows (else along the columns) in lanes 16..31; blocks then repeat along the columns.
+
+    >>> print(tensor_memory_layout((128, 64), (128, 64)))
+    (128,64):(65536,1)
+    >>> print(tensor_memory_layout((64, 64), (128, 64)))
+    ((16,4,2),64):((65536,2097152,1048576),1)
+    """
+    who = "tensor_memory_layout"
+    m, n = _check_shape(shape, who, (2,))
+    ok = isinstance(block, (tuple, list)) and len(block) == 2 and all(_is_int(b) for b in block)
+    if not ok or block[0] not in (64, 128) or block[1] < 1 or block[1] & (block[1] - 1):
+        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {block!r}"[:300])
+    if not _is_int(col_stride) or col_stride not in (1, 2, 4):
+        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {col_stride!r}"[:300])
+    bm, bn = int(block[0]), int(block[1])
+    if m not in (bm, 128) or m < bm or n % bn:
+        raise LayoutValueError(f"{who}: shape {[m, n]} is not whole {bm}x{bn} blocks of at most 128 rows")
+    zero = [0, 0]
+    cols = [zero] * _log2(col_stride) + [[0, 1 << j] for j in range(_log2(min(bn, n)))]
+    if bm == 128:
+        rows = [[1 << i, 0] for i in range(7)]
+    else:
+        extra = [64, 0] if m == 128 else ([0, bn] if n > bn else zero)
+        rows = [[1 << i, 0] for i in range(4)] + [extra, [16, 0], [32, 0]]
+    have = bn * (2 if bm == 64 and m == 64 and n > bn else 1)
+    while have < n:
+        cols.append([0, have])
+        have *= 2
+    return from_linear_layout(rows=rows, cols=cols, shape=[m, n])
 
 
 def _fit(regs: list, lanes: list, warps: list, shape: tuple[int, ...], order: Sequence[int]) -> tuple[list, list, list]:
@@ -576,6 +618,22 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     _check_warp_size(warp_size, who)
     if isinstance(obj, (MmaAtom, CopyAtom)):
         raise LayoutTypeError(f"{who}: pass a thread-value layout (e.g. atom.layout('C')), not the atom {obj.name}")
+    if kind == "tmem":
+        shp = _check_shape(shape, who, (2,))
+        if not isinstance(obj, Layout):
+            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, got {obj!r}"[:300])
+        want = _table(obj, shp, who)
+        for bm in (128, 64):
+            for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
+                for cs in (1, 2, 4):
+                    try:
+                        cand = tensor_memory_layout((bm, bn), shp, cs)
+                    except LayoutError:
+                        continue
+                    if np.array_equal(_table(cand, shp, who), want):
+                        return f"gl.nvidia.blackwell.TensorMemoryLayout(block=({bm}, {bn}), col_stride={cs})"
+        raise LayoutValueError(f"{who}: {obj} is no Gluon TensorMemoryLayout over {list(shp)} (Gluon has no public linear "
+                               "tensor-memory layout to fall back on)")
     b = to_linear_bases(obj, shape, kind=kind, warp_size=warp_size)
     shp = tuple(int(s) for s in shape)
     if b["kind"] == "shared":

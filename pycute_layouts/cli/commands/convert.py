@@ -46,7 +46,7 @@ def _read(args: argparse.Namespace, shape: list[int] | None) -> tuple[Any, list[
         if shape is None:
             raise LayoutValueError("--from gluon needs --shape (e.g. --shape 64,64)")
         obj = triton.from_gluon(src, shape, args.element_bits, warp_size=args.warp_size)
-        kind = "distributed" if _is_tv(obj, shape) else "shared"
+        kind = "tmem" if "TensorMemoryLayout" in src else "distributed" if _is_tv(obj, shape) else "shared"
         return obj, shape, kind
     if args.source == "triton":
         try:
@@ -141,8 +141,9 @@ def register(sub: Any) -> None:
     c.add_argument("--swizzle-on", choices=("layout", "pointer"), default="layout",
                    help="--from dsl: the DSL prints one string for both: 'layout' = the layout's own units (a composed "
                         "tensor layout), 'pointer' = byte addresses (make_smem_layout_atom, allocate_tensor(.., swizzle=))")
-    c.add_argument("--kind", choices=("shared", "distributed"),
-                   help="--to gluon/triton: a plain Layout as (d0, d1) -> offset (shared) or (thread, value) -> index")
+    c.add_argument("--kind", choices=("shared", "distributed", "tmem"),
+                   help="--to gluon/triton: a plain Layout as (d0, d1) -> offset (shared), (thread, value) -> index "
+                        "(distributed) or (d0, d1) -> lane << 16 | column (tmem, --to gluon only)")
     c.add_argument("--operand", help="with an MMA atom name: A, B or C (default C)")
     c.add_argument("--warp-size", type=int, default=32, help="threads per warp (64 for AMD waves)")
     c.set_defaults(func=_cmd_convert)
