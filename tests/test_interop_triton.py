@@ -161,8 +161,18 @@ def test_nvmma_shared(gl_env, w, bits, tr, several):
     contig, other = (row * (2 if several else 1), 8 * (4 if several else 1))
     shape = (contig, other) if tr else (other, contig)
     ours = tri.nvmma_shared_layout(w, bits, shape, tr)
-    src = check_roundtrip(gl_env, gl_env["gl"].NVMMASharedLayout(w, bits, transposed=tr), shape, ours, True)
+    layout = gl_env["gl"].NVMMASharedLayout(w, bits, transposed=tr)
+    src = check_roundtrip(gl_env, layout, shape, ours, True)
     assert src.startswith("gl.NVMMASharedLayout(")
+    # the contract: from_gluon(...)(d0, d1) is the element offset Triton gives element (d0, d1)
+    got = tri.from_gluon(layout, shape)
+    offs = gl_env["linear"](layout, shape).offset_bases
+    for off in range(shape[0] * shape[1]):
+        d0 = d1 = 0
+        for i, b in enumerate(offs):
+            if off >> i & 1:
+                d0, d1 = d0 ^ b[0], d1 ^ b[1]
+        assert got(d0, d1) == off
     if not several and w:
         atom = smem_atom("MN" if tr else "K", f"{w}B", bits)   # one atom IS CuTe's GMMA atom
         assert same_shared(ours, atom, shape)
