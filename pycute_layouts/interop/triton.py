@@ -40,6 +40,8 @@ gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transp
 from __future__ import annotations
 
 import ast
+import atexit
+import contextlib
 import itertools
 import os
 import pickle
@@ -614,6 +616,8 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     'gl.SharedLinearLayout(offset_bases=[[0, 1], [1, 0]], block_bases=[])'
     """
     who = "to_gluon"
+    if kind is not None and (not isinstance(kind, str) or kind not in ("shared", "distributed", "tmem")):
+        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {kind!r}"[:300])
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     if isinstance(obj, (MmaAtom, CopyAtom)):
@@ -665,9 +669,23 @@ class _Worker:
     err_path: str = ""
 
 
+@atexit.register
+def _stop_worker() -> None:
+    """End the Triton child process and remove its log when the interpreter exits."""
+    if _Worker.proc is not None and _Worker.proc.poll() is None:
+        _Worker.proc.kill()
+        _Worker.proc.wait()
+    if _Worker.err_path:
+        with contextlib.suppress(OSError):
+            os.unlink(_Worker.err_path)
+
+
 def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120.0) -> dict:
     w = _Worker
     if w.proc is None or w.proc.poll() is not None:
+        if w.err_path:
+            with contextlib.suppress(OSError):
+                os.unlink(w.err_path)
         fd, w.err_path = tempfile.mkstemp(prefix="pycute_gluon_", suffix=".log")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         w.proc = subprocess.Popen([sys.executable, "-m", "pycute_layouts.interop._gluon_worker"], stdin=subprocess.PIPE,
