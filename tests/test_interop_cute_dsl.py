@@ -175,7 +175,8 @@ def _atom_cases():
             expr = to_cute_dsl(a)
             for op in "ABC":
                 cases.append((f"mma_{name}_{op}", f"{expr}.tv_layout_{op}", a.layout(op), None))
-    for name in ("SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F16F16F16F16_TN"):
+    for name in ("SM90_64x64x32_F32E4M3E5M2_SS_TN", "SM90_64x128x32_F16E4M3E4M3_RS_TN", "SM90_64x64x32_S32S8S8_SS_TN",
+                 "SM90_64x32x32_S32U8S8_RS_TN", "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F16F16F16F16_TN"):
         a = mma_atom(name)
         for op in "ABC":
             cases.append((f"mma_{name}_{op}", f"{to_cute_dsl(a)}.tv_layout_{op}", a.layout(op), None))
@@ -359,5 +360,7 @@ def test_to_cute_dsl_spellings():
         to_cute_dsl(parse("(M,4):(1,M)"))
     with pytest.raises(LayoutError, match="no CuTe DSL op"):
         to_cute_dsl(copy_atom("SM100_TMEM_LOAD_32dp32b1x"))
+    with pytest.raises(LayoutError, match="no CuTe DSL op"):
+        to_cute_dsl(mma_atom("SM90_64x64x8_F32TF32TF32_SS_TN"))
     with pytest.raises(LayoutError):
         to_cute_dsl("(8,4):(4,1)")

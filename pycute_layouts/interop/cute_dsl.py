@@ -148,16 +148,26 @@ def _gmma_atom_kind(s: SwizzledSmemLayout) -> str | None:
 def _mma_src(a: MmaAtom, who: str) -> str:
     m = re.match(r"^SM(80|90)_(\d+)x(\d+)x(\d+)_([A-Z0-9]+?)_(SS|RS|TN)", a.name)
     types = re.findall(r"BF16|TF32|F16|F32|E4M3|E5M2|S8|U8|S32", m.group(5)) if m else []
-    if m is None or len(types) < 3 or types[1] != types[2] or types[1] not in ("F16", "BF16"):
-        raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {a.name} (F16/BF16 mma.sync and wgmma only)")
+    if m is None or len(types) < 3:
+        raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {a.name}")
     shape = f"({m.group(2)}, {m.group(3)}, {m.group(4)})"
-    ab, acc = _TYPES[types[1]], _TYPES[types[0]]
+    acc, ta, tb = _TYPES[types[0]], _TYPES[types[1]], _TYPES[types[2]]
+    f16 = types[1] == types[2] and types[1] in ("F16", "BF16")
     if m.group(1) == "80":
-        return f"cute.make_mma_atom(cute.nvgpu.warp.MmaF16BF16Op({ab}, {acc}, {shape}))"
+        if not f16:
+            raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {a.name} (F16/BF16 mma.sync only)")
+        return f"cute.make_mma_atom(cute.nvgpu.warp.MmaF16BF16Op({ta}, {acc}, {shape}))"
     src = "RMEM" if a.a_source == "reg" else "SMEM"
-    return (f"cute.make_mma_atom(cute.nvgpu.warpgroup.MmaF16BF16Op({ab}, {acc}, {shape}, "
-            f"cute.nvgpu.warpgroup.OperandSource.{src}, cute.nvgpu.OperandMajorMode.{a.a_major}, "
+    tail = (f"{shape}, cute.nvgpu.warpgroup.OperandSource.{src}, cute.nvgpu.OperandMajorMode.{a.a_major}, "
             f"cute.nvgpu.OperandMajorMode.{a.b_major}))")
+    if f16:
+        return f"cute.make_mma_atom(cute.nvgpu.warpgroup.MmaF16BF16Op({ta}, {acc}, {tail}"
+    if types[1] in ("E4M3", "E5M2") and types[2] in ("E4M3", "E5M2"):
+        return f"cute.make_mma_atom(cute.nvgpu.warpgroup.MmaF8Op({ta}, {tb}, {acc}, {tail}"
+    if types[1] in ("S8", "U8") and types[2] in ("S8", "U8"):
+        return f"cute.make_mma_atom(cute.nvgpu.warpgroup.MmaI8Op({ta}, {tb}, {acc}, {tail}"
+    raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {a.name} (F16/BF16, FP8 and int8 wgmma, "
+                           "F16/BF16 mma.sync)")
 
 
 def _copy_src(c: CopyAtom, who: str) -> str:
@@ -174,7 +184,8 @@ def to_cute_dsl(obj: Any) -> str:
     Pre: ``obj`` an integer Layout, a Swizzle, ``Swizzle o k o Layout`` (a composed layout: the swizzle
     on the layout's units), a SwizzledSmemLayout (on bytes: ``warpgroup.make_smem_layout_atom`` where it
     is a GMMA atom, else a tensor allocated with the swizzle on its pointer; on elements: a composed
-    layout), an F16/BF16 MmaAtom, an ldmatrix/stmatrix CopyAtom, or a TiledMma of such an atom.
+    layout), an MmaAtom (F16/BF16 mma.sync; F16/BF16, FP8, int8 wgmma), an ldmatrix/stmatrix CopyAtom,
+    or a TiledMma of such an atom.
     Post: the expression; LayoutValueError for what has no DSL spelling here.
 
     >>> to_cute_dsl(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"))
