@@ -79,6 +79,7 @@ from .core.tiling import (
     layout_add,
     logical_divide,
     logical_product,
+    make_layout_tv,
     make_ordered_layout,
     max_common_layout,
     max_common_vector,
@@ -247,5 +248,6 @@ __all__ = [
     "weakly_congruent",
     "zipped_divide",
     "zipped_product",
+    "make_layout_tv",
     *_LAZY,
 ]

@@ -40,6 +40,9 @@ MODULES = [
     "pycute_layouts.render.jupyter",
     "pycute_layouts.analysis",
     "pycute_layouts.hwcheck",
+    "pycute_layouts.interop",
+    "pycute_layouts.interop.triton",
+    "pycute_layouts.interop.cute_dsl",
     "pycute_layouts.cli",
 ]
 

@@ -57,6 +57,8 @@ MODULES = [
     "pycute_layouts.codegen",
     "pycute_layouts.render",
     "pycute_layouts.hwcheck",
+    "pycute_layouts.interop.triton",
+    "pycute_layouts.interop.cute_dsl",
 ]
 
 #: Seconds one call may take (calls whose valid defaults do real work get more).
@@ -437,6 +439,7 @@ BASES = {
     "shfl": ["BFLY", "1", "0x1f"],
     "hwcheck": ["--verify", str(REPO / "examples/hardware/results/hwcheck-h100-2026-11-21-r2.json")],
     "prove": ["--pairing", "128B", "K", "16", "sm90"],
+    "convert": ["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl", "--to", "gluon", "--shape", "8,64", "-e", "16"],
 }
 
 

@@ -4,7 +4,7 @@ The import graph is read from the source with ``ast`` (function-level imports in
 cycle cannot hide inside a function). Rules:
 
 * a module imports only from its own layer or the layers below it:
-  errors -> core -> arch -> analysis -> proofs -> codegen/render/hwcheck/strategies -> cli;
+  errors -> core -> arch -> analysis -> proofs -> codegen/render/hwcheck/interop/strategies -> cli;
 * inside ``core`` the modules are ordered too (each imports only from those before it);
 * no import cycles at all;
 * no ``from module import _private`` across modules (CuTe's placeholder ``_`` is public);
@@ -34,6 +34,7 @@ LAYERS = {
     "codegen": 5,
     "render": 5,
     "hwcheck": 5,
+    "interop": 5,
     "strategies": 5,
     "cli": 6,
     "__main__": 6,

@@ -31,7 +31,7 @@ from ..version import __version__
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommands in the order ``--help`` lists them; each names a module in ``pycute_layouts.cli.commands``.
-COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck")
+COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck", "convert")
 
 
 class _Parser(argparse.ArgumentParser):

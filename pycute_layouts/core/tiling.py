@@ -52,6 +52,7 @@ __all__ = [
     "flat_product",
     "blocked_product",
     "raked_product",
+    "make_layout_tv",
     "make_ordered_layout",
     "tile_to_shape",
     "upcast",
@@ -821,3 +822,25 @@ def _replace_at(layout: Layout, path: tuple, op: Any, args: tuple) -> Layout:
     dd = list(layout.stride)
     ss[k], dd[k] = new.shape, new.stride
     return Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def make_layout_tv(thr_layout: Layout, val_layout: Layout) -> tuple[Any, Layout]:
+    """CuTe's ``make_layout_tv(thr, val)``: ``(tiler_mn, layout_tv)`` for threads ``thr`` each holding ``val``.
+
+    Pre:  thr and val are integer layouts of the same rank (``thr`` maps a thread's coordinate to its
+          thread index, ``val`` a value's coordinate to its index), as for ``raked_product``.
+    Post: ``layout_mn = raked_product(thr, val)``; ``tiler_mn`` its shape, mode by mode; ``layout_tv =
+          right_inverse(layout_mn)`` with shape ``(size(thr), size(val))``: (thread, value) -> index in the tile.
+
+    A thread-value layout for ``make_tiled_copy``: 32 threads as 4 x 8 (row-major), 4 values each.
+
+    >>> tiler, tv = make_layout_tv(Layout((4, 8), (8, 1)), Layout((1, 4)))
+    >>> tiler, str(tv)
+    ((4, 32), '((8,4),4):((16,1),4)')
+    """
+    thr, val = as_layout(thr_layout, "make_layout_tv"), as_layout(val_layout, "make_layout_tv")
+    layout_mn = raked_product(thr, val)
+    tiler = it.product_each(layout_mn.shape)
+    tv = composition(right_inverse(layout_mn), make_layout((thr.size(), val.size())))
+    return tiler, tv
+

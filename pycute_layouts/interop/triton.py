@@ -1,0 +1,840 @@
+"""Triton's layouts in and out: linear-layout bases, Gluon layout objects, Gluon source.
+
+Triton describes every layout as an F2-linear map (its ``LinearLayout``): each input bit has a
+*basis*, the tensor coordinate ``[d0, d1]`` it moves to, and a coordinate is the XOR of the bases
+of the set bits. The inputs are named:
+
+* a **distributed** layout (registers): ``reg_bases``, ``lane_bases``, ``warp_bases``,
+  ``block_bases`` over a ``shape``. Here it becomes CuTe's thread-value Layout
+  ``(thread, value) -> d0 + M * d1`` (column-major over the shape, CuTe's MMA convention), with
+  ``thread = lane + warp_size * warp`` and ``value`` the register index;
+* a **shared** layout: ``offset_bases`` (offset bit -> coordinate). Here it becomes the inverse
+  map ``(d0, d1) -> element offset``: a Layout, ``Sw<B,M,S> o 0 o Layout`` (the swizzle on element
+  offsets) or, given ``element_bits``, a :class:`~pycute_layouts.SwizzledSmemLayout` with the swizzle
+  on byte addresses (CuTe's ``Sw<3,4,3> o smem_ptr[16b](unset) o L``);
+* a **tensor-memory** layout: ``rows`` and ``cols`` bases (TMEM lane/column bit -> coordinate).
+  Here it becomes ``(d0, d1) -> lane << 16 | column``, the 32-bit TMEM address CuTe uses.
+
+None of this needs Triton. :func:`from_gluon` asks Triton itself (a Gluon layout object or its
+source) in a child process, so an abort inside Triton becomes a LayoutError;
+:func:`to_gluon` writes Gluon source, naming the layout (``gl.NVMMASharedLayout(...)``,
+``gl.NVMMADistributedLayout``, ``gl.DotOperandLayout``, ``gl.BlockedLayout``) where one of
+them computes the same map, else ``gl.DistributedLinearLayout``/``gl.SharedLinearLayout`` with
+explicit bases.
+
+Two conventions, both measured against Triton 3.9: ``NVMMASharedLayout(swizzle_byte_width=0)``
+is a row-major box (equal to CuTe's INTERLEAVE atom only when the contiguous extent is 16
+bytes); a transposed (MN-major) tile stacks its atoms along the non-contiguous dimension first,
+as a non-transposed one does.
+
+>>> tv = from_linear_layout(reg_bases=[[0, 1], [8, 0], [0, 8]], lane_bases=[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
+...                         warp_bases=[[16, 0], [32, 0]], block_bases=[], shape=[64, 16])
+>>> print(tv)                                  # the wgmma A fragment (RS) of a 64x16 tile
+((4,8,4),(2,2,2)):((128,1,16),(64,8,512))
+>>> print(from_linear_layout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [1, 0], [2, 0], [4, 0], [8, 0]]))
+(16,16):(16,1)
+>>> print(to_gluon(nvmma_shared_layout(128, 16, (64, 64)), (64, 64)))
+gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=False)
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import contextlib
+import itertools
+import os
+import pickle
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..analysis.linear import LinearLayout
+from ..analysis.linear import from_linear_layout as _ll_to_cute
+from ..arch.atoms_copy import CopyAtom
+from ..arch.atoms_mma import MmaAtom
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_to_byte_swizzle
+from ..core.layout import Layout
+from ..core.swizzle import Swizzle
+from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_EVAL_POINTS, check_budget
+
+__all__ = [
+    "from_linear_layout",
+    "from_gluon",
+    "to_gluon",
+    "to_linear_bases",
+    "nvmma_shared_layout",
+    "gluon_table",
+    "tensor_memory_layout",
+    "TMEM_LANE_STRIDE",
+]
+
+#: CuTe's 32-bit tensor-memory address: lane in bits 31:16, column in bits 15:0
+TMEM_LANE_STRIDE = 1 << 16
+
+
+def _is_int(x: Any) -> bool:
+    return not isinstance(x, bool) and isinstance(x, (int, np.integer))
+
+
+def _log2(n: int) -> int:
+    return int(n).bit_length() - 1
+
+
+def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tuple[int, ...]:
+    if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence) or len(shape) not in ranks:
+        raise LayoutTypeError(f"{who}: shape must be a list of {' or '.join(map(str, ranks))} ints (Triton's dim order), "
+                              f"got {shape!r}")
+    out = []
+    for s in shape:
+        if not _is_int(s) or s < 1 or int(s) & (int(s) - 1):
+            raise LayoutValueError(f"{who}: every dimension of a Triton layout's shape is a power of two, got {list(shape)}")
+        out.append(int(s))
+    check_budget(who, f"shape {out}", int(np.prod(out)), MAX_EVAL_POINTS)
+    return tuple(out)
+
+
+def _check_warp_size(warp_size: Any, who: str) -> None:
+    if not _is_int(warp_size) or warp_size < 1 or warp_size & (warp_size - 1) or warp_size > 1024:
+        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {warp_size!r}"[:300])
+
+
+def _check_bits_arg(element_bits: Any, who: str) -> None:
+    if element_bits is not None and (not _is_int(element_bits) or not 0 < element_bits <= 1024):
+        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
+
+
+def _check_bases(bases: Any, name: str, rank: int | None, who: str) -> list[tuple[int, ...]]:
+    if bases is None:
+        return []
+    if isinstance(bases, (str, bytes)) or not isinstance(bases, Sequence):
+        raise LayoutTypeError(f"{who}: {name} must be a list of coordinates, got {bases!r}"[:300])
+    if len(bases) > 64:
+        raise LayoutValueError(f"{who}: {name} has {len(bases)} bases, more than 64 bits")
+    out = []
+    for b in bases:
+        if isinstance(b, (str, bytes)) or not isinstance(b, Sequence) or not all(_is_int(c) and c >= 0 for c in b):
+            raise LayoutTypeError(f"{who}: each basis of {name} is a list of non-negative ints, got {b!r}"[:300])
+        if rank is not None and len(b) != rank:
+            raise LayoutValueError(f"{who}: each basis of {name} has one entry per dimension ({rank}), got {list(b)}")
+        out.append(tuple(int(c) for c in b))
+    return out
+
+
+def _col_index(coord: Sequence[int], shape: Sequence[int]) -> int:
+    idx, mul = 0, 1
+    for c, s in zip(coord, shape):
+        idx += c * mul
+        mul *= s
+    return idx
+
+
+def _coord_of(idx: int, shape: Sequence[int]) -> list[int]:
+    out = []
+    for s in shape:
+        out.append(idx % s)
+        idx //= s
+    return out
+
+
+def _get(data: Any, key: str) -> Any:
+    if isinstance(data, Mapping):
+        return data.get(key)
+    return getattr(data, key, None)
+
+
+def _f2_inverse(images: list[int], nbits: int, who: str, what: str) -> list[int]:
+    """Pre-images of each output bit under the F2 map with the given images (one per input bit)."""
+    if len(images) != nbits:
+        raise LayoutValueError(f"{who}: {what} has {len(images)} bases for {nbits} coordinate bits: a shared layout is a "
+                               "bijection between offsets and coordinates")
+    rows = [(v, 1 << i) for i, v in enumerate(images)]  # (image, pre-image) pairs, reduced below
+    pivots: dict[int, tuple[int, int]] = {}
+    for v, p in rows:
+        while v:
+            hb = v.bit_length() - 1
+            if hb not in pivots:
+                pivots[hb] = (v, p)
+                break
+            pv, pp = pivots[hb]
+            v, p = v ^ pv, p ^ pp
+        else:
+            raise LayoutValueError(f"{who}: {what} is not invertible (two offsets land on one coordinate), so no "
+                                   "coordinate -> offset layout exists")
+    # back-substitute to unit vectors
+    for hb in sorted(pivots):
+        v, p = pivots[hb]
+        for lb in range(hb):
+            if (v >> lb) & 1 and lb in pivots:
+                v, p = v ^ pivots[lb][0], p ^ pivots[lb][1]
+        pivots[hb] = (v, p)
+    if sorted(pivots) != list(range(nbits)):
+        raise LayoutValueError(f"{who}: {what} does not reach every coordinate of the shape")
+    return [pivots[j][1] for j in range(nbits)]
+
+
+def from_linear_layout(data: Any = None, *, reg_bases: Any = None, lane_bases: Any = None, warp_bases: Any = None,
+                       block_bases: Any = None, shape: Any = None, offset_bases: Any = None, rows: Any = None,
+                       cols: Any = None, element_bits: int | None = None, warp_size: int = 32) -> Any:
+    """Triton's linear-layout bases (plain lists, or an object/dict that has them) as this package's object.
+
+    Pre: a distributed layout (``reg_bases``, ``lane_bases``, ``warp_bases``, ``shape``; ``lane_bases``
+    has log2(``warp_size``) entries), a shared layout (``offset_bases``: a bijection onto the shape) or a
+    tensor-memory layout (``rows``, ``cols``); ``block_bases`` empty (one CTA); bases are coordinates in
+    Triton's dim order. Post: distributed -> the thread-value Layout ``(lane + warp_size * warp, reg) ->
+    d0 + M * d1``; shared -> ``(d0, d1) -> element offset`` (a SwizzledSmemLayout on byte addresses when
+    ``element_bits`` is given); TMEM -> ``(d0, d1) -> lane << 16 | column``.
+    Raises LayoutTypeError/LayoutValueError naming the field, AdmissibilityError when the map is no layout.
+
+    >>> print(from_linear_layout(reg_bases=[[0, 1]], lane_bases=[[1, 0], [2, 0]], warp_bases=[], shape=[4, 2],
+    ...                          warp_size=4))
+    (4,2):(1,4)
+    >>> sw = from_linear_layout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]],
+    ...                         element_bits=16)
+    >>> print(sw)
+    Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
+    """
+    who = "from_linear_layout"
+    if data is not None:
+        vals = {k: _get(data, k) for k in ("reg_bases", "lane_bases", "warp_bases", "block_bases", "shape",
+                                            "offset_bases", "rows", "cols")}
+        if all(v is None for v in vals.values()):
+            raise LayoutTypeError(f"{who}: {type(data).__name__} has no Triton linear-layout bases")
+        reg_bases, lane_bases, warp_bases = vals["reg_bases"], vals["lane_bases"], vals["warp_bases"]
+        block_bases, offset_bases, rows, cols = vals["block_bases"], vals["offset_bases"], vals["rows"], vals["cols"]
+        shape = vals["shape"] if shape is None else shape
+    _check_bits_arg(element_bits, who)
+    if _check_bases(block_bases, "block_bases", None, who):
+        raise LayoutValueError(f"{who}: block_bases {list(block_bases)!r} spread the layout over several CTAs; only "
+                               "one CTA's layout (block_bases = []) has a CuTe equivalent here")
+    if offset_bases is not None:
+        return _shared(offset_bases, shape, element_bits, who)
+    if rows is not None or cols is not None:
+        return _tmem(rows, cols, shape, who)
+    if shape is None:
+        raise LayoutValueError(f"{who}: a distributed layout needs its shape (and reg/lane/warp bases); a shared "
+                               "one offset_bases; a tensor-memory one rows and cols")
+    shp = _check_shape(shape, who)
+    _check_warp_size(warp_size, who)
+    regs = _check_bases(reg_bases, "reg_bases", len(shp), who)
+    lanes = _check_bases(lane_bases, "lane_bases", len(shp), who)
+    warps = _check_bases(warp_bases, "warp_bases", len(shp), who)
+    if len(lanes) != _log2(warp_size):
+        raise LayoutValueError(f"{who}: lane_bases has {len(lanes)} entries but a warp of {warp_size} threads has "
+                               f"{_log2(warp_size)} lane bits (pass warp_size=64 for AMD waves)")
+    for name, bl in (("reg_bases", regs), ("lane_bases", lanes), ("warp_bases", warps)):
+        for b in bl:
+            if any(c >= s for c, s in zip(b, shp)):
+                raise LayoutValueError(f"{who}: basis {list(b)} of {name} lies outside the shape {list(shp)}")
+    total = int(np.prod(shp))
+    ll = LinearLayout({"thread": [_col_index(b, shp) for b in lanes + warps] or [],
+                       "value": [_col_index(b, shp) for b in regs]}, [("offset", total)])
+    return _ll_to_cute(ll)
+
+
+def _shared(offset_bases: Any, shape: Any, element_bits: Any, who: str) -> Any:
+    offs = _check_bases(offset_bases, "offset_bases", None, who)
+    if not offs:
+        raise LayoutValueError(f"{who}: offset_bases is empty")
+    rank = len(offs[0])
+    if any(len(b) != rank for b in offs) or rank not in (1, 2, 3):
+        raise LayoutValueError(f"{who}: every basis of offset_bases has the same rank (1 to 3), got {offs}")
+    if shape is None:
+        shape = [1 << max((b[d] for b in offs), default=0).bit_length() for d in range(rank)]
+    shp = _check_shape(shape, who)
+    if len(shp) != rank:
+        raise LayoutValueError(f"{who}: shape {list(shp)} has rank {len(shp)} but the bases have rank {rank}")
+    for b in offs:
+        if any(c >= s for c, s in zip(b, shp)):
+            raise LayoutValueError(f"{who}: basis {list(b)} of offset_bases lies outside the shape {list(shp)}")
+    nbits = sum(_log2(s) for s in shp)
+    pre = _f2_inverse([_col_index(b, shp) for b in offs], nbits, who, "offset_bases")
+    dims, at = {}, 0
+    for d, s in enumerate(shp):
+        dims[f"mode{d}"] = pre[at:at + _log2(s)]
+        at += _log2(s)
+    out = _ll_to_cute(LinearLayout(dims, [("offset", 1 << nbits)]))
+    if element_bits is None:
+        return out
+    if isinstance(out, Layout):
+        return SwizzledSmemLayout(Swizzle(0, 4, 3), out, int(element_bits))
+    sw, inner = out.outer, out.inner
+    if isinstance(sw, Swizzle) and element_bits % 8 == 0 and (element_bits // 8) & (element_bits // 8 - 1) == 0:
+        return SwizzledSmemLayout(element_to_byte_swizzle(sw, int(element_bits)), inner, int(element_bits))
+    return SwizzledSmemLayout(sw, inner, int(element_bits), swizzle_unit="elements")
+
+
+def _tmem(rows: Any, cols: Any, shape: Any, who: str) -> Layout:
+    rb = _check_bases(rows, "rows", None, who)
+    cb = _check_bases(cols, "cols", None, who)
+    allb = rb + cb
+    if not allb or any(len(b) != 2 for b in allb):
+        raise LayoutValueError(f"{who}: a tensor-memory layout has rank-2 rows and cols bases, got rows={rows!r}, "
+                               f"cols={cols!r}"[:300])
+    if shape is None:
+        shape = [1 << max(b[d] for b in allb).bit_length() for d in range(2)]
+    shp = _check_shape(shape, who, (2,))
+    nbits = _log2(shp[0]) + _log2(shp[1])
+    # TMEM address bits: lane bits at 16.., column bits at 0..
+    for b in allb:
+        if any(c >= s for c, s in zip(b, shp)):
+            raise LayoutValueError(f"{who}: TMEM basis {list(b)} lies outside the shape {list(shp)}")
+    # TMEM address bits: lane bits at 16.., column bits at 0..; a zero basis is an address bit no element uses
+    # (the unused lanes 16..31 of an M = 64 block, the second column of an unpacked element)
+    pairs = [(_col_index(b, shp), TMEM_LANE_STRIDE << i) for i, b in enumerate(rb)]
+    pairs += [(_col_index(b, shp), 1 << j) for j, b in enumerate(cb)]
+    pairs = [(v, a) for v, a in pairs if v]
+    images, addr = [v for v, _ in pairs], [a for _, a in pairs]
+    pre = _f2_inverse(images, nbits, who, "rows + cols")
+    strides = []
+    for p in pre:
+        a = 0
+        for i in range(len(addr)):
+            if (p >> i) & 1:
+                a ^= addr[i]
+        strides.append(a)
+    out = _ll_to_cute(LinearLayout({"mode0": strides[:_log2(shp[0])], "mode1": strides[_log2(shp[0]):]},
+                                   [("addr", 1 << 32)]))
+    if not isinstance(out, Layout):
+        raise LayoutValueError(f"{who}: the TMEM map {out} is not a plain Layout")
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# our objects -> bases
+
+
+def _table(obj: Any, shape: tuple[int, ...], who: str) -> np.ndarray:
+    """obj's value at every coordinate of ``shape`` (column-major order), as int64."""
+    n = int(np.prod(shape))
+    check_budget(who, f"shape {list(shape)}", n, MAX_EVAL_POINTS)
+    if isinstance(obj, SwizzledSmemLayout):
+        if obj.base_address:
+            raise LayoutValueError(f"{who}: a tile at base address {obj.base_address} is not a layout Triton "
+                                   "can name (its swizzle phase depends on the address); use base_address=0")
+        if int(np.prod(_mode_sizes(obj.layout))) != n:
+            raise LayoutValueError(f"{who}: {obj} has size {obj.layout.size()}, not the {n} elements of shape {list(shape)}")
+        bits = np.asarray(obj.bit_address(np.arange(n)), dtype=np.int64)
+        if np.any(bits % obj.element_bits):
+            raise LayoutValueError(f"{who}: {obj} does not keep elements whole")
+        return bits // obj.element_bits
+    if isinstance(obj, (Layout, ComposedLayout)):
+        if obj.size() != n:
+            raise LayoutValueError(f"{who}: {obj} has size {obj.size()}, not the {n} elements of shape {list(shape)}")
+        return np.asarray(obj.to_numpy(), dtype=np.int64)
+    raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got {type(obj).__name__}")
+
+
+def _mode_sizes(lay: Layout) -> tuple[int, ...]:
+    return tuple(int(lay[i].size()) for i in range(lay.rank()))
+
+
+def _check_linear(table: np.ndarray, bases: list[int], who: str, what: str) -> None:
+    """table[x] == XOR of bases over the set bits of x, for every x."""
+    pred = np.zeros(len(table), dtype=np.int64)
+    x = np.arange(len(table), dtype=np.int64)
+    for i, b in enumerate(bases):
+        pred ^= np.where((x >> i) & 1, b, 0)
+    if not np.array_equal(pred, table):
+        bad = int(np.nonzero(pred != table)[0][0])
+        raise LayoutValueError(f"{who}: {what} is not F2-linear (at input {bad}: {int(table[bad])}, the XOR of the "
+                               f"bases gives {int(pred[bad])}), so no Triton linear layout equals it")
+
+
+def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size: int = 32) -> dict:
+    """Triton's bases of our object over ``shape``: the inverse of :func:`from_linear_layout`.
+
+    Pre: as :func:`to_gluon`. Post: ``{"kind": "shared", "offset_bases": ...}`` or ``{"kind": "distributed",
+    "reg_bases", "lane_bases", "warp_bases", "block_bases": [], "shape"}``; ``from_linear_layout`` of it
+    computes the same map. LayoutValueError when the map is not F2-linear.
+
+    >>> to_linear_bases(Layout((4, 2), (2, 1)), [4, 2], kind="shared")["offset_bases"]
+    [[0, 1], [1, 0], [2, 0]]
+    """
+    who = "to_linear_bases"
+    _check_warp_size(warp_size, who)
+    shp = _check_shape(shape, who)
+    k = _kind(obj, shp, kind, who)
+    if k == "shared":
+        tab = _table(obj, shp, who)
+        n = len(tab)
+        inv = np.full(n, -1, dtype=np.int64)
+        ok = tab.min() >= 0 and tab.max() < n
+        if ok:
+            inv[tab] = np.arange(n)
+        if not ok or np.any(inv < 0):
+            raise LayoutValueError(f"{who}: {obj} is not a bijection between the {n} coordinates of {list(shp)} and "
+                                   f"offsets 0..{n - 1}; Triton's shared layouts are")
+        bases = [int(inv[1 << i]) for i in range(_log2(n))]
+        _check_linear(inv, bases, who, str(obj))
+        return {"kind": "shared", "offset_bases": [_coord_of(b, shp) for b in bases], "block_bases": []}
+    tv = obj
+    if not isinstance(tv, (Layout, ComposedLayout)) or tv.rank() != 2:
+        raise LayoutTypeError(f"{who}: a distributed layout is a rank-2 (thread, value) layout, got {tv}")
+    nthr, nval = _mode_sizes(tv.inner if isinstance(tv, ComposedLayout) else tv)
+    if nthr & (nthr - 1) or nval & (nval - 1) or nthr < warp_size:
+        raise LayoutValueError(f"{who}: {tv} has {nthr} threads and {nval} values; Triton needs powers of two and at "
+                               f"least one warp ({warp_size} threads)")
+    check_budget(who, str(tv), nthr * nval, MAX_EVAL_POINTS)
+    vals = np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nval, nthr).T  # [t, v]
+    total = int(np.prod(shp))
+    if vals.min() < 0 or vals.max() >= total:
+        raise LayoutValueError(f"{who}: {tv} reaches index {int(vals.max())}, outside the shape {list(shp)}")
+    flat_in = vals.reshape(-1)  # index t * nval + v: value bits low
+    tb = [int(vals[1 << i, 0]) for i in range(_log2(nthr))]
+    vb = [int(vals[0, 1 << j]) for j in range(_log2(nval))]
+    _check_linear(flat_in, vb + tb, who, str(tv))
+    nl = _log2(warp_size)
+    return {"kind": "distributed", "reg_bases": [_coord_of(b, shp) for b in vb],
+            "lane_bases": [_coord_of(b, shp) for b in tb[:nl]], "warp_bases": [_coord_of(b, shp) for b in tb[nl:]],
+            "block_bases": [], "shape": list(shp)}
+
+
+def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
+    if kind is not None:
+        if not isinstance(kind, str) or kind not in ("shared", "distributed"):
+            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}"[:300])
+        return kind
+    if isinstance(obj, (SwizzledSmemLayout, ComposedLayout)):
+        return "shared"
+    if isinstance(obj, Layout):
+        if _mode_sizes(obj) == shp:
+            raise LayoutValueError(f"{who}: {obj} could be a shared layout ((d0, d1) -> offset) or a thread-value layout "
+                                   f"over {list(shp)}; say which with kind='shared' or kind='distributed' "
+                                   "(--kind on the command line)")
+        return "distributed"
+    raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got {type(obj).__name__}")
+
+
+# --------------------------------------------------------------------------------------------------
+# models of Triton's named layouts (checked against Triton by tests/test_interop_triton.py)
+
+
+def nvmma_shared_layout(swizzle_byte_width: int, element_bits: int, shape: Any, transposed: bool = False) -> Any:
+    """Gluon's ``NVMMASharedLayout(swizzle_byte_width, element_bits, 2, transposed)`` over ``shape`` as our object.
+
+    Pre: swizzle_byte_width in (0, 32, 64, 128), element_bits in (8, 16, 32), a rank-2 power-of-two shape;
+    swizzled: the contiguous extent (d1, or d0 when transposed) holds at least one swizzle row
+    (``swizzle_byte_width`` bytes) and the other at least 8 rows (where Triton itself aborts).
+    Post: a SwizzledSmemLayout ``(d0, d1) -> element``, swizzle on byte addresses: the atom
+    (``GMMA::Layout_K_SW*`` or ``_MN_``) tiled along the non-contiguous dimension first;
+    swizzle 0 is the row-major (transposed: column-major) box.
+
+    >>> print(nvmma_shared_layout(128, 16, (16, 64)))
+    Sw<3,4,3> o smem_ptr[16b](unset) o ((8,2),64):((64,512),1)
+    >>> print(nvmma_shared_layout(0, 16, (8, 32)))
+    Sw<0,4,3> o smem_ptr[16b](unset) o (8,32):(32,1)
+    """
+    who = "nvmma_shared_layout"
+    if not _is_int(swizzle_byte_width) or swizzle_byte_width not in (0, 32, 64, 128):
+        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {swizzle_byte_width!r}"[:300])
+    if not _is_int(element_bits) or element_bits not in (8, 16, 32):
+        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {element_bits!r}"[:300])
+    if not isinstance(transposed, (bool, np.bool_)):
+        raise LayoutTypeError(f"{who}: transposed must be a bool, got {transposed!r}"[:300])
+    swizzle_byte_width, element_bits = int(swizzle_byte_width), int(element_bits)
+    m, n = _check_shape(shape, who, (2,))
+    contig, other = (m, n) if transposed else (n, m)
+    if swizzle_byte_width == 0:
+        lay = Layout((m, n), (1, m)) if transposed else Layout((m, n), (n, 1))
+        return SwizzledSmemLayout(Swizzle(0, 4, 3), lay, element_bits)
+    row = swizzle_byte_width * 8 // element_bits
+    if contig < row or other < 8:
+        raise LayoutValueError(
+            f"{who}: NVMMASharedLayout({swizzle_byte_width}, {element_bits}{', transposed' if transposed else ''}) "
+            f"needs a contiguous extent of at least {row} elements ({swizzle_byte_width} bytes) and 8 rows, got shape "
+            f"{[m, n]} (Triton aborts with 'getTMABlockShape failed' or 'Illegal shared layout' here)")
+    # the atom (8 rows of one swizzle row each), repeated along the non-contiguous dimension first
+    reps_other, reps_contig = other // 8, contig // row
+    o_modes = [(8, row)] + ([(reps_other, 8 * row)] if reps_other > 1 else [])
+    c_modes = [(row, 1)] + ([(reps_contig, other * row)] if reps_contig > 1 else [])
+
+    def mode(ms: list) -> tuple[Any, Any]:
+        return (ms[0][0], ms[0][1]) if len(ms) == 1 else (tuple(x for x, _ in ms), tuple(y for _, y in ms))
+
+    (os_, od), (cs, cd) = mode(o_modes), mode(c_modes)
+    lay = Layout((cs, os_), (cd, od)) if transposed else Layout((os_, cs), (od, cd))
+    b = _log2(swizzle_byte_width // 16)
+    return SwizzledSmemLayout(Swizzle(b, 4, 3), lay, element_bits)
+
+
+def tensor_memory_layout(block: Any, shape: Any, col_stride: int = 1) -> Layout:
+    """Gluon's ``TensorMemoryLayout(block, col_stride)`` over ``shape`` as ``(d0, d1) -> lane << 16 | column``.
+
+    Pre: ``block`` = (64 or 128, a power of two), ``col_stride`` 1, 2 or 4 (32-bit columns per element), a
+    power-of-two rank-2 ``shape`` whose rows are ``block[0]`` or 128 and whose columns are a multiple of ``block[1]``.
+    Post: a block of 128 rows uses lanes 0..127; a block of 64 rows lanes 0..15 of each 32-lane quarter,
+    the next block along the rows (else along the columns) in lanes 16..31; blocks then repeat along the columns.
+
+    >>> print(tensor_memory_layout((128, 64), (128, 64)))
+    (128,64):(65536,1)
+    >>> print(tensor_memory_layout((64, 64), (128, 64)))
+    ((16,4,2),64):((65536,2097152,1048576),1)
+    """
+    who = "tensor_memory_layout"
+    m, n = _check_shape(shape, who, (2,))
+    ok = isinstance(block, (tuple, list)) and len(block) == 2 and all(_is_int(b) for b in block)
+    if not ok or block[0] not in (64, 128) or block[1] < 1 or block[1] & (block[1] - 1):
+        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {block!r}"[:300])
+    if not _is_int(col_stride) or col_stride not in (1, 2, 4):
+        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {col_stride!r}"[:300])
+    bm, bn = int(block[0]), int(block[1])
+    if m not in (bm, 128) or m < bm or n % bn:
+        raise LayoutValueError(f"{who}: shape {[m, n]} is not whole {bm}x{bn} blocks of at most 128 rows")
+    zero = [0, 0]
+    cols = [zero] * _log2(col_stride) + [[0, 1 << j] for j in range(_log2(min(bn, n)))]
+    if bm == 128:
+        rows = [[1 << i, 0] for i in range(7)]
+    else:
+        extra = [64, 0] if m == 128 else ([0, bn] if n > bn else zero)
+        rows = [[1 << i, 0] for i in range(4)] + [extra, [16, 0], [32, 0]]
+    have = bn * (2 if bm == 64 and m == 64 and n > bn else 1)
+    while have < n:
+        cols.append([0, have])
+        have *= 2
+    return from_linear_layout(rows=rows, cols=cols, shape=[m, n])
+
+
+def _fit(regs: list, lanes: list, warps: list, shape: tuple[int, ...], order: Sequence[int]) -> tuple[list, list, list]:
+    """Triton's fitting of a CTA tile to a shape: broadcast (zero) what lies outside, repeat registers to cover."""
+    def clip(bl: list) -> list:
+        return [[c if c < s else 0 for c, s in zip(b, shape)] for b in bl]
+    regs, lanes, warps = clip(regs), clip(lanes), clip(warps)
+    regs = list(regs)
+    for d in order:
+        ext = 1
+        for b in regs + lanes + warps:
+            if b[d]:
+                ext = max(ext, b[d] * 2)
+        while ext < shape[d]:
+            regs.append([ext if i == d else 0 for i in range(len(shape))])
+            ext *= 2
+    return regs, lanes, warps
+
+
+def _unit(d: int, v: int, rank: int = 2) -> list[int]:
+    return [v if i == d else 0 for i in range(rank)]
+
+
+def _blocked_bases(spt: Sequence[int], tpw: Sequence[int], wpc: Sequence[int], order: Sequence[int],
+                   shape: tuple[int, ...]) -> tuple[list, list, list]:
+    rank = len(shape)
+    regs, lanes, warps = [], [], []
+    for d in order:
+        regs += [_unit(d, 1 << i, rank) for i in range(_log2(spt[d]))]
+    for d in order:
+        lanes += [_unit(d, spt[d] << i, rank) for i in range(_log2(tpw[d]))]
+    for d in order:
+        warps += [_unit(d, spt[d] * tpw[d] << i, rank) for i in range(_log2(wpc[d]))]
+    return _fit(regs, lanes, warps, shape, order)
+
+
+def _mma_v3_bases(wpc: Sequence[int], n_instr: int, shape: tuple[int, ...]) -> tuple[list, list, list]:
+    regs = [[0, 1], [8, 0]] + [[0, 8 << i] for i in range(_log2(n_instr // 8))]
+    lanes = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+    warps = [[16 << i, 0] for i in range(_log2(wpc[0]))] + [[0, n_instr << i] for i in range(_log2(wpc[1]))]
+    return _fit(regs, lanes, warps, shape, (1, 0))
+
+
+def _dot_a_bases(wpc: Sequence[int], k_width: int, shape: tuple[int, ...]) -> tuple[list, list, list]:
+    regs = [[0, 1 << i] for i in range(_log2(k_width))] + [[8, 0]]
+    lanes = [[0, k_width], [0, 2 * k_width], [1, 0], [2, 0], [4, 0]]
+    warps = [[16 << i, 0] for i in range(_log2(wpc[0]))]
+    return _fit(regs, lanes, warps, shape, (1, 0))
+
+
+def _pow2_splits(total: int, rank: int = 2) -> list[tuple[int, ...]]:
+    out = []
+    for a in range(_log2(total) + 1):
+        out.append((1 << a, total >> a))
+    return out if rank == 2 else []
+
+
+def _named_distributed(b: dict, shp: tuple[int, ...], warp_size: int) -> str | None:
+    if len(shp) != 2 or warp_size != 32:
+        return None
+    want = (b["reg_bases"], b["lane_bases"], b["warp_bases"])
+    nwarps = 1 << len(b["warp_bases"])
+    for wpc in _pow2_splits(nwarps):
+        for ni in (256, 128, 64, 32, 16, 8):
+            if ni > shp[1]:
+                continue
+            if _mma_v3_bases(wpc, ni, shp) == want:
+                return (f"gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[{wpc[0]}, {wpc[1]}], "
+                        f"instr_shape=[16, {ni}, 16])")
+    if nwarps >= 4:
+        for kw in (1, 2, 4):
+            wpc = (nwarps, 1)
+            if _dot_a_bases(wpc, kw, shp) == want:
+                return (f"gl.DotOperandLayout(operand_index=0, parent=gl.NVMMADistributedLayout(version=[3, 0], "
+                        f"warps_per_cta=[{nwarps}, 1], instr_shape=[16, {8 * kw * 4}, 16]), k_width={kw})")
+    for order in ((1, 0), (0, 1)):
+        for tpw in _pow2_splits(warp_size):
+            for wpc in _pow2_splits(nwarps):
+                for s0 in range(_log2(shp[0]) + 1):
+                    for s1 in range(_log2(shp[1]) + 1):
+                        spt = (1 << s0, 1 << s1)
+                        if _blocked_bases(spt, tpw, wpc, order, shp) == want:
+                            return (f"gl.BlockedLayout(size_per_thread=[{spt[0]}, {spt[1]}], threads_per_warp=[{tpw[0]}, "
+                                    f"{tpw[1]}], warps_per_cta=[{wpc[0]}, {wpc[1]}], order=[{order[0]}, {order[1]}])")
+    return None
+
+
+def _shared_bits(obj: Any, element_bits: Any) -> int | None:
+    if isinstance(obj, SwizzledSmemLayout):
+        return obj.element_bits
+    if element_bits is not None:
+        return element_bits
+    if isinstance(obj, ComposedLayout) and isinstance(obj.outer, Swizzle) and obj.outer.bits:
+        # an element-offset swizzle that moves 16-byte chunks tells the element width
+        eb = 128 >> obj.outer.base
+        return eb if eb in (8, 16, 32) else None
+    return None
+
+
+def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int | None = None,
+             warp_size: int = 32) -> str:
+    """Gluon source (``import triton.experimental.gluon.language as gl``) of the layout equal to ``obj`` over ``shape``.
+
+    Pre: ``obj`` is a shared layout ((d0, d1) -> element offset: a Layout, ``Sw o 0 o Layout`` or a
+    SwizzledSmemLayout) or a thread-value Layout ``(thread, value) -> d0 + M * d1``, an MmaAtom/TiledMma
+    is not accepted (pass its ``layout("C")``); ``kind`` says which when a plain Layout could be both;
+    ``element_bits`` names the element width of a plain shared layout. Post: the named Gluon layout
+    where one computes the same map over ``shape``, else ``gl.SharedLinearLayout``/
+    ``gl.DistributedLinearLayout`` with explicit bases. LayoutValueError when the map is not F2-linear.
+
+    >>> to_gluon(Layout(((4, 8, 4), (2, 2, 8)), ((128, 1, 16), (64, 8, 512))), [64, 64])
+    'gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16])'
+    >>> to_gluon(Layout((2, 2), (2, 1)), [2, 2], kind="shared")
+    'gl.SharedLinearLayout(offset_bases=[[0, 1], [1, 0]], block_bases=[])'
+    """
+    who = "to_gluon"
+    if kind is not None and (not isinstance(kind, str) or kind not in ("shared", "distributed", "tmem")):
+        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {kind!r}"[:300])
+    _check_bits_arg(element_bits, who)
+    _check_warp_size(warp_size, who)
+    if isinstance(obj, (MmaAtom, CopyAtom)):
+        raise LayoutTypeError(f"{who}: pass a thread-value layout (e.g. atom.layout('C')), not the atom {obj.name}")
+    if kind == "tmem":
+        shp = _check_shape(shape, who, (2,))
+        if not isinstance(obj, Layout):
+            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, got {obj!r}"[:300])
+        want = _table(obj, shp, who)
+        for bm in (128, 64):
+            for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
+                for cs in (1, 2, 4):
+                    try:
+                        cand = tensor_memory_layout((bm, bn), shp, cs)
+                    except LayoutError:
+                        continue
+                    if np.array_equal(_table(cand, shp, who), want):
+                        return f"gl.nvidia.blackwell.TensorMemoryLayout(block=({bm}, {bn}), col_stride={cs})"
+        raise LayoutValueError(f"{who}: {obj} is no Gluon TensorMemoryLayout over {list(shp)} (Gluon has no public linear "
+                               "tensor-memory layout to fall back on)")
+    b = to_linear_bases(obj, shape, kind=kind, warp_size=warp_size)
+    shp = tuple(int(s) for s in shape)
+    if b["kind"] == "shared":
+        bits = _shared_bits(obj, element_bits)
+        if bits in (8, 16, 32) and len(shp) == 2:
+            for w in (128, 64, 32, 0):
+                for tr in (False, True):
+                    try:
+                        cand = nvmma_shared_layout(w, bits, shp, tr)
+                    except LayoutError:
+                        continue
+                    if to_linear_bases(cand, shp, kind="shared")["offset_bases"] == b["offset_bases"]:
+                        return (f"gl.NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, rank=2, "
+                                f"transposed={tr})")
+        return f"gl.SharedLinearLayout(offset_bases={b['offset_bases']}, block_bases=[])"
+    named = _named_distributed(b, shp, warp_size)
+    if named is not None:
+        return named
+    return (f"gl.DistributedLinearLayout(reg_bases={b['reg_bases']}, lane_bases={b['lane_bases']}, "
+            f"warp_bases={b['warp_bases']}, block_bases=[], shape={list(shp)})")
+
+
+# --------------------------------------------------------------------------------------------------
+# Triton itself, in a child process
+
+
+class _Worker:
+    proc: subprocess.Popen | None = None
+    err_path: str = ""
+
+
+@atexit.register
+def _stop_worker() -> None:
+    """End the Triton child process and remove its log when the interpreter exits."""
+    if _Worker.proc is not None and _Worker.proc.poll() is None:
+        _Worker.proc.kill()
+        _Worker.proc.wait()
+    if _Worker.err_path:
+        with contextlib.suppress(OSError):
+            os.unlink(_Worker.err_path)
+
+
+def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120.0) -> dict:
+    w = _Worker
+    if w.proc is None or w.proc.poll() is not None:
+        if w.err_path:
+            with contextlib.suppress(OSError):
+                os.unlink(w.err_path)
+        fd, w.err_path = tempfile.mkstemp(prefix="pycute_gluon_", suffix=".log")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        w.proc = subprocess.Popen([sys.executable, "-m", "pycute_layouts.interop._gluon_worker"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=fd, env=env)
+        os.close(fd)
+    proc = w.proc
+    try:
+        data = pickle.dumps((layout, shape))
+    except Exception as e:  # noqa: BLE001 - an unpicklable object is bad input
+        raise LayoutTypeError(f"{who}: cannot hand {type(layout).__name__} to Triton: {e}") from None
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(struct.pack(">I", len(data)) + data)
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], timeout_s)
+        hdr = proc.stdout.read(4) if ready else b""
+        if len(hdr) == 4:
+            (n,) = struct.unpack(">I", hdr)
+            status, ans = pickle.loads(proc.stdout.read(n))
+            if status == "ok":
+                return ans
+            if "No module named 'triton'" in ans:
+                raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
+            raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+    except (BrokenPipeError, OSError):
+        pass
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    w.proc = None
+    try:
+        with open(w.err_path, errors="replace") as f:
+            lines = [ln for ln in f.read().splitlines() if ln.strip() and "leak" not in ln and "nanobind" not in ln]
+    except OSError:
+        lines = []
+    tail = "; ".join(lines[-2:]) or f"exit status {proc.returncode}"
+    if "No module named 'triton'" in tail:
+        raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
+    raise LayoutValueError(f"{who}: Triton aborted on {layout!r} at shape {shape} ({tail})"[:500])
+
+
+def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
+    for field in ("size_per_thread", "warps_per_cta"):
+        v = getattr(layout, field, None)
+        if isinstance(v, (list, tuple)) and len(v) != len(shape):
+            raise LayoutValueError(f"{who}: {type(layout).__name__}.{field} {list(v)} has rank {len(v)} but the shape "
+                                   f"{list(shape)} has rank {len(shape)} (Triton itself aborts the process here)")
+    if type(layout).__name__ == "NVMMASharedLayout" and len(shape) == 2:
+        w = getattr(layout, "swizzle_byte_width", 0)
+        bits = getattr(layout, "element_bitwidth", 16)
+        tr = bool(getattr(layout, "transposed", False))
+        if w and bits:
+            contig, other = (shape[0], shape[1]) if tr else (shape[1], shape[0])
+            row = w * 8 // bits
+            if contig < row or other < 8:
+                raise LayoutValueError(
+                    f"{who}: NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, transposed={tr}) needs "
+                    f"a contiguous extent of at least {row} elements ({w} bytes) and 8 rows; shape {list(shape)} has "
+                    f"{contig} and {other} (Triton itself aborts the process here)")
+
+
+def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp_size: int = 32) -> Any:
+    """A Gluon layout object (or its source text) over ``shape``, converted by Triton itself, as our object.
+
+    Pre: Triton is installed (``pip install 'pycute-layouts[interop]'``); ``layout`` a Gluon layout object or
+    source such as ``"gl.NVMMASharedLayout(128, 16)"`` (layout constructors and literals only); ``shape``
+    powers of two. Post: shared -> ``obj(d0, d1)`` = the element offset of element (d0, d1) (a
+    SwizzledSmemLayout when ``element_bits``, default the layout's ``element_bitwidth``, is known);
+    distributed -> the thread-value Layout; tensor memory -> ``(d0, d1) -> lane << 16 | column``.
+    Triton runs in a child process (started once): a shape it rejects, or an abort inside it, is a
+    LayoutValueError naming Triton's message.
+
+    >>> from_gluon("gl.NVMMASharedLayout(128, 16)", [4, 64])
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
+    """
+    who = "from_gluon"
+    _check_bits_arg(element_bits, who)
+    _check_warp_size(warp_size, who)
+    shp = _check_shape(shape, who)
+    if isinstance(layout, str):
+        src = layout.strip()
+        if len(src) > 20000:
+            raise LayoutValueError(f"{who}: Gluon source of {len(src)} characters is too long")
+        try:
+            tree = ast.parse(src, mode="eval")
+        except SyntaxError as e:
+            raise LayoutValueError(f"{who}: not a Gluon layout expression: {src!r} ({e.msg})"[:300]) from None
+        body = tree.body
+        if isinstance(body, ast.Call):
+            name = body.func.attr if isinstance(body.func, ast.Attribute) else getattr(body.func, "id", "")
+            kw = {k.arg: k.value for k in body.keywords}
+            if name == "NVMMASharedLayout":
+                args = [*body.args, kw.get("swizzle_byte_width"), kw.get("element_bitwidth")]
+                vals = [a.value if isinstance(a, ast.Constant) else None for a in args if a is not None]
+                tr = kw.get("transposed")
+                trv = tr.value if isinstance(tr, ast.Constant) else (body.args[3].value if len(body.args) > 3 and
+                                                                       isinstance(body.args[3], ast.Constant) else False)
+                if len(vals) >= 2:
+                    fake = type("NVMMASharedLayout", (), {"swizzle_byte_width": vals[0], "element_bitwidth": vals[1],
+                                                           "transposed": trv})()
+                    _precheck(fake, shp, who)
+                    if element_bits is None and isinstance(vals[1], int):
+                        element_bits = vals[1]
+    else:
+        _precheck(layout, shp, who)
+        if element_bits is None:
+            element_bits = getattr(layout, "element_bitwidth", None)
+    ans = _worker_call(layout, list(shp), who)
+    kind = ans.pop("kind")
+    ans.pop("repr", None)
+    if kind == "shared":
+        return from_linear_layout(offset_bases=ans["offset_bases"], block_bases=ans["block_bases"], shape=list(shp),
+                                  element_bits=element_bits)
+    if kind == "tmem":
+        return from_linear_layout(rows=ans["rows"], cols=ans["cols"], shape=ans["shape"])
+    return from_linear_layout(ans, warp_size=warp_size)
+
+
+def gluon_table(tv: Any, shape: Any, *, warp_size: int = 32) -> str:
+    """Triton's view of a thread-value layout: each element of ``shape`` as ``W<warp>L<lane>R<reg>`` (first holder).
+
+    Pre: ``tv`` a rank-2 (thread, value) Layout over a rank-2 ``shape`` (at most 64 x 64 drawn cells).
+    Post: a text table, rows d0, columns d1, as Triton's layout dumps name registers, lanes and warps.
+
+    >>> print(gluon_table(Layout((4, 2), (1, 4)), [4, 2], warp_size=4))
+         0       1
+    0  W0L0R0  W0L0R1
+    1  W0L1R0  W0L1R1
+    2  W0L2R0  W0L2R1
+    3  W0L3R0  W0L3R1
+    """
+    who = "gluon_table"
+    _check_warp_size(warp_size, who)
+    shp = _check_shape(shape, who, (2,))
+    if shp[0] * shp[1] > 64 * 64:
+        raise LayoutValueError(f"{who}: a {shp[0]}x{shp[1]} table is too large to print (at most 64 x 64 cells)")
+    if not isinstance(tv, (Layout, ComposedLayout)) or tv.rank() != 2:
+        raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {tv!r}"[:300])
+    nthr = int(tv[0].size()) if isinstance(tv, Layout) else int(tv.inner[0].size())
+    nval = int(tv.size()) // nthr
+    vals = np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nval, nthr).T
+    cells: dict[int, str] = {}
+    for t, v in itertools.product(range(nthr), range(nval)):
+        idx = int(vals[t, v])
+        cells.setdefault(idx, f"W{t // warp_size}L{t % warp_size}R{v}")
+    width = max([len(c) for c in cells.values()] + [3])
+    lines = [" " * 3 + "".join(f"{c:>{width + 2}}" for c in range(shp[1]))]
+    for r in range(shp[0]):
+        lines.append(f"{r:<3}" + "".join(f"{cells.get(r + shp[0] * c, '.'):>{width + 2}}" for c in range(shp[1])))
+    return "\n".join(lines)
