@@ -144,7 +144,8 @@ class OperandSpec:
     """One shared-memory operand of the spec (A or B): an ``MN x K`` tile, element type, major, swizzle.
 
     ``order`` is ``"mn_first"`` or ``"k_first"`` (see the module docstring; :func:`parse_spec`
-    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: the tile's);
+    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: what the instruction reads, see
+    :func:`~pycute_layouts.arch.instruction.instruction_mn`);
     ``start_address`` the byte address of stage 0 (default: placed after the previous operand).
 
     >>> OperandSpec("A", 128, 64, parse_dtype("bf16"), "K", swizzle_field("128B"), 4).order

@@ -25,7 +25,7 @@ from typing import Any
 
 from ... import codegen
 from ...arch import atoms, umma
-from ...arch.instruction import instruction_mn, smem_desc_fields
+from ...arch.instruction import check_instruction_mn, instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
 from ...codegen.spec import parse_arch, tile_field
 from ...core.notation import parse
@@ -201,7 +201,13 @@ def _per_instruction(args: argparse.Namespace) -> tuple[Any, str, int | None, st
     if args.mma_mn is not None:
         if args.cta_group != 1:
             raise LayoutError("desc: --cta-group sets the rows per instruction; do not combine it with --mma-mn")
-        return swizzle, reason, args.mma_mn, ""
+        op = args.operand or "A"
+        try:
+            note = check_instruction_mn(arch, op, args.mma_mn, mn)
+        except LayoutError as e:
+            hint = "" if args.operand else " (--operand B for a B operand)"
+            raise LayoutError(f"desc: --mma-mn {args.mma_mn} --tile {args.tile}: {e}{hint}") from None
+        return swizzle, reason, args.mma_mn, note
     mma_mn, note = instruction_mn(arch, args.operand or "A", mn, args.cta_group)
     return swizzle, reason, mma_mn, note
 

@@ -1,0 +1,112 @@
+"""What a new user hit (issue 23, "the rest"): each case reproduced as the user ran it, and its fix."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pycute_layouts.arch.instruction import check_instruction_mn, instruction_rows
+from pycute_layouts.cli import main
+from pycute_layouts.codegen import emit_header, kernel_constants, parse_spec
+from pycute_layouts.errors import DescriptorError, SpecError
+
+BF16_K = {"dtype": "bf16", "major": "K", "swizzle": "128B"}
+
+
+def _spec(arch: str, a: dict, b: dict | None = None, **top: object) -> object:
+    d = {"kernel": "k", "arch": arch, "A": a, **top}
+    if b is not None:
+        d["B"] = b
+    return parse_spec(d)
+
+
+# ------------------------------------------------------------------------------------------------
+# codegen: rows per instruction default to what `desc` says
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch,a_tile,b_tile,mma,a_rows,b_rows,idesc_mn", [
+    ("sm90", "128x64", "256x64", None, 64, 256, None),
+    ("sm90", "192x64", "384x64", None, 64, 192, None),
+    ("sm100", "128x64", "256x64", None, 128, 256, (128, 256)),
+    ("sm100", "64x64", "64x64", None, 64, 64, (64, 64)),
+    ("sm100", "256x64", "256x64", None, 128, 256, (128, 256)),  # one CTA's 256 rows: two M = 128 instructions
+    ("sm100", "128x64", "256x64", {"cta_group": 2}, 128, 128, (256, 256)),  # pair: 128 rows of A, N / 2 of B per CTA
+    ("sm100", "128x64", "128x64", {"m": 64}, 64, 128, (64, 128)),
+])
+def test_codegen_rows_default_to_the_instruction(arch: str, a_tile: str, b_tile: str, mma: dict | None, a_rows: int,
+                                                  b_rows: int, idesc_mn: tuple | None) -> None:
+    top = {} if mma is None else {"mma": mma}
+    kc = kernel_constants(_spec(arch, {**BF16_K, "tile": a_tile}, {**BF16_K, "tile": b_tile}, **top))
+    a, b = kc.operand("A"), kc.operand("B")
+    assert (a.mma_mn, b.mma_mn) == (a_rows, b_rows)
+    assert len(a.mn_block_offsets_bytes) == a.tile_mn // a_rows
+    if idesc_mn is not None:
+        assert (kc.instr_desc.m, kc.instr_desc.n) == idesc_mn
+    # the same rows as `desc` prints for each operand
+    for name, op, tile in (("A", a, a_tile), ("B", b, b_tile)):
+        cg = ["--cta-group", str((mma or {}).get("cta_group", 1))] if arch == "sm100" and mma and "m" not in mma else []
+        if mma and "m" in mma:
+            continue
+        argv = ["desc", "--arch", arch, "--major", "K", "--dtype", "bf16", "--swizzle", "128B", "--tile", tile,
+                "--operand", name, *cg, "--json"]
+        out = _run(argv)
+        assert json.loads(out)["mma_mn"] == op.mma_mn, (name, out)
+
+
+def test_codegen_header_128x64_a_tile_has_two_mn_blocks() -> None:
+    h = emit_header(kernel_constants(_spec("sm90", {**BF16_K, "tile": "128x64"})))
+    assert "static constexpr int kMmaMN = 64;" in h and "static constexpr int kMmaMNBlocks = 2;" in h
+    assert "kMmaMNBlockOffsetBytes[kMmaMNBlocks] = {0u, 8192u};" in h
+
+
+@pytest.mark.parametrize("arch,op,mma_mn,tile,words", [
+    ("sm90", "A", 128, "128x64", "mma_mn = 128: no instruction reads 128 rows of A: sm90 wgmma.mma_async reads A as "
+                                  "M = 64 rows per instruction"),
+    ("sm90", "A", 32, "64x64", "no instruction reads 32 rows of A"),
+    ("sm90", "B", 512, "512x64", "no instruction reads 512 rows of B: sm90 wgmma.mma_async reads B as N = 8..256"),
+    ("sm90", "B", 12, "24x64", "no instruction reads 12 rows of B"),  # N steps of 8
+    ("sm100", "A", 256, "256x64", "no instruction reads 256 rows of A: sm100 tcgen05.mma cta_group::1 reads A as "
+                                  "M = 64 or 128"),
+])
+def test_codegen_refuses_rows_no_instruction_reads(arch: str, op: str, mma_mn: int, tile: str, words: str | None) -> None:
+    d = {**BF16_K, "tile": tile, "mma_mn": mma_mn}
+    with pytest.raises(SpecError, match=f"^spec field '{op}.mma_mn': ") as ei:
+        kernel_constants(parse_spec({"kernel": "k", "arch": arch, op: d}))
+    if words:
+        assert words in str(ei.value)
+
+
+def test_codegen_refuses_a_tile_no_instruction_reads() -> None:
+    with pytest.raises(SpecError, match=r"spec field 'A.tile': sm90 wgmma.mma_async reads A as 64 rows .* 32 rows"):
+        kernel_constants(_spec("sm90", {**BF16_K, "tile": "32x64"}))
+
+
+def test_instruction_rows_and_check() -> None:
+    assert instruction_rows("sm90", "A")[0] == (64,)
+    assert instruction_rows("sm90", "B")[0] == tuple(range(8, 257, 8))
+    assert instruction_rows("sm100", "A", 2)[0] == (64, 128)
+    assert instruction_rows("sm100", "B", 2)[0] == tuple(range(8, 129, 8))
+    assert "2 instruction(s) cover the 256 rows" in check_instruction_mn("sm100", "B", 128, 256, 2)
+    with pytest.raises(DescriptorError, match="does not divide the tile's 192 rows"):
+        check_instruction_mn("sm90", "B", 128, 192)
+    for bad in (0, -8, True, "64", 2.0):
+        with pytest.raises(DescriptorError, match="must be an int >= 1"):
+            check_instruction_mn("sm90", "B", bad, 64)
+
+
+def test_desc_refuses_mma_mn_no_instruction_reads(capsys: pytest.CaptureFixture) -> None:
+    rc = main(["desc", "--major", "K", "--dtype", "bf16", "--swizzle", "128B", "--tile", "128x64", "--mma-mn", "128"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--mma-mn 128" in err and "no instruction reads 128 rows of A" in err and "--operand B" in err
+
+
+def _run(argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(argv) == 0
+    return buf.getvalue()
