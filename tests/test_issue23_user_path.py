@@ -110,3 +110,38 @@ def _run(argv: list[str]) -> str:
     with contextlib.redirect_stdout(buf):
         assert main(argv) == 0
     return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------
+# conflict_free_swizzles takes a copy atom as bank_conflicts does
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("atom,bits", [("SM75_U16x8_LDSM_T", 16), ("SM75_U32x4_LDSM_N", 16), ("SM75_U32x4_LDSM_N", 8),
+                                       ("SM90_U32x4_STSM_N", 32)])
+def test_conflict_free_swizzles_takes_a_copy_atom(atom: str, bits: int) -> None:
+    from pycute_layouts import Layout, SwizzledSmemLayout
+    from pycute_layouts.analysis import bank_conflicts, conflict_free_swizzles
+    from pycute_layouts.arch.atoms import copy_atom
+
+    cols = 1024 // bits  # one 128-byte row per tile row
+    tile = Layout((64, cols), (cols, 1))
+    a = copy_atom(atom)
+    got = conflict_free_swizzles(tile, a, element_bits=bits)
+    assert got == conflict_free_swizzles(tile, a.access_pattern(element_bits=bits), element_bits=bits)
+    assert got and any(str(c.swizzle) == "Sw<3,4,3>" for c in got)
+    for c in got:  # every proposal is conflict-free when checked the way bank_conflicts checks the atom
+        assert bank_conflicts(SwizzledSmemLayout(c.swizzle, tile, bits), a, element_bits=bits).is_conflict_free
+    assert not bank_conflicts(tile, a, element_bits=bits).is_conflict_free
+
+
+def test_conflict_free_swizzles_atom_refusals() -> None:
+    from pycute_layouts import Layout
+    from pycute_layouts.analysis import conflict_free_swizzles
+    from pycute_layouts.arch.atoms import copy_atom
+    from pycute_layouts.errors import LayoutError
+
+    with pytest.raises(LayoutError, match="element_bits must be 8, 16, 32, 64 or 128, got 12"):
+        conflict_free_swizzles(Layout((8, 64), (64, 1)), copy_atom("SM75_U16x8_LDSM_T"), element_bits=12)
+    with pytest.raises(LayoutError, match="contradicts"):
+        conflict_free_swizzles(Layout((8, 64), (64, 1)), copy_atom("SM75_U16x8_LDSM_T"), 4, element_bits=16)
