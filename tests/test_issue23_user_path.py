@@ -145,3 +145,69 @@ def test_conflict_free_swizzles_atom_refusals() -> None:
         conflict_free_swizzles(Layout((8, 64), (64, 1)), copy_atom("SM75_U16x8_LDSM_T"), element_bits=12)
     with pytest.raises(LayoutError, match="contradicts"):
         conflict_free_swizzles(Layout((8, 64), (64, 1)), copy_atom("SM75_U16x8_LDSM_T"), 4, element_bits=16)
+
+
+# ------------------------------------------------------------------------------------------------
+# CLI messages: --kind against the wrong field table, options named as typed, fixes that work
+# ------------------------------------------------------------------------------------------------
+
+
+def _err(capsys: pytest.CaptureFixture, argv: list[str]) -> str:
+    rc = main(argv)
+    out = capsys.readouterr()
+    assert rc == 2 and out.out == "", (rc, out)
+    assert out.err.count("\n") == 1 and "Traceback" not in out.err
+    return out.err
+
+
+def test_desc_idesc_block_scaled_kind_on_a_dense_value(capsys: pytest.CaptureFixture) -> None:
+    err = _err(capsys, ["desc", "--idesc", "0x08400490", "--kind", "mxf4"])
+    assert "--kind mxf4 is block-scaled: add --block-scaled" in err
+    assert "0x08400490 reads as a dense descriptor (kind::f16, kind::f8f6f4)" in err
+    err = _err(capsys, ["desc", "--idesc", "0x08400490", "--kind", "f16", "--block-scaled"])
+    assert "--kind f16 is a dense kind" in err and "drop --block-scaled" in err
+    # the fix the message names works
+    assert main(["desc", "--idesc", "0x08400490", "--kind", "f16"]) == 0
+    assert "kind::f16" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra,words", [
+    (["--arch", "sm80"], "desc: --arch: unknown arch 'sm80'"),
+    (["--dtype", "bf17"], "desc: --dtype: unknown dtype 'bf17'"),
+    (["--major", "Q"], "desc: --major must be K or MN"),
+    (["--swizzle", "12B"], "desc: --swizzle: "),
+    (["--tile", "64y64"], "desc: --tile: expected 'MNxK'"),
+    (["--tile", "0x64"], "desc: --tile[0] (MN): must be >= 1"),
+    (["--mma-mn", "0"], "--mma-mn must be an int >= 1, got 0"),
+])
+def test_desc_errors_name_the_options(capsys: pytest.CaptureFixture, extra: list[str], words: str) -> None:
+    argv = ["desc", "--major", "K", "--dtype", "bf16", "--tile", "64x64", "--swizzle", "128B", *extra]
+    err = _err(capsys, argv)
+    assert words in err and "spec field" not in err, err
+
+
+def test_desc_layout_errors_name_the_options(capsys: pytest.CaptureFixture) -> None:
+    err = _err(capsys, ["desc", "--layout", "(64,64):(64,1)", "--major", "K", "--dtype", "bf16", "--arch", "sm80"])
+    assert "--arch" in err and "spec field" not in err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["analyze", "banks", "(8,64):(64,1)", "--pattern", "ldmatrix.x4", "--element-bits", "12"], "--element-bits must be"),
+    (["analyze", "banks", "(8,64):(64,1)", "--threads", "32:1", "--access", "3"], "--access must be one of"),
+])
+def test_library_argument_names_become_options(capsys: pytest.CaptureFixture, argv: list[str], words: str) -> None:
+    err = _err(capsys, argv)
+    assert words in err and "element_bits" not in err.split("(")[0] and "access_bytes" not in err
+
+
+@pytest.mark.parametrize("bits,fix", [(12, ["--label", "bank_group"]), (12, ["--label", "value"]), (12, ["--label", "coord"]),
+                                      (4, ["--label", "address", "--cell", "chunk16"])])
+def test_show_address_label_suggests_a_fix_that_works(capsys: pytest.CaptureFixture, tmp_path: object, bits: int,
+                                                      fix: list[str]) -> None:
+    svg = str(tmp_path / "x.svg")  # type: ignore[operator]
+    err = _err(capsys, ["show", "(8,64):(64,1)", "-e", str(bits), "--label", "address", "--svg", svg])
+    assert f"--label address: {bits}-bit elements do not all start on a byte" in err and "label=" not in err
+    for opt in fix[1::2]:
+        assert (f"--label {opt}" in err or f"'{opt}'" in err or f"--cell {opt}" in err), (opt, err)
+    assert "--cell chunk16 cannot help" in err if bits == 12 else "use --cell chunk16" in err
+    assert main(["show", "(8,64):(64,1)", "-e", str(bits), *fix, "--svg", svg]) == 0

@@ -304,8 +304,11 @@ class _Cells:
         """The cells' byte addresses; UnitError when an element does not start on a byte."""
         ab = self.need_addr(what)
         if np.any(ab % 8):
-            raise UnitError(f"{self.who}: {what}: {self.element_bits}-bit elements do not all start on a byte; use "
-                            "cell='chunk16'")
+            eb = self.element_bits
+            fix = ("use cell='chunk16' (one cell per 16-byte chunk)" if eb is not None and 128 % eb == 0 else
+                   f"use label='value', 'coord' or 'bank_group' (a 16-byte chunk is not a whole number of {eb}-bit elements "
+                   "either, so cell='chunk16' cannot help)")
+            raise UnitError(f"{self.who}: {what}: {eb}-bit elements do not all start on a byte; {fix}")
         return ab // 8
 
 
