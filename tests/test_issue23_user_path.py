@@ -211,3 +211,77 @@ def test_show_address_label_suggests_a_fix_that_works(capsys: pytest.CaptureFixt
         assert (f"--label {opt}" in err or f"'{opt}'" in err or f"--cell {opt}" in err), (opt, err)
     assert "--cell chunk16 cannot help" in err if bits == 12 else "use --cell chunk16" in err
     assert main(["show", "(8,64):(64,1)", "-e", str(bits), *fix, "--svg", svg]) == 0
+
+
+# ------------------------------------------------------------------------------------------------
+# owners: which thread and register hold C(m, n); what thread t holds
+# ------------------------------------------------------------------------------------------------
+
+
+def _json(capsys: pytest.CaptureFixture, argv: list[str]) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_owners_every_element_of_the_sm80_accumulator(capsys: pytest.CaptureFixture) -> None:
+    # PTX ISA mma.m16n8k16 f32 accumulator: c0,c1 at (groupID, 2 * tid_in_group + {0,1}), c2,c3 at groupID + 8,
+    # where groupID = lane / 4, tid_in_group = lane % 4
+    coords = [f"{r},{c}" for r in range(16) for c in range(8)]
+    d = _json(capsys, ["owners", "SM80_16x8x16_F32F16F16F32_TN", *[x for rc in coords for x in ("--coord", rc)]])
+    assert d["tile"] == [16, 8] and len(d["answers"]) == 128
+    for ans in d["answers"]:
+        r, c = ans["coord"]
+        assert ans["owners"] == [{"thread": (r % 8) * 4 + c // 2, "value": c % 2 + 2 * (r // 8)}]
+    # and the other question, for every thread: the inverse of the above
+    d = _json(capsys, ["owners", "SM80_16x8x16_F32F16F16F32_TN", "--thread", ",".join(map(str, range(32)))])
+    for ans in d["answers"]:
+        t = ans["thread"]
+        assert [tuple(v["coord"]) for v in ans["values"]] == [(t // 4, 2 * (t % 4)), (t // 4, 2 * (t % 4) + 1),
+                                                              (t // 4 + 8, 2 * (t % 4)), (t // 4 + 8, 2 * (t % 4) + 1)]
+
+
+def test_owners_tiled_mma_matches_the_api(capsys: pytest.CaptureFixture) -> None:
+    from pycute_layouts.arch import atoms
+
+    tiled = atoms.make_tiled_mma("SM90_64x128x16_F32BF16BF16_SS", (2, 1, 1), (None, 256, None))
+    d = _json(capsys, ["owners", "SM90_64x128x16_F32BF16BF16_SS", "--atom-layout", "2x1x1", "--permute", "_,256,_",
+                       "--coord", "100,200", "--coord", "0,0", "--coord", "127,255"])
+    assert d["tile"] == [128, 256]
+    for ans in d["answers"]:
+        assert [(o["thread"], o["value"]) for o in ans["owners"]] == list(atoms.owners(tiled, "C", tuple(ans["coord"])))
+    assert d["answers"][0]["owners"] == [{"thread": 208, "value": 100}]
+    d = _json(capsys, ["owners", "SM90_64x128x16_F32BF16BF16_SS", "--atom-layout", "2x1x1", "--permute", "_,256,_",
+                       "--thread", "208"])
+    assert [(v["value"], tuple(v["coord"])) for v in d["answers"][0]["values"]] == atoms.thread_fragment(tiled, "C", 208)
+
+
+def test_owners_text_and_broadcast(capsys: pytest.CaptureFixture) -> None:
+    assert main(["owners", "SM90_64x16x16_F32BF16BF16_SS", "--operand", "A", "--coord", "0,0"]) == 0
+    out = capsys.readouterr().out
+    assert "A(0,0) is held by T0 V0, T1 V0" in out and "(128 (thread, value) pairs: every thread that reads it)" in out
+    assert main(["owners", "SM80_16x8x16_F32F16F16F32_TN", "--tile", "32x16", "--coord", "17,9"]) == 0
+    assert capsys.readouterr().out == "SM80_16x8x16_F32F16F16F32_TN C (32x16): C(17,9) is held by T4 V13\n"
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["SM80_16x8x16_F32F16F16F32_TN"], "give --coord M,N (who holds an element) or --thread T"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--coord", "1,1", "--thread", "0"], "exactly one"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--coord", "16,0"], "--coord must be (row, column) inside the 16x8 tile"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--coord", "1"], "--coord takes 2 integers"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--coord", "a,b"], "--coord must be integers"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--thread", "32"], "--thread must be in [0, 32), got 32"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--operand", "E", "--thread", "0"], "operand"),
+    (["SM75_U16x8_LDSM_T", "--thread", "0"], "SM75_U16x8_LDSM_T"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--atom-layout", "2x1", "--thread", "0"], "--atom-layout takes 3 integers"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--permute", "_,_", "--thread", "0"], "--permute takes three entries"),
+    (["SM80_16x8x16_F32F16F16F32_TN", "--tile", "24x8", "--thread", "0"], "24"),
+])
+def test_owners_bad_input(capsys: pytest.CaptureFixture, argv: list[str], words: str) -> None:
+    err = _err(capsys, ["owners", *argv])
+    assert words in err, err
+
+
+def test_owners_help(capsys: pytest.CaptureFixture) -> None:
+    assert main(["owners", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--coord" in out and "--thread" in out and "register" in out

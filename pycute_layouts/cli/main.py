@@ -32,7 +32,7 @@ from ..version import __version__
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommands in the order ``--help`` lists them; each names a module in ``pycute_layouts.cli.commands``.
-COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck")
+COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "owners", "shfl", "hwcheck")
 
 
 #: (library argument name, argparse dest, option): a library error that names the argument is shown with the option
@@ -42,7 +42,8 @@ _OPTION_NAMES = (("element_bits", "element_bits", "--element-bits"), ("access_by
                  ("swizzle_unit", "swizzle_unit", "--swizzle-unit"), ("mma_mn", "mma_mn", "--mma-mn"),
                  ("cta_group", "cta_group", "--cta-group"), ("matrix_origins", "matrix_origins", "--matrix-origins"),
                  ("start_address", "start", "--start"), ("arch", "arch", "--arch"), ("dtype", "dtype", "--dtype"),
-                 ("major", "major", "--major"), ("swizzle", "swizzle", "--swizzle"), ("operand", "operand", "--operand"))
+                 ("major", "major", "--major"), ("swizzle", "swizzle", "--swizzle"), ("operand", "operand", "--operand"),
+                 ("coord", "coord", "--coord"), ("thread", "thread", "--thread"))
 
 
 def cli_message(msg: str, args: argparse.Namespace) -> str:
