@@ -1,0 +1,101 @@
+"""Pictures a person reads at a glance: the palette's colors are told apart, every displayed object has a picture.
+
+The palette test computes CIEDE2000 (CIE 142-2001; the formula as Sharma, Wu and Dalal, "The CIEDE2000
+color-difference formula: implementation notes", 2005, state it) between every pair of colors, and checks the
+implementation against test pairs of that paper.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from pycute_layouts.render import PALETTE
+from pycute_layouts.render.picture import WHITE
+
+
+def _lab(hex_color: str) -> tuple[float, float, float]:
+    """sRGB (D65) -> CIELAB."""
+    h = hex_color.lstrip("#")
+    rgb = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    x = 0.4124564 * lin[0] + 0.3575761 * lin[1] + 0.1804375 * lin[2]
+    y = 0.2126729 * lin[0] + 0.7151522 * lin[1] + 0.0721750 * lin[2]
+    z = 0.0193339 * lin[0] + 0.1191920 * lin[1] + 0.9503041 * lin[2]
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    fx, fy, fz = f(x / 0.95047), f(y / 1.0), f(z / 1.08883)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _luminance(hex_color: str) -> float:
+    h = hex_color.lstrip("#")
+    lin = [(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4) for c in (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    cb = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(cb ** 7 / (cb ** 7 + 25 ** 7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360
+    dlp, dcp = l2 - l1, c2p - c1p
+    dhp = 0.0
+    if c1p * c2p:
+        dhp = h2p - h1p
+        dhp = dhp - 360 if dhp > 180 else dhp + 360 if dhp < -180 else dhp
+    dhh = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dhp / 2))
+    lbp, cbp = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        hbp = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        hbp = (h1p + h2p) / 2
+    else:
+        hbp = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hbp - 30)) + 0.24 * math.cos(math.radians(2 * hbp))
+         + 0.32 * math.cos(math.radians(3 * hbp + 6)) - 0.20 * math.cos(math.radians(4 * hbp - 63)))
+    dth = 30 * math.exp(-(((hbp - 275) / 25) ** 2))
+    rc = 2 * math.sqrt(cbp ** 7 / (cbp ** 7 + 25 ** 7))
+    sl = 1 + 0.015 * (lbp - 50) ** 2 / math.sqrt(20 + (lbp - 50) ** 2)
+    sc, sh = 1 + 0.045 * cbp, 1 + 0.015 * cbp * t
+    rt = -math.sin(math.radians(2 * dth)) * rc
+    return math.sqrt((dlp / sl) ** 2 + (dcp / sc) ** 2 + (dhh / sh) ** 2 + rt * (dcp / sc) * (dhh / sh))
+
+
+@pytest.mark.parametrize("lab1,lab2,de", [  # Sharma, Wu, Dalal (2005), Table 1, pairs 1, 7, 13, 19, 25, 34
+    ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+    ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+    ((50.0, 2.4900, -0.0010), (50.0, -2.4900, 0.0011), 7.2195),
+    ((50.0, 2.5, 0.0), (50.0, 0.0, -2.5), 4.3065),
+    ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ((22.7233, 20.0904, -46.6940), (23.0331, 14.9730, -42.5619), 2.0373),
+])
+def test_ciede2000_reference_pairs(lab1: tuple, lab2: tuple, de: float) -> None:
+    assert ciede2000(lab1, lab2) == pytest.approx(de, abs=1e-4)
+    assert ciede2000(lab2, lab1) == pytest.approx(de, abs=1e-4)
+
+
+def test_no_two_palette_colors_look_alike() -> None:
+    labs = [_lab(c) for c in PALETTE]
+    assert len(PALETTE) == 16 and all(c.startswith("#") and len(c) == 7 for c in PALETTE)
+    worst = min((ciede2000(labs[i], labs[j]), i, j) for i, j in itertools.combinations(range(16), 2))
+    assert worst[0] >= 16, f"colors {worst[1]} and {worst[2]} are only {worst[0]:.1f} apart (CIEDE2000)"
+    first8 = min(ciede2000(labs[i], labs[j]) for i, j in itertools.combinations(range(8), 2))
+    assert first8 >= 23  # swizzle phases and values mod 8 use the first 8
+    # threads 6/14 and 2/15 (mod 16) were near-identical in the old palette (5.2 and 6.7 apart)
+    assert ciede2000(labs[6], labs[14]) >= 16 and ciede2000(labs[2], labs[15]) >= 16
+    # a cell nobody holds is white: no color may pass for it
+    assert min(ciede2000(lab, _lab(WHITE)) for lab in labs) >= 18
+
+
+def test_black_labels_are_readable_on_every_color() -> None:
+    for c in PALETTE:  # WCAG contrast ratio of black text: (L + 0.05) / 0.05; 7 is the AAA level
+        assert (_luminance(c) + 0.05) / 0.05 >= 7, c
