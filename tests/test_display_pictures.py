@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 from pycute_layouts.render import PALETTE
@@ -99,3 +101,121 @@ def test_no_two_palette_colors_look_alike() -> None:
 def test_black_labels_are_readable_on_every_color() -> None:
     for c in PALETTE:  # WCAG contrast ratio of black text: (L + 0.05) / 0.05; 7 is the AAA level
         assert (_luminance(c) + 0.05) / 0.05 >= 7, c
+
+
+# ------------------------------------------------------------------------------------------------
+# every object a user displays shows a picture or a table (IPython's protocol, called directly)
+# ------------------------------------------------------------------------------------------------
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _cells(svg: str) -> list:
+    return ET.fromstring(svg).findall(f".//{NS}rect[@class='cell']")
+
+
+def test_mma_atom_shows_a_b_and_c() -> None:
+    from pycute_layouts.arch.atoms import mma_atom, owners
+
+    a = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
+    root = ET.fromstring(a._repr_svg_())
+    groups = {g.get("data-operand"): g for g in root.iter(f"{NS}g") if g.get("data-operand")}
+    assert set(groups) == {"A", "B", "C"}
+    sizes = {op: len(g.findall(f"{NS}rect")) for op, g in groups.items()}
+    assert sizes == {"A": 16 * 16, "B": 16 * 8, "C": 16 * 8}
+    # positions: B above C (same columns), A left of C (same rows)
+    def box(op: str) -> tuple[float, float, float, float]:
+        rs = groups[op].findall(f"{NS}rect")
+        xs, ys = [float(r.get("x")) for r in rs], [float(r.get("y")) for r in rs]
+        return min(xs), max(xs), min(ys), max(ys)
+    ax0, ax1, ay0, ay1 = box("A")
+    bx0, bx1, by0, by1 = box("B")
+    cx0, cx1, cy0, cy1 = box("C")
+    assert (bx0, bx1) == (cx0, cx1) and by1 < cy0 and (ay0, ay1) == (cy0, cy1) and ax1 < cx0
+    # every label is the owner the API names: C(9, 3), A(m, k), B drawn K x N
+    labels = {op: [t.text for t in g.findall(f"{NS}text")] for op, g in groups.items()}
+    t, v = owners(a, "C", (9, 3))[0]
+    assert labels["C"][9 * 8 + 3] == f"T{t}V{v}"
+    for k in range(16):
+        for n in range(8):
+            t, v = owners(a, "B", (n, k))[0]
+            assert labels["B"][k * 8 + n] == f"T{t}V{v}"
+    t, v = owners(a, "A", (15, 9))[0]
+    assert labels["A"][15 * 16 + 9] == f"T{t}V{v}"
+
+
+def test_mma_text_matches_ptx_fragments() -> None:
+    from pycute_layouts.render.tv import mma_picture, mma_text
+
+    p = mma_picture("SM80_16x8x4_F32TF32TF32F32_TN")
+    assert str(p) == mma_text(p)
+    rows = str(p).splitlines()
+    # PTX mma.m16n8k4 .tf32: a0 at (groupID, tid_in_group), a1 at groupID + 8; b0 at (k = tid_in_group, n = groupID)
+    b_rows = [r for r in rows if r.startswith("  k ")]
+    a_rows = [r for r in rows if r.startswith("  m ")]
+    assert len(b_rows) == 4 and len(a_rows) == 16
+    assert b_rows[1].split("|")[1].split() == [f"T{4 * n + 1}V0" for n in range(8)]
+    assert a_rows[9].split("|")[0].split()[2:] == [f"T{4 + k}V1" for k in range(4)]
+    assert a_rows[9].split("|")[1].split() == [f"T{4 + j // 2}V{2 + j % 2}" for j in range(8)]
+
+
+def test_ss_wgmma_operands_are_marked_shared() -> None:
+    from pycute_layouts.render.tv import mma_picture
+
+    p = mma_picture("SM90_64x16x16_F32BF16BF16_SS")
+    assert [n.split(":")[0] for n in p.notes] == ["A", "B"]
+    assert all(k == -1 for row in p.a.colors for k in row) and all(k == -1 for row in p.b.colors for k in row)
+    assert any(k >= 0 for row in p.c.colors for k in row)
+    rs = mma_picture("SM90_64x16x16_F32BF16BF16_RS")
+    assert [n.split(":")[0] for n in rs.notes] == ["B"]
+
+
+def test_tiled_mma_and_copy_atom_and_picture_show_pictures() -> None:
+    from pycute_layouts.arch.atoms import copy_atom, make_tiled_mma
+    from pycute_layouts.render.tv import atom_picture
+
+    t = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2, 1))
+    assert len(_cells(t._repr_svg_())) == 32 * 8 + 8 * 16 + 32 * 16
+    c = copy_atom("SM75_U16x8_LDSM_T")
+    assert len(_cells(c._repr_svg_())) == 32 * 8
+    p = atom_picture("SM90_64x16x16_F32BF16BF16_SS")
+    root = ET.fromstring(p._repr_svg_())
+    assert len(root.findall(f".//{NS}text[@class='label']")) == 64 * 16
+
+
+def test_big_atoms_fall_back_to_text() -> None:
+    from pycute_layouts.arch.atoms import make_tiled_mma, mma_atom
+
+    assert mma_atom("SM90_64x256x16_F32BF16BF16_SS")._repr_svg_().startswith("<svg")  # 21504 cells: drawn
+    assert make_tiled_mma("SM90_64x256x16_F32BF16BF16_SS", (4, 1, 1))._repr_svg_() is None  # past the bound
+    assert repr(make_tiled_mma("SM90_64x256x16_F32BF16BF16_SS", (4, 1, 1)))
+
+
+def test_instr_descriptor_shows_a_field_table() -> None:
+    from pycute_layouts.arch.umma import InstrDescriptor
+
+    d = InstrDescriptor("bf16", "bf16", "f32", 128, 256)
+    html = d._repr_html_()
+    assert "0x08400490" in html and "kind::f16" in html
+    rows = ET.fromstring(html.replace("<code>", "").replace("</code>", "")).findall(".//tr")
+    assert len(rows) == 1 + len(d.fields())
+    got = {r[0].text: (r[1].text, int(r[2].text)) for r in rows[1:]}
+    assert got["n_dim"] == ("17-22", 32) and got["m_dim"] == ("24-28", 8)  # N >> 3, M >> 4
+
+
+def test_tensor_shows_its_values() -> None:
+    from pycute_layouts import Layout, make_tensor
+
+    t = make_tensor(np.arange(12) * 10, Layout((3, 4), (4, 1)))
+    root = ET.fromstring(t._repr_html_().replace("<code>", "").replace("</code>", ""))
+    rows = root.findall(".//tr")
+    assert [int(x.text) for x in rows[2].findall("td")] == [t(1, c) for c in range(4)] == [40, 50, 60, 70]
+    assert make_tensor(np.arange(8), Layout((2, 2, 2)))._repr_html_().count("<pre>") == 1
+    assert make_tensor(np.arange(1 << 13), Layout(1 << 13))._repr_html_() is None  # past the bound: text
+
+
+def test_display_never_raises() -> None:
+    from pycute_layouts.render import jupyter
+
+    for fn in (jupyter.atom_svg, jupyter.picture_svg_repr, jupyter.instr_desc_html, jupyter.tensor_html):
+        assert fn(object()) is None and fn(None) is None

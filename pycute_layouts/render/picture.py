@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.display import rich_repr
 from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -70,6 +71,10 @@ class Picture:
     label_kind: str | None
     color_kind: str | None
     chunk_cells: tuple[int, int] = (1, 1)
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def fill(self, r: int, c: int) -> str:
         """The fill color (``#rrggbb``) of cell (r, c).
