@@ -219,3 +219,35 @@ def test_display_never_raises() -> None:
 
     for fn in (jupyter.atom_svg, jupyter.picture_svg_repr, jupyter.instr_desc_html, jupyter.tensor_html):
         assert fn(object()) is None and fn(None) is None
+
+
+def test_doc_images_of_this_page_are_current() -> None:
+    """docs/img pictures drawn by render.tv (regenerate: PYCUTE_LAYOUTS_REGENERATE_IMAGES=1)."""
+    import os
+    from pathlib import Path
+
+    from pycute_layouts.render.tv import mma_svg, tv_svg
+
+    img = Path(__file__).resolve().parents[1] / "docs" / "img"
+    want = {"atom_sm80_16x8x16_mma.svg": mma_svg("SM80_16x8x16_F32F16F16F32_TN"),
+            "atom_wgmma_64x16_C.svg": tv_svg("SM90_64x16x16_F32BF16BF16_SS",
+                                             title="SM90_64x16x16_F32BF16BF16_SS accumulator (CLayout_64x16)")}
+    for name, svg in want.items():
+        if os.environ.get("PYCUTE_LAYOUTS_REGENERATE_IMAGES"):
+            (img / name).write_text(svg, encoding="utf-8")
+        assert (img / name).read_text(encoding="utf-8") == svg, f"docs/img/{name} is stale"
+        assert f"](img/{name})" in (img.parent / "atoms.md").read_text(encoding="utf-8")
+
+
+def test_show_operand_all(capsys: pytest.CaptureFixture, tmp_path: object) -> None:
+    from pycute_layouts.cli import main
+    from pycute_layouts.render.tv import mma_svg, mma_text
+
+    assert main(["show", "--atom", "SM80_16x8x8_F16F16F16F16_TN", "--operand", "all"]) == 0
+    assert capsys.readouterr().out == mma_text("SM80_16x8x8_F16F16F16F16_TN") + "\n"
+    path = tmp_path / "abc.svg"  # type: ignore[operator]
+    assert main(["show", "--atom", "SM80_16x8x8_F16F16F16F16_TN", "--operand", "all", "--svg", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == mma_svg("SM80_16x8x8_F16F16F16F16_TN")
+    capsys.readouterr()
+    assert main(["show", "--atom", "SM75_U16x8_LDSM_T", "--operand", "all"]) == 2
+    assert "copy atom" in capsys.readouterr().err
