@@ -285,3 +285,26 @@ def test_owners_help(capsys: pytest.CaptureFixture) -> None:
     assert main(["owners", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--coord" in out and "--thread" in out and "register" in out
+
+
+def test_desc_atom_mma_sync_is_named_for_what_it_is(capsys: pytest.CaptureFixture) -> None:
+    err = _err(capsys, ["desc", "--major", "K", "--dtype", "bf16", "--tile", "64x64", "--swizzle", "128B", "--atom",
+                        "SM80_16x8x8_F16F16F16F16_TN"])
+    assert "mma.sync atom: it reads A and B from registers" in err and "--mma-mn" not in err
+
+
+def test_desc_atom_rows_follow_the_instruction(capsys: pytest.CaptureFixture) -> None:
+    # a 128-row A tile: one wgmma reads 64 rows, so the SS atom's 64x16 A tile matches without --mma-mn
+    assert main(["desc", "--major", "K", "--dtype", "bf16", "--tile", "128x16", "--swizzle", "32B", "--atom",
+                 "SM90_64x16x16_F32BF16BF16_SS", "--threads", "0"]) == 0
+    assert "reads        : T0: V0 (0,0) @0x0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["tma", "--dtype", "bf17", "--global-dim", "64,64", "--global-strides", "128", "--box-dim", "64,8"],
+     "--dtype: TensorDataType.parse: cannot parse 'bf17'"),
+    (["tma", "--dtype", "bf16", "--global-dim", "64,64", "--global-strides", "128", "--box-dim", "64,8", "--swizzle",
+      "12B"], "--swizzle: SwizzleMode.parse: cannot parse '12B'"),
+])
+def test_vocabulary_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str], words: str) -> None:
+    assert words in _err(capsys, argv)

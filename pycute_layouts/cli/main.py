@@ -51,6 +51,8 @@ def cli_message(msg: str, args: argparse.Namespace) -> str:
 
     >>> cli_message("show: label='address' needs bytes; use cell='chunk16'", argparse.Namespace(label="v", cell="c"))
     'show: --label address needs bytes; use --cell chunk16'
+    >>> cli_message("TensorDataType.parse: cannot parse 'bf17'; allowed ...", argparse.Namespace(dtype="bf17"))
+    "--dtype: TensorDataType.parse: cannot parse 'bf17'; allowed ..."
     """
     for api, dest, opt in _OPTION_NAMES:
         if not hasattr(args, dest):
@@ -58,6 +60,11 @@ def cli_message(msg: str, args: argparse.Namespace) -> str:
         msg = re.sub(rf"(?<![\w.-]){api}=(?:'([^']*)'|([^\s,;)']+))", lambda m, o=opt: f"{o} {m.group(1) or m.group(2)}",
                      msg)
         msg = re.sub(rf"(?<![\w.'-]){api}(?= must\b| is required\b)", opt, msg)
+    m = re.match(r"\w+\.parse: cannot parse '([^']*)'", msg)  # a vocabulary's parser: name the option that gave it
+    if m:
+        opts = [k for k, v in vars(args).items() if isinstance(v, str) and v == m.group(1) and k not in ("command",)]
+        if len(opts) == 1:
+            msg = f"--{opts[0].replace('_', '-')}: {msg}"
     return msg
 
 

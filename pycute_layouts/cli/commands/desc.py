@@ -257,6 +257,10 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     if op not in ("A", "B"):
         raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
     rows, k = a.tile_shape(op)
+    if a.name.startswith("SM80_"):
+        raise LayoutError(f"desc: --atom {a.name} is an mma.sync atom: it reads A and B from registers (filled by "
+                          "ldmatrix), not through a shared-memory descriptor; name a wgmma (SM90_64xNxK_..._SS/_RS) or "
+                          "tcgen05 (SM100_MMA_...) atom")
     if (rows, k) != (oc.mma_mn, oc.mma_k):
         raise LayoutError(f"desc: {a.name} reads a {rows}x{k} {op} tile per instruction, the descriptor describes "
                           f"{oc.mma_mn}x{oc.mma_k} (use --mma-mn {rows}, and a matching --dtype)")
