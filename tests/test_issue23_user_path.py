@@ -308,3 +308,14 @@ def test_desc_atom_rows_follow_the_instruction(capsys: pytest.CaptureFixture) ->
 ])
 def test_vocabulary_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str], words: str) -> None:
     assert words in _err(capsys, argv)
+
+
+@pytest.mark.parametrize("mma,a_mn,words", [
+    ({"m": 256}, 64, "spec field 'mma.m': M = 256 with cta_group 2 reads 128 rows of A per CTA, but A.mma_mn is 64"),
+    ({"n": 128}, None, "spec field 'mma.n': N = 128 with cta_group 1 reads 128 rows of B per CTA, but B.mma_mn is 64"),
+])
+def test_codegen_mma_table_agrees_with_the_rows(mma: dict, a_mn: int | None, words: str) -> None:
+    a = {**BF16_K, "tile": "128x64", **({"mma_mn": a_mn} if a_mn else {})}
+    b = {**BF16_K, "tile": "64x64", **({"mma_mn": 64} if "n" in mma else {})}
+    with pytest.raises(SpecError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        kernel_constants(_spec("sm100", a, b, mma=mma))

@@ -826,12 +826,19 @@ def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str
     cg = _cta_group(spec)
     settings = {"cta_group": cg, **(spec.mma or {})} if cg == 2 else spec.mma
     try:  # M and N of the instruction: the rows each CTA reads, times the CTAs of the group
-        return umma.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn * cg,
-                                            b.mma_mn * cg, settings), ""
+        d = umma.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn * cg, b.mma_mn * cg,
+                                         settings)
     except DescriptorError as e:
         if spec.mma is not None:
             raise SpecError(f"spec field 'mma': {e}") from None
         return None, f"no instruction descriptor for the default settings ({e}); add an 'mma' table to the spec"
+    for key, op, dim in (("m", a, "M"), ("n", b, "N")):  # an instruction shape the operands' rows do not fill
+        given = (spec.mma or {}).get(key)
+        if given is not None and given != op.mma_mn * cg:
+            per_cta = given // cg if given % cg == 0 else given / cg
+            raise SpecError(f"spec field 'mma.{key}': {dim} = {given} with cta_group {cg} reads {per_cta} rows of "
+                            f"{op.name} per CTA, but {op.name}.mma_mn is {op.mma_mn} (one of them is wrong)")
+    return d, ""
 
 
 
