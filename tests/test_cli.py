@@ -90,7 +90,8 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str]) -> None:
     assert "error:" in r.stderr and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("command", ["prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck"])
+@pytest.mark.parametrize("command", ["prove", "show", "desc", "tma", "codegen", "analyze", "owners", "shfl", "hwcheck",
+                                     "convert"])
 def test_every_subcommand_has_help(command: str) -> None:
     r = subprocess.run([_script(), command, "--help"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.startswith(f"usage: pycute-layouts {command}"), r.stderr

@@ -68,7 +68,7 @@ def test_linear_explain_search() -> None:
 
 @pytest.mark.parametrize("args,words", [
     (("analyze", "banks", "32:4", "--threads", "31:1", "--access", "4"), "31 threads"),
-    (("analyze", "banks", "32:4", "--threads", "32:1", "--access", "3"), "access_bytes"),
+    (("analyze", "banks", "32:4", "--threads", "32:1", "--access", "3"), "--access must be"),
     (("analyze", "banks", "32:2", "--threads", "32:1", "--access", "4"), "not a multiple of 4"),
     (("analyze", "banks", "32:4", "--threads", "32:1"), "--access"),
     (("analyze", "banks", "32:4"), "exactly one"),

@@ -71,7 +71,7 @@ def test_idesc_block_scaled_and_json(capsys):
     (["--idesc", "0x40"], "reserved bit(s) 6"),
     (["--idesc", "0x80000000", "--block-scaled"], "k_size_"),
     (["--idesc", "0x08000000", "--kind", "f16"], "N=0 is illegal"),
-    (["--idesc", "0x10", "--kind", "mxf4"], "does not match block_scaled"),
+    (["--idesc", "0x10", "--kind", "mxf4"], "--kind mxf4 is block-scaled: add --block-scaled"),
     (["--idesc", "0x10", "--major", "K"], "do not combine it with --major"),
     (["--major", "K", "--dtype", "bf16", "--tile", "64x64", "--swizzle", "128B", "--kind", "f16"],
      "go with --idesc"),
@@ -142,8 +142,9 @@ def test_codegen_mma_table_needs_sm100_a_and_b():
 
 
 def test_codegen_default_illegal_is_a_header_note():
-    kc = kernel_constants(bw_spec(b_tile="512x64"))
-    assert kc.instr_desc is None and "N=512 is illegal" in kc.instr_desc_note
+    # N = 24 rows of B (the widest N <= 256 dividing the tile) is no kind::i8 shape (N = 8 or 16..256 by 16)
+    kc = kernel_constants(bw_spec("s8", "s8", "128x128", "24x128"))
+    assert kc.instr_desc is None and "N=24 is illegal for kind::i8" in kc.instr_desc_note
     assert "// no instruction descriptor for the default settings" in emit_header(kc)
     assert json.loads(emit_json(kc))["instr_desc"] is None
 

@@ -73,7 +73,7 @@ def test_desc_issues_only_instructions_sm90_has() -> None:
     (("--arch", "sm100", "--cta-group", "2", "--tile", "256x64"), 128, 2, "M = 256 over the CTA pair, 128 rows of A"),
     (("--arch", "sm100", "--cta-group", "2", "--operand", "B", "--tile", "256x64"), 128, 2,
      "N = 256 over the CTA pair, 128 rows of B"),
-    (("--mma-mn", "32"), 32, 4, None),
+    (("--operand", "B", "--mma-mn", "32"), 32, 4, "reads B as N = 8..256 rows"),
 ])
 def test_desc_rows_per_instruction(capsys: pytest.CaptureFixture, args: tuple, mma_mn: int, blocks: int,
                                    note: str | None) -> None:

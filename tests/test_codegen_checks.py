@@ -49,14 +49,15 @@ def test_budget_boundary_and_padding() -> None:
     (v,) = kernel_violations(over)
     assert v.rule == "smem_budget" and "smem_base 4096 B + A 14 stage(s) x 16384 B + 0 B alignment padding = 233472 B" \
         in v.message
-    # A (256 B, no swizzle) then B (128B swizzle, 1024-byte alignment): 768 B of padding counted
-    a = {"tile": "8x16", "dtype": "bf16", "major": "K", "swizzle": "none"}
-    b = {"tile": "64x16", "dtype": "bf16", "major": "MN", "swizzle": "128B", "stages": 113}
-    kc = kernel_constants(spec(a, b))
-    assert kc.operand("B").stage_starts[0] == 1024 and kc.smem_bytes == 1024 + 113 * 2048 == 232448
+    # A at 256 (2048 B, no swizzle; 64 rows: one wgmma's M) then B (128B swizzle, 1024-byte alignment): 768 B of
+    # padding counted
+    a = {"tile": "64x16", "dtype": "bf16", "major": "K", "swizzle": "none"}
+    b = {"tile": "64x16", "dtype": "bf16", "major": "MN", "swizzle": "128B", "stages": 112}
+    kc = kernel_constants(spec(a, b, smem_base=256))
+    assert kc.operand("B").stage_starts[0] == 3072 and 256 + kc.smem_bytes == 3072 + 112 * 2048 == 232448
     assert kernel_violations(kc) == ()  # exactly the limit
-    (v,) = kernel_violations(spec(a, {**b, "stages": 114}))
-    assert ("smem_base 0 B + A 1 stage(s) x 256 B + B 114 stage(s) x 2048 B + 768 B alignment padding = 234496 B "
+    (v,) = kernel_violations(spec(a, {**b, "stages": 113}, smem_base=256))
+    assert ("smem_base 256 B + A 1 stage(s) x 2048 B + B 113 stage(s) x 2048 B + 768 B alignment padding = 234496 B "
             "(229 KiB), more than the 232448 B (227 KiB)") in v.message
 
 

@@ -202,7 +202,7 @@ def _cli(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
 
 CLI = [
     (["desc", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64", "--mma-mn", "0"],
-     ["mma_mn", ">= 1", "got 0"]),
+     ["--mma-mn", ">= 1", "got 0"]),
     (["codegen", "BIN"], ["binary file"]),
     (["hwcheck", "--verify", "BIN"], ["binary file"]),
     (["codegen", "MISSING"], ["no such file"]),

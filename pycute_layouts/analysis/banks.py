@@ -488,6 +488,9 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     identity. ``max_bits`` up to 5 widens the search (a column of a 32x32 fp32 tile needs
     ``Sw<5,2,5>``). Ranked by wavefronts, then fewer XOR-ed bits, then TMA-expressible first. With
     ``include_conflicting`` every candidate is listed, otherwise only the conflict-free ones.
+    ``pattern`` is what :func:`bank_conflicts` takes as ``thread_offsets``: an AccessPattern, an
+    ldmatrix/stmatrix copy atom (its ``access_pattern(element_bits=...)``), or thread coordinates
+    with ``access_bytes``.
 
     >>> from pycute_layouts import Layout
     >>> ok = conflict_free_swizzles(Layout((8, 32), (32, 1)), ldmatrix_pattern(4), element_bits=16)
@@ -500,6 +503,8 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
                               f"{type(tile_layout).__name__}")
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
         raise LayoutValueError(f"{who}: max_bits must be 1..5, got {max_bits!r}")
+    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
+        pattern = pattern.access_pattern(element_bits=element_bits)
     if isinstance(pattern, AccessPattern):
         pat = pattern
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:

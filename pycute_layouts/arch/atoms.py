@@ -31,6 +31,7 @@ import numpy as np
 
 from ..core.algebra import composition, right_inverse
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
+from ..core.display import rich_repr
 from ..core.layout import Layout, make_layout
 from ..core.swizzle import Swizzle
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
@@ -139,6 +140,10 @@ class TiledMma:
     atom: MmaAtom
     atom_layout: Layout
     permutation: tuple[Any, Any, Any]
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     @property
     def num_threads(self) -> int:

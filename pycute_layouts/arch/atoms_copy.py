@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.display import rich_repr
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
@@ -86,6 +87,10 @@ class CopyAtom:
     trans: bool = False
     tmem_shape: str = ""
     repeat: int = 0
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     @property
     def smem_side(self) -> str:

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.display import rich_repr
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
 
@@ -106,6 +107,10 @@ class MmaAtom:
     a_major: str
     b_major: str
     a_source: str
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     @property
     def num_threads(self) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import DescriptorError
 
-__all__ = ["SMEM_DESC_FIELDS", "instruction_mn", "smem_desc_fields"]
+__all__ = ["SMEM_DESC_FIELDS", "check_instruction_mn", "instruction_mn", "instruction_rows", "smem_desc_fields"]
 
 #: (field, first bit, last bit, units / meaning) of the 64-bit smem descriptor, by arch.
 SMEM_DESC_FIELDS: dict[str, tuple[tuple[str, int, int, str], ...]] = {
@@ -121,6 +121,64 @@ def instruction_mn(arch: Any, operand: Any, tile_mn: Any, cta_group: Any = 1) ->
         return n, f"sm100 tcgen05.mma cta_group::1 reads B as N = {n} rows per instruction (N = 8..256, steps of 8)"
     n = _widest_n(mn, 128, 8, "sm100 tcgen05.mma cta_group::2 reads N / 2 rows of B (N = 16..256) from each CTA")
     return n, f"sm100 tcgen05.mma cta_group::2: N = {2 * n} over the CTA pair, {n} rows of B from each CTA"
+
+
+def instruction_rows(arch: Any, operand: Any, cta_group: Any = 1) -> tuple[tuple[int, ...], str]:
+    """Every row count of the operand one instruction can read from this CTA's tile, and the rule in words.
+
+    Pre:  ``arch``, ``operand`` and ``cta_group`` as for :func:`instruction_mn`.
+    Post: ``(rows, rule)``: the issuable MN extents per CTA (ascending) and the sentence naming the
+          instruction shapes they come from (the module's table; for sm100 cta_group 2 the pair's
+          M = 128 or 256 gives 64 or 128 rows of A per CTA, N = 16..256 gives N / 2 rows of B).
+          The kind-specific limits (block-scaled M = 128, kind::i8 N steps) are the instruction
+          descriptor's rules (:class:`~pycute_layouts.arch.umma.InstrDescriptor`).
+
+    >>> instruction_rows("sm90", "A")
+    ((64,), 'sm90 wgmma.mma_async reads A as M = 64 rows per instruction (every wgmma is m64nNk*)')
+    >>> instruction_rows("sm100", "B", 2)[0][-1]
+    128
+    """
+    arch, op, _mn, cg = _check(arch, operand, 1, cta_group)
+    if arch == "sm90":
+        if op == "A":
+            return (64,), "sm90 wgmma.mma_async reads A as M = 64 rows per instruction (every wgmma is m64nNk*)"
+        return tuple(range(8, 257, 8)), "sm90 wgmma.mma_async reads B as N = 8..256 rows in steps of 8"
+    if op == "A":
+        if cg == 1:
+            return (64, 128), "sm100 tcgen05.mma cta_group::1 reads A as M = 64 or 128 rows per instruction"
+        return (64, 128), ("sm100 tcgen05.mma cta_group::2 has M = 128 or 256 over the CTA pair: 64 or 128 rows of A "
+                           "from each CTA")
+    if cg == 1:
+        return tuple(range(8, 257, 8)), "sm100 tcgen05.mma cta_group::1 reads B as N = 8..256 rows in steps of 8"
+    return tuple(range(8, 129, 8)), ("sm100 tcgen05.mma cta_group::2 has N = 16..256 over the CTA pair: N / 2 = "
+                                     "8..128 rows of B (steps of 8) from each CTA")
+
+
+def check_instruction_mn(arch: Any, operand: Any, mma_mn: Any, tile_mn: Any, cta_group: Any = 1) -> str:
+    """Check that one instruction can read ``mma_mn`` rows of the operand, and that they tile ``tile_mn``.
+
+    Pre:  as :func:`instruction_rows`; ``mma_mn`` and ``tile_mn`` positive ints.
+    Post: a one-line note (how many instructions cover the tile); DescriptorError naming the
+          instruction's rule and the values when no instruction reads ``mma_mn`` rows, or when
+          ``mma_mn`` does not divide ``tile_mn``.
+
+    >>> check_instruction_mn("sm90", "A", 64, 128)
+    'sm90 wgmma.mma_async reads A as M = 64 rows per instruction: 2 instruction(s) cover the 128 rows'
+    >>> check_instruction_mn("sm90", "A", 128, 128)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.DescriptorError: mma_mn = 128: no instruction reads 128 rows of A: sm90 wgmma.mma_async reads A ...
+    """
+    rows, rule = instruction_rows(arch, operand, cta_group)
+    op = operand.strip().upper()
+    for name, v in (("mma_mn", mma_mn), ("tile_mn", tile_mn)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise DescriptorError(f"check_instruction_mn: {name} must be an int >= 1, got {_shown(v)}")
+    if mma_mn not in rows:
+        raise DescriptorError(f"mma_mn = {mma_mn}: no instruction reads {mma_mn} rows of {op}: {rule}")
+    if tile_mn % mma_mn:
+        raise DescriptorError(f"mma_mn = {mma_mn} does not divide the tile's {tile_mn} rows ({rule})")
+    return f"{rule.split(' (')[0]}: {tile_mn // mma_mn} instruction(s) cover the {tile_mn} rows"
 
 
 def smem_desc_fields(arch: Any, value: Any) -> list[tuple[str, str, int, str]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -31,7 +32,40 @@ from ..version import __version__
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommands in the order ``--help`` lists them; each names a module in ``pycute_layouts.cli.commands``.
-COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "shfl", "hwcheck", "convert")
+COMMANDS = ("prove", "show", "desc", "tma", "codegen", "analyze", "owners", "shfl", "hwcheck", "convert")
+
+
+#: (library argument name, argparse dest, option): a library error that names the argument is shown with the option
+#: the user typed, when the running command has that option (``element_bits=12`` -> ``--element-bits 12``).
+_OPTION_NAMES = (("element_bits", "element_bits", "--element-bits"), ("access_bytes", "access", "--access"),
+                 ("label", "label", "--label"), ("cell", "cell", "--cell"), ("color", "color", "--color"),
+                 ("swizzle_unit", "swizzle_unit", "--swizzle-unit"), ("mma_mn", "mma_mn", "--mma-mn"),
+                 ("cta_group", "cta_group", "--cta-group"), ("matrix_origins", "matrix_origins", "--matrix-origins"),
+                 ("start_address", "start", "--start"), ("arch", "arch", "--arch"), ("dtype", "dtype", "--dtype"),
+                 ("major", "major", "--major"), ("swizzle", "swizzle", "--swizzle"), ("operand", "operand", "--operand"),
+                 ("coord", "coord", "--coord"), ("thread", "thread", "--thread"))
+
+
+def cli_message(msg: str, args: argparse.Namespace) -> str:
+    """``msg`` with the library's argument names (``name=value``, ``name must``) spelled as this command's options.
+
+    >>> cli_message("show: label='address' needs bytes; use cell='chunk16'", argparse.Namespace(label="v", cell="c"))
+    'show: --label address needs bytes; use --cell chunk16'
+    >>> cli_message("TensorDataType.parse: cannot parse 'bf17'; allowed ...", argparse.Namespace(dtype="bf17"))
+    "--dtype: TensorDataType.parse: cannot parse 'bf17'; allowed ..."
+    """
+    for api, dest, opt in _OPTION_NAMES:
+        if not hasattr(args, dest):
+            continue
+        msg = re.sub(rf"(?<![\w.-]){api}=(?:'([^']*)'|([^\s,;)']+))", lambda m, o=opt: f"{o} {m.group(1) or m.group(2)}",
+                     msg)
+        msg = re.sub(rf"(?<![\w.'-]){api}(?= must\b| is required\b)", opt, msg)
+    m = re.match(r"\w+\.parse: cannot parse '([^']*)'", msg)  # a vocabulary's parser: name the option that gave it
+    if m:
+        opts = [k for k, v in vars(args).items() if isinstance(v, str) and v == m.group(1) and k not in ("command",)]
+        if len(opts) == 1:
+            msg = f"--{opts[0].replace('_', '-')}: {msg}"
+    return msg
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except LayoutError as e:
-        msg = str(e).splitlines()[0]
+        msg = cli_message(str(e).splitlines()[0], args)
         print(f"pycute-layouts {args.command}: error: {msg}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `pycute-layouts ... | head`: the reader left; not an error of ours

@@ -25,7 +25,8 @@ TMA copies. The other order is allowed; its boxes are then one swizzle atom tall
 
 **The descriptor** describes ONE instruction's operand: the ``(mma_mn, K_instr)`` slice of the
 tile with ``K_instr`` = 32 bytes of K (16 bf16, 8 tf32, 32 fp8; dense ``wgmma``/``tcgen05.mma``)
-and ``mma_mn`` = the tile's MN unless the spec says otherwise. K step ``k`` is the slice
+and ``mma_mn`` = the rows one instruction reads (sm90 A 64, B up to 256; sm100 by cta_group:
+:func:`~pycute_layouts.arch.instruction.instruction_mn`) unless the spec says otherwise. K step ``k`` is the slice
 ``flat_divide(tile, (mma_mn, K_instr))(_, _, 0, k)``; its descriptor is the step-0 descriptor with
 the start address advanced by the slice's unswizzled byte offset (checked by
 :meth:`SmemDescriptor.advance`, which rejects steps the hardware would read wrongly). Kernels add
@@ -63,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..arch import tma, umma
+from ..arch.instruction import check_instruction_mn, instruction_mn
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import (
     ComposedLayout,
@@ -810,8 +812,15 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
                             f"{op.dtype.name} from {start:#x} end at byte {end:#x}, beyond the 256 KiB window a "
                             "descriptor start address can name")
         ctx = f"{who} ({op.dtype.name}, {op.major}-major, {mode} swizzle, {spec.arch})"
+        try:
+            mma_mn = _mma_mn(spec, op)
+        except SpecError:
+            if op.mma_mn is None:  # a tile the swizzle atom does not divide: say that first
+                _wrap(ctx, _build, op.name, spec.arch, op.dtype, op.major, mode, op.tile_mn, op.tile_k, 1,
+                      op.order, op.tile_mn, start, "absolute", who, with_tma=False, staged=False)
+            raise
         oc = _wrap(ctx, _build, op.name, spec.arch, op.dtype, op.major, mode, op.tile_mn, op.tile_k, op.stages,
-                   op.order, op.mma_mn, start, "absolute", who)
+                   op.order, mma_mn, start, "absolute", who)
         end = oc.stage_starts[-1] + oc.stage_bytes
         if end > SMEM_WINDOW_BYTES:
             raise SpecError(f"spec field '{op.name}.stages': the stages end at byte {end:#x}, beyond the 256 KiB "
@@ -829,6 +838,36 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
     return KernelConstants(spec, tuple(out), __version__, idesc, note)
 
 
+def _cta_group(spec: KernelSpec) -> int:
+    """The spec's tcgen05 cta_group: ``mma.cta_group``, else 2 when ``mma.m`` is 256, else 1 (sm90: 1)."""
+    mma = spec.mma or {}
+    if "cta_group" in mma:
+        cg = mma["cta_group"]
+        if isinstance(cg, bool) or cg not in (1, 2):
+            raise SpecError(f"spec field 'mma.cta_group': must be 1 or 2, got {cg!r}"[:200])
+        return cg
+    return 2 if mma.get("m") == 256 else 1
+
+
+def _mma_mn(spec: KernelSpec, op: Any) -> int:
+    """Rows of ``op`` one instruction reads: ``op.mma_mn`` if given (checked against the instruction shapes),
+    else the spec's ``mma.m`` / ``mma.n`` per CTA, else what the hardware issues for the tile
+    (:func:`~pycute_layouts.arch.instruction.instruction_mn`: sm90 A 64, B up to 256; sm100 by cta_group)."""
+    cg = _cta_group(spec)
+    name = op.name if op.name in ("A", "B") else "A"
+    field = f"spec field '{op.name}.{'tile' if op.mma_mn is None else 'mma_mn'}'"
+    try:
+        if op.mma_mn is not None:
+            check_instruction_mn(spec.arch, name, op.mma_mn, op.tile_mn, cg)
+            return op.mma_mn
+        given = (spec.mma or {}).get("m" if name == "A" else "n")
+        if isinstance(given, int) and not isinstance(given, bool) and given % cg == 0 and op.tile_mn % (given // cg) == 0:
+            return given // cg
+        return instruction_mn(spec.arch, name, op.tile_mn, cg)[0]
+    except DescriptorError as e:
+        raise SpecError(f"{field}: {e}".replace("instruction_mn: ", "")) from None
+
+
 def _instr_desc_dict(kc: KernelConstants) -> dict:
     d = kc.instr_desc
     if d is None:
@@ -842,13 +881,22 @@ def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str
     if spec.arch != "sm100" or len(ops) != 2:
         return None, ""
     a, b = ops
-    try:
-        return umma.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn, b.mma_mn,
-                                            spec.mma), ""
+    cg = _cta_group(spec)
+    settings = {"cta_group": cg, **(spec.mma or {})} if cg == 2 else spec.mma
+    try:  # M and N of the instruction: the rows each CTA reads, times the CTAs of the group
+        d = umma.instr_desc_for_operands(a.dtype.name, b.dtype.name, a.major, b.major, a.mma_mn * cg, b.mma_mn * cg,
+                                         settings)
     except DescriptorError as e:
         if spec.mma is not None:
             raise SpecError(f"spec field 'mma': {e}") from None
         return None, f"no instruction descriptor for the default settings ({e}); add an 'mma' table to the spec"
+    for key, op, dim in (("m", a, "M"), ("n", b, "N")):  # an instruction shape the operands' rows do not fill
+        given = (spec.mma or {}).get(key)
+        if given is not None and given != op.mma_mn * cg:
+            per_cta = given // cg if given % cg == 0 else given / cg
+            raise SpecError(f"spec field 'mma.{key}': {dim} = {given} with cta_group {cg} reads {per_cta} rows of "
+                            f"{op.name} per CTA, but {op.name}.mma_mn is {op.mma_mn} (one of them is wrong)")
+    return d, ""
 
 
 

@@ -106,6 +106,11 @@ def parse_dtype(name: Any) -> DType:
 # Architectures
 # --------------------------------------------------------------------------------------------------
 
+def _where(field: str) -> str:
+    """How an error names what was wrong: ``spec field 'A.tile'``, or a command-line option (``--tile``) as itself."""
+    return field if field.startswith("--") else f"spec field '{field}'"
+
+
 _ARCH_NAMES = {"sm90": "sm90", "sm90a": "sm90", "sm_90": "sm90", "sm_90a": "sm90", "hopper": "sm90",
                "sm100": "sm100", "sm100a": "sm100", "sm_100": "sm100", "sm_100a": "sm100", "blackwell": "sm100"}
 
@@ -120,7 +125,7 @@ def parse_arch(arch: Any, field: str = "arch") -> str:
     """
     if isinstance(arch, str) and arch.strip().lower() in _ARCH_NAMES:
         return _ARCH_NAMES[arch.strip().lower()]
-    raise SpecError(f"spec field '{field}': unknown arch {arch!r} (allowed: sm90 (wgmma), sm100 (tcgen05))")
+    raise SpecError(f"{_where(field)}: unknown arch {arch!r} (allowed: sm90 (wgmma), sm100 (tcgen05))")
 
 
 def arch_module(arch: str) -> Any:
@@ -144,7 +149,8 @@ class OperandSpec:
     """One shared-memory operand of the spec (A or B): an ``MN x K`` tile, element type, major, swizzle.
 
     ``order`` is ``"mn_first"`` or ``"k_first"`` (see the module docstring; :func:`parse_spec`
-    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: the tile's);
+    resolves ``"auto"``); ``mma_mn`` the MN extent one instruction reads (default: what the instruction reads, see
+    :func:`~pycute_layouts.arch.instruction.instruction_mn`);
     ``start_address`` the byte address of stage 0 (default: placed after the previous operand).
 
     >>> OperandSpec("A", 128, 64, parse_dtype("bf16"), "K", swizzle_field("128B"), 4).order
@@ -234,9 +240,9 @@ def swizzle_field(value: Any, field: str = "swizzle") -> Any:
     try:
         mode = SwizzleMode.parse(value)
     except LayoutError as e:
-        raise SpecError(f"spec field '{field}': {e}") from None
+        raise SpecError(f"{_where(field)}: {e}") from None
     if not mode.is_mma:
-        raise SpecError(f"spec field '{field}': the {mode.short_name} swizzle mode is TMA-only: no MMA operand "
+        raise SpecError(f"{_where(field)}: the {mode.short_name} swizzle mode is TMA-only: no MMA operand "
                         "is stored in it (modes: none, 32B, 64B, 128B, 128B_base32B)")
     return mode
 
@@ -257,11 +263,11 @@ def int_field(value: Any, field: str, lo: int | None = None) -> int:
         try:
             value = int(value.strip(), 0)
         except ValueError:
-            raise SpecError(f"spec field '{field}': expected an integer (decimal or 0x hex), got {value!r}") from None
+            raise SpecError(f"{_where(field)}: expected an integer (decimal or 0x hex), got {value!r}") from None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"spec field '{field}': expected an integer, got {value!r}")
+        raise SpecError(f"{_where(field)}: expected an integer, got {value!r}")
     if lo is not None and value < lo:
-        raise SpecError(f"spec field '{field}': must be >= {lo}, got {value}")
+        raise SpecError(f"{_where(field)}: must be >= {lo}, got {value}")
     return value
 
 
@@ -269,14 +275,14 @@ def tile_field(value: Any, field: str) -> tuple[int, int]:
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
         if not m:
-            raise SpecError(f"spec field '{field}': expected 'MNxK' such as '128x64', got {value!r}")
+            raise SpecError(f"{_where(field)}: expected 'MNxK' such as '128x64', got {value!r}")
         parts: Any = m.groups()
     elif isinstance(value, (list, tuple)):
         parts = value
     else:
-        raise SpecError(f"spec field '{field}': expected 'MNxK' or [MN, K], got {value!r}")
+        raise SpecError(f"{_where(field)}: expected 'MNxK' or [MN, K], got {value!r}")
     if len(parts) != 2:
-        raise SpecError(f"spec field '{field}': expected two extents (MN, K), got {value!r}")
+        raise SpecError(f"{_where(field)}: expected two extents (MN, K), got {value!r}")
     return int_field(parts[0], f"{field}[0] (MN)", 1), int_field(parts[1], f"{field}[1] (K)", 1)
 
 

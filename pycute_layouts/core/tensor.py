@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
 from . import inttuple as it
 from .basis import ScaledBasis, from_coord, to_coord
+from .display import rich_repr
 from .inttuple import flatten, format_inttuple, is_lt, product_each
 from .layout import Layout, Underscore, _, make_identity_layout, slice_and_offset
 from .tiling import flat_divide, logical_divide, recast, zipped_divide
@@ -67,6 +68,10 @@ class Tensor:
     """
 
     __slots__ = ("engine", "layout", "offset", "profile")
+
+    def _repr_html_(self) -> str | None:
+        """IPython's display protocol: a table (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "html")
 
     def __init__(self, engine: np.ndarray | None, layout: Layout, offset: Any = 0, profile: Any = None):
         if not isinstance(layout, Layout):

@@ -18,7 +18,8 @@ element coordinate, or ``None``.
 ``f(x) ^ x`` (for ``Sw<3,4,3>`` on bytes: the row of the 8-row pattern, 8 phases; 4 for
 ``Sw<2,4,3>``, 2 for ``Sw<1,4,3>``); ``"bank_group"`` as above; ``"value"`` the value mod 8;
 ``"auto"`` (default) phase when the layout has more than one phase, value otherwise. The
-palette is ColorBrewer's Set3: 8 clearly distinct light colors (16 in all), black text on top.
+palette (:data:`PALETTE`): 16 light colors no two of which look alike (CIEDE2000 distance >= 16; the
+first 8 >= 23), black text on top.
 
 **Units.** One rule, CuTe's: ``Sw<B,M,S> o k o L`` (a ComposedLayout) swizzles the layout's own
 units, element offsets; ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (a SwizzledSmemLayout, how CuTe

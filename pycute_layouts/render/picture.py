@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.display import rich_repr
 from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple
 from ..core.swizzle import Swizzle, XorSwizzle
@@ -19,10 +20,12 @@ from ..limits import MAX_ELEMENT_BITS
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
-#: ColorBrewer Set3 (qualitative, light): the first 8 are clearly distinct; 16 in all, then they repeat.
+#: 16 light colors (CIELAB L* >= 68: black text on every one has a WCAG contrast ratio above 8), chosen so that no
+#: two look alike: every pair differs by a CIEDE2000 distance of at least 16, the first 8 (swizzle phases, values
+#: mod 8) by at least 23, and every color from white (a cell nobody holds) by at least 18. Colors repeat every 16.
 PALETTE: tuple[str, ...] = (
-    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#e5c494", "#a6cee3", "#b2df8a", "#cab2d6",
+    "#f09669", "#2dffa5", "#5ab4ff", "#e187ff", "#ffe14b", "#ffc3d2", "#a5b487", "#a5f0f0",
+    "#c3d2ff", "#f0a51e", "#00c3a5", "#c3f078", "#ff78b4", "#ffd2a5", "#a5b400", "#4bb4c3",
 )
 
 #: The largest picture, in cells per side (rows and columns each).
@@ -68,6 +71,10 @@ class Picture:
     label_kind: str | None
     color_kind: str | None
     chunk_cells: tuple[int, int] = (1, 1)
+
+    def _repr_svg_(self) -> str | None:
+        """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "svg")
 
     def fill(self, r: int, c: int) -> str:
         """The fill color (``#rrggbb``) of cell (r, c).
@@ -304,8 +311,11 @@ class _Cells:
         """The cells' byte addresses; UnitError when an element does not start on a byte."""
         ab = self.need_addr(what)
         if np.any(ab % 8):
-            raise UnitError(f"{self.who}: {what}: {self.element_bits}-bit elements do not all start on a byte; use "
-                            "cell='chunk16'")
+            eb = self.element_bits
+            fix = ("use cell='chunk16' (one cell per 16-byte chunk)" if eb is not None and 128 % eb == 0 else
+                   f"use label='value', 'coord' or 'bank_group' (a 16-byte chunk is not a whole number of {eb}-bit elements "
+                   "either, so cell='chunk16' cannot help)")
+            raise UnitError(f"{self.who}: {what}: {eb}-bit elements do not all start on a byte; {fix}")
         return ab // 8
 
 

@@ -64,6 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.display import rich_repr
 from ...errors import DescriptorError
 
 __all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS", "SMEM_TYPE_TO_IDESC", "describe_value", "header_lines",
@@ -220,6 +221,10 @@ class InstrDescriptor:
     cta_group: int = field(default=1, compare=False)
     ws: bool = field(default=False, compare=False)
     sparse_id: int = 0
+
+    def _repr_html_(self) -> str | None:
+        """IPython's display protocol: a table (see :mod:`pycute_layouts.core.display`), or None for text."""
+        return rich_repr(self, "html")
 
     def __post_init__(self) -> None:
         a = _check_name("a_type", self.a_type, _OPERAND_TYPES)

@@ -25,9 +25,9 @@ from typing import Any
 
 from ... import codegen
 from ...arch import atoms, umma
-from ...arch.instruction import instruction_mn, smem_desc_fields
+from ...arch.instruction import check_instruction_mn, instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
-from ...codegen.spec import parse_arch, tile_field
+from ...codegen.spec import parse_arch, swizzle_field, tile_field
 from ...core.composed import swizzle_forms
 from ...core.notation import parse
 from ...errors import LayoutError
@@ -135,6 +135,8 @@ def _cmd_idesc(args: argparse.Namespace) -> int:
             if getattr(args, n) is not None]
     if used:
         raise LayoutError(f"desc: --idesc decodes an instruction descriptor; do not combine it with {', '.join(used)}")
+    if args.kind is not None and (args.kind in umma.BLOCK_SCALED_KINDS) != args.block_scaled:
+        raise LayoutError(_kind_table_hint(args.idesc, args.kind, args.block_scaled))
     if args.json:
         found = ([umma.InstrDescriptor.decode(args.idesc, args.block_scaled, kind=args.kind)] if args.kind
                  else umma.InstrDescriptor.readings(args.idesc, args.block_scaled))
@@ -147,6 +149,22 @@ def _cmd_idesc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kind_table_hint(value: int, kind: str, block_scaled: bool) -> str:
+    """The one line for ``--kind`` against the wrong field table (``--block-scaled`` given or not)."""
+    dense = tuple(k for k in umma.INSTR_KINDS if k not in umma.BLOCK_SCALED_KINDS)
+    if block_scaled:
+        return (f"desc: --kind {kind} is a dense kind, read with the dense field table; drop --block-scaled (block-scaled "
+                f"kinds: {', '.join(umma.BLOCK_SCALED_KINDS)})")
+    try:
+        reads = [d.kind for d in umma.InstrDescriptor.readings(value, False)]
+    except LayoutError:
+        reads = []
+    also = (f"; without --kind, {value:#010x} reads as a dense descriptor (kind::{', kind::'.join(reads)})" if reads
+            else "")
+    return (f"desc: --kind {kind} is block-scaled: add --block-scaled to read {value:#010x} with the block-scaled field "
+            f"table (scale-factor type and ids; dense kinds: {', '.join(dense)}){also}")
+
+
 def _cmd_desc(args: argparse.Namespace) -> int:
 
     if args.idesc is not None:
@@ -156,6 +174,7 @@ def _cmd_desc(args: argparse.Namespace) -> int:
     for n in ("major", "dtype"):
         if getattr(args, n) is None:
             raise LayoutError(f"desc: --{n} required (or decode an instruction descriptor with --idesc VALUE)")
+    _check_options(args)
     if args.layout is not None:
         if args.tile is not None or args.swizzle is not None or args.order != "auto" or args.mma_mn is not None:
             raise LayoutError("desc: --layout gives the whole operand; do not combine it with --tile, --swizzle, "
@@ -193,6 +212,25 @@ def _cmd_desc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse a bad ``--arch``, ``--dtype``, ``--major``, ``--swizzle`` or ``--tile`` naming the option, before the
+    library (whose errors name its arguments) sees it."""
+    try:
+        parse_arch(args.arch, "--arch")
+        if args.swizzle is not None and args.swizzle.strip().lower() != "auto":
+            swizzle_field(args.swizzle, "--swizzle")
+        if args.tile is not None:
+            tile_field(args.tile, "--tile")
+    except LayoutError as e:
+        raise type(e)(f"desc: {e}") from None
+    try:
+        codegen.parse_dtype(args.dtype)
+    except LayoutError as e:
+        raise type(e)(f"desc: --dtype: {e}") from None
+    if args.major.strip().upper() not in ("K", "MN"):
+        raise LayoutError(f"desc: --major must be K or MN (the operand's contiguous dimension), got {args.major!r}")
+
+
 def _per_instruction(args: argparse.Namespace) -> tuple[Any, str, int | None, str]:
     """``--swizzle auto`` and the rows one instruction reads (``--operand``, ``--arch``, ``--cta-group``).
 
@@ -209,7 +247,13 @@ def _per_instruction(args: argparse.Namespace) -> tuple[Any, str, int | None, st
     if args.mma_mn is not None:
         if args.cta_group != 1:
             raise LayoutError("desc: --cta-group sets the rows per instruction; do not combine it with --mma-mn")
-        return swizzle, reason, args.mma_mn, ""
+        op = args.operand or "A"
+        try:
+            note = check_instruction_mn(arch, op, args.mma_mn, mn)
+        except LayoutError as e:
+            hint = "" if args.operand else " (--operand B for a B operand)"
+            raise LayoutError(f"desc: --mma-mn {args.mma_mn} --tile {args.tile}: {e}{hint}") from None
+        return swizzle, reason, args.mma_mn, note
     mma_mn, note = instruction_mn(arch, args.operand or "A", mn, args.cta_group)
     return swizzle, reason, mma_mn, note
 
@@ -221,6 +265,10 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     if op not in ("A", "B"):
         raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
     rows, k = a.tile_shape(op)
+    if a.name.startswith("SM80_"):
+        raise LayoutError(f"desc: --atom {a.name} is an mma.sync atom: it reads A and B from registers (filled by "
+                          "ldmatrix), not through a shared-memory descriptor; name a wgmma (SM90_64xNxK_..._SS/_RS) or "
+                          "tcgen05 (SM100_MMA_...) atom")
     if (rows, k) != (oc.mma_mn, oc.mma_k):
         raise LayoutError(f"desc: {a.name} reads a {rows}x{k} {op} tile per instruction, the descriptor describes "
                           f"{oc.mma_mn}x{oc.mma_k} (use --mma-mn {rows}, and a matching --dtype)")

@@ -69,9 +69,27 @@ def _atom_text(a: Any) -> tuple[str, dict]:
     return text, {"atom": a.name, **dict(rows)}
 
 
+def _cmd_mma_all(a: Any, args: argparse.Namespace, outputs: list) -> int:
+    """``--operand all``: A, B and C together (CuTe's print_latex(mma)), as text or SVG."""
+    if not isinstance(a, atoms.MmaAtom):
+        raise LayoutValueError(f"show: --operand all draws an MMA atom's A, B and C; {a.name} is a copy atom")
+    if any(fmt != "svg" for fmt, _ in outputs) or args.tile:
+        raise LayoutValueError("show: --operand all is drawn as text or with --svg (not --png, --tikz or --tile)")
+    pic = render_tv.mma_picture(a)
+    if not outputs:
+        print(json.dumps({"atom": a.name, "text": str(pic)}) if args.json else str(pic))
+        return 0
+    _write(outputs[0][1], render_tv.mma_svg(pic))
+    print(json.dumps({"atom": a.name, "written": [{"format": "svg", "path": os.fspath(outputs[0][1])}]}) if args.json
+          else f"wrote {outputs[0][1]} (svg, A, B and C of {a.name})")
+    return 0
+
+
 def _cmd_atom(args: argparse.Namespace) -> int:
     a = atoms.atom(args.atom)
     outputs = [(fmt, path) for fmt, path in (("png", args.png), ("svg", args.svg), ("tikz", args.tikz)) if path]
+    if (args.operand or "").strip().lower() == "all":
+        return _cmd_mma_all(a, args, outputs)
     if not outputs:
         text, data = _atom_text(a)
         print(json.dumps(data) if args.json else text)
@@ -172,8 +190,9 @@ def register(sub: Any) -> None:
                    '(swizzle on bytes) or "Sw<3,3,3> o 0 o (8,64):(64,1)" (on element offsets)')
     s.add_argument("--atom", metavar="NAME", help='an MMA or copy atom by CuTe\'s name, e.g. "SM90_64x256x16_F32BF16BF16_SS": '
                    "prints its layouts; with --svg/--png/--tikz draws its thread-value picture (T#V# per element)")
-    s.add_argument("--operand", help="with --atom: A, B or C (default C) for MMA atoms, src or dst for copy atoms "
-                   "(default: the register side)")
+    s.add_argument("--operand", help="with --atom: A, B or C (default C) for MMA atoms, or all: A, B and C together "
+                   "(B as K x N above C, A to its left, as CuTe's print_latex(mma); text or --svg); src or dst for copy "
+                   "atoms (default: the register side)")
     s.add_argument("--tile", metavar="ROWSxCOLS", help="with --atom (MMA): draw the partition of a larger tile")
     s.add_argument("-D", "--define", action="append", metavar="NAME=VALUE", help="bind a symbol (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
