@@ -837,8 +837,7 @@ def element_unit_note(layout: Any, element_bits: Any, verdict: str = "") -> str:
     >>> print(element_unit_note(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16))
     Sw<3,4,3> o 0 o L on 16-bit elements swizzles element offsets (CuTe's meaning): on byte addresses that is \
 Sw<3,5,3> o smem_ptr[16b](unset) o L; if Sw<3,4,3> was meant on byte addresses, write \
-Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or pass swizzle_unit='bytes', on the \
-command line --swizzle-unit bytes)
+Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or pass swizzle_unit='bytes')
     """
     if not isinstance(layout, ComposedLayout) or not isinstance(layout.outer, (Swizzle, XorSwizzle)):
         raise LayoutTypeError(f"element_unit_note: expected 'Swizzle o k o Layout', got {layout!r}"[:300])
@@ -852,4 +851,4 @@ command line --swizzle-unit bytes)
     if verdict:
         as_bytes += f", {verdict}"
     return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
-            "(or pass swizzle_unit='bytes', on the command line --swizzle-unit bytes)")
+            "(or pass swizzle_unit='bytes')")

@@ -56,7 +56,7 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     dt = oc.dtype.name if oc.dtype else f"{oc.element_bits}-bit"
     lt_bits = "bits 62-63" if oc.arch == "sm90" else "bits 61-63"
     how = (f"tile_to_shape(smem_atom, ({oc.tile_mn},{oc.tile_k})), {oc.order}" if oc.order
-           else "as given")
+           else "the layout given, in CuTe's pointer form")
     n_mn = len(oc.mn_block_offsets_bytes)
     lines = [
         f"operand      : {oc.tile_mn}x{oc.tile_k} (MN x K) {dt}, {oc.major}-major, {oc.swizzle} swizzle, "
