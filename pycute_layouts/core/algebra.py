@@ -987,17 +987,15 @@ def right_inverse(layout: Layout) -> Layout:
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
-    if not (all_int(fs) and all_int(fd)):
-        _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
     pre = [1]
     for x in s:
         pre.append(pre[-1] * x)
-    order = sorted(range(len(d)), key=d.__getitem__)
+    order = _sorted_strides(d, layout, "right_inverse")
     rs, rd = [], []
     cur = 1
     for i in order:
-        if d[i] == cur:
+        if d[i] == cur if type(d[i]) is int and type(cur) is int else is_eq(d[i], cur):
             rs.append(s[i])
             rd.append(pre[i])
             cur = s[i] * d[i]
@@ -1005,6 +1003,17 @@ def right_inverse(layout: Layout) -> Layout:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _sorted_strides(d: tuple, layout: Layout, who: str) -> list:
+    """The mode indices by ascending stride; symbolic strides are compared from their assumptions."""
+    if all_int(d):
+        return sorted(range(len(d)), key=d.__getitem__)
+    try:
+        return sorted(range(len(d)), key=functools.cmp_to_key(lambda i, j: -1 if is_lt(d[i], d[j]) else 0 if is_eq(
+            d[i], d[j]) else 1))
+    except SymbolicUndecidable as e:
+        raise SymbolicUndecidable(f"{who}: cannot order the strides {it.format_inttuple(d)} of {layout}: {e}") from e
 
 
 def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:

@@ -70,6 +70,7 @@ class ComposedLayout:
     """
 
     __slots__ = ("_outer", "_offset", "_inner", "_hash")
+    _layout_like = True  # rank/depth/size/shape/cosize (free functions) are those of the inner layout
 
     def __init__(self, outer: Any, offset: Any = 0, inner: Any = None):
         if inner is None:
@@ -384,6 +385,7 @@ class SwizzledSmemLayout:
     """
 
     __slots__ = ("swizzle", "layout", "element_bits", "swizzle_unit", "base_address")
+    _layout_like = True  # rank/depth/size/shape/cosize (free functions) are those of the element layout
 
     def __init__(self, swizzle: Any, layout: Layout, element_bits: int, swizzle_unit: str = "bytes",
                  base_address: int = 0):

@@ -59,6 +59,7 @@ __all__ = [
     "Underscore",
     "_",
     "make_layout",
+    "is_layout_like",
     "size",
     "cosize",
     "rank",
@@ -673,8 +674,32 @@ def make_layout(*args: Any) -> Layout:
     return Layout(*args)
 
 
+def is_layout_like(x: Any) -> bool:
+    """True for the package's layout-like objects: Layout, ComposedLayout, SwizzledSmemLayout, Tensor.
+
+    Each answers ``shape``, ``size()``, ``rank()``, ``depth()`` and ``cosize()`` as CuTe defines them
+    (``layout_composed.hpp``: those of the inner layout; ``tensor_impl.hpp``: those of the tensor's layout).
+
+    >>> is_layout_like(Layout(4)), is_layout_like((4, 2)), is_layout_like("abc")
+    (True, False, False)
+    """
+    return isinstance(x, Layout) or getattr(type(x), "_layout_like", False) is True
+
+
+def _inttuple_arg(x: Any, who: str) -> Any:
+    """``x`` as an IntTuple for a free function that takes a layout or an IntTuple, else LayoutTypeError."""
+    if isinstance(x, (str, bytes, dict, set, float, complex)) or x is None:
+        raise LayoutTypeError(f"{who}: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor) or an "
+                              f"IntTuple, got {type(x).__name__} {x!r}"[:300])
+    return it.as_inttuple(x, who)
+
+
 def size(x: Any, mode: int | None = None) -> Any:
-    """Size of a layout (or of one of its modes) or of a shape.
+    """Size of a layout-like object (or of one of its modes) or of an IntTuple.
+
+    Layout-like: a Layout, ComposedLayout or SwizzledSmemLayout (the inner layout's size, as
+    ``layout_composed.hpp``) or a Tensor (its layout's size, as ``tensor_impl.hpp``). Anything
+    else raises LayoutTypeError.
 
     >>> size(Layout((8, 4))), size((2, (3, 4))), size(Layout((8, 4)), 1)
     (32, 24, 4)
@@ -682,68 +707,82 @@ def size(x: Any, mode: int | None = None) -> Any:
     if mode is not None:
         if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
             raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
-        if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
-                x.shape if isinstance(x, Layout) else x):
+        sh = x.shape if is_layout_like(x) else _inttuple_arg(x, "size")
+        r = it.rank(sh)
+        if not -r <= mode < r:
             raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
-        return size(x[mode] if isinstance(x, Layout) else x[mode])
-    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
+        return simplify(product(sh[mode] if isinstance(sh, tuple) else sh))
+    if is_layout_like(x):
         return x.size()
-    return product(it.as_inttuple(x, "size"))
+    return product(_inttuple_arg(x, "size"))
 
 
 def cosize(x: Any) -> Any:
-    """Codomain size of a layout, ``L(size-1) + 1``.
+    """Codomain size of a layout-like object, ``L(size-1) + 1`` (of the inner layout / the tensor's layout).
 
     >>> cosize(Layout((8, 4), (4, 1)))
     32
     """
-    if not hasattr(x, "cosize"):
-        raise LayoutTypeError(f"cosize: expected a layout, got {x!r}")
+    if not is_layout_like(x):
+        raise LayoutTypeError(f"cosize: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor), "
+                              f"got {type(x).__name__} {x!r}"[:300])
     return x.cosize()
 
 
 def rank(x: Any) -> int:
-    """Rank of a layout or IntTuple.
+    """Rank of a layout-like object (of its inner layout / the tensor's layout) or of an IntTuple.
 
     >>> rank(Layout(((8, 2), 4))), rank((1, 2, 3))
     (2, 3)
     """
     if isinstance(x, Layout):
         return x.rank()
-    return it.rank(x)
+    if is_layout_like(x):
+        return x.rank()
+    return it.rank(_inttuple_arg(x, "rank"))
 
 
 def depth(x: Any) -> int:
-    """Depth of a layout or IntTuple.
+    """Depth of a layout-like object (of its inner layout / the tensor's layout) or of an IntTuple.
 
     >>> depth(Layout(((8, 2), 4))), depth(3)
     (2, 0)
     """
     if isinstance(x, Layout):
         return x.depth()
-    return it.depth(x)
+    if is_layout_like(x):
+        return x.depth()
+    return it.depth(_inttuple_arg(x, "depth"))
 
 
 def shape(x: Any) -> Any:
-    """Shape of a layout.
+    """Shape of a layout-like object (of its inner layout / the tensor's layout); an IntTuple is its own shape.
 
     >>> shape(Layout((8, 4)))
     (8, 4)
     """
-    if hasattr(x, "shape") and not isinstance(x, (tuple, int, np.ndarray)):
+    if is_layout_like(x):
         return x.shape
-    return it.as_inttuple(x, "shape")
+    return _inttuple_arg(x, "shape")
 
 
-def stride(x: Layout) -> Any:
-    """Stride of a layout.
+def stride(x: Any) -> Any:
+    """Stride of a Layout or of a Tensor's layout.
+
+    A ComposedLayout or SwizzledSmemLayout has no strides (CuTe deletes ``stride`` of a
+    ComposedLayout: the outer function is not linear); LayoutTypeError for it and anything else.
 
     >>> stride(Layout((8, 4)))
     (1, 8)
     """
-    if not isinstance(x, Layout):
-        raise LayoutTypeError(f"stride: expected a Layout, got {x!r}")
-    return x.stride
+    if isinstance(x, Layout):
+        return x.stride
+    if is_layout_like(x):
+        if hasattr(type(x), "stride"):  # a Tensor: its layout's stride
+            return x.stride
+        raise LayoutTypeError(f"stride: {x} has no strides: its outer function is not linear (CuTe C++ deletes "
+                              "stride of a ComposedLayout); ask its inner layout")
+    raise LayoutTypeError(f"stride: expected a Layout or a Tensor, got {type(x).__name__} {x!r}"[:300])
 
 
 def _slice_tuple(c: Any, t: Any) -> tuple:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
 from . import inttuple as it
+from .algebra import composition
 from .basis import ScaledBasis, from_coord, to_coord
 from .inttuple import flatten, format_inttuple, is_lt, product_each
 from .layout import Layout, Underscore, _, make_identity_layout, slice_and_offset
@@ -67,6 +68,7 @@ class Tensor:
     """
 
     __slots__ = ("engine", "layout", "offset", "profile")
+    _layout_like = True  # rank/depth/size/shape/stride/cosize (free functions) are those of the layout
 
     def __init__(self, engine: np.ndarray | None, layout: Layout, offset: Any = 0, profile: Any = None):
         if not isinstance(layout, Layout):
@@ -92,6 +94,42 @@ class Tensor:
     def rank(self) -> int:
         """Number of top-level modes."""
         return self.layout.rank()
+
+    def depth(self) -> int:
+        """Nesting depth of the layout's shape.
+
+        >>> make_identity_tensor(((2, 3), 4)).depth()
+        2
+        """
+        return self.layout.depth()
+
+    @property
+    def stride(self) -> Any:
+        """The layout's stride (basis strides for a coordinate tensor).
+
+        >>> make_tensor(np.arange(6), Layout((2, 3), (3, 1))).stride
+        (3, 1)
+        """
+        return self.layout.stride
+
+    def cosize(self) -> Any:
+        """The layout's cosize: the engine elements a data tensor spans (CuTe's ``cosize(tensor)``).
+
+        >>> make_tensor(np.arange(8), Layout((2, 2), (4, 1))).cosize()
+        6
+        """
+        return self.layout.cosize()
+
+    # -- the algebra on the layout (CuTe's tensor_impl.hpp: coalesce, filter, composition, the divides)
+    def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> Tensor:
+        name = getattr(fn, "__name__", "")
+        if name not in _TENSOR_LAYOUT_OPS:
+            raise LayoutTypeError(f"{name}: not defined for a Tensor (CuTe defines {', '.join(sorted(_TENSOR_LAYOUT_OPS))} "
+                                  "on a tensor's layout); apply it to T.layout")
+        return self._with(fn(self.layout, *args, **kwargs))
+
+    def _compose_with(self, tiler: Any) -> Tensor:
+        return self._with(composition(self.layout, tiler))
 
     def is_coordinate(self) -> bool:
         """True for a coordinate tensor (no storage; its elements are coordinates)."""
@@ -151,6 +189,10 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self})"
+
+
+#: The layout operations CuTe defines on a tensor (tensor_impl.hpp): the result views the same engine.
+_TENSOR_LAYOUT_OPS = frozenset({"coalesce", "filter", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide"})
 
 
 def _columns(layout: Layout, profile: Any, vals: np.ndarray) -> np.ndarray:

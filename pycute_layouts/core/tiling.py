@@ -38,7 +38,19 @@ from .algebra import (
 )
 from .basis import from_coord
 from .f2 import F2
-from .inttuple import all_int, ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
+from .inttuple import (
+    all_int,
+    ceil_div,
+    divides,
+    flatten,
+    format_inttuple,
+    is_eq,
+    product,
+    signum,
+    simplify,
+    three_valued,
+    validate_shape,
+)
 from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
 
 __all__ = [
@@ -366,12 +378,16 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
     Post: R is compact (a bijection onto [0, size)) with shape shape_; the mode of smallest order
           has stride 1.
 
-    ``order`` is weakly congruent with the shape; the default is column-major.
+    ``order`` is weakly congruent with the shape; the default is column-major. Symbolic order
+    values are CuTe's dynamic ones: larger than every integer value, ordered left to right.
 
     >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
     (2,2,2,2):(1,4,8,2)
     >>> print(make_ordered_layout((4, 3), (1, 0)))
     (4,3):(3,1)
+    >>> import sympy; p, q = sympy.symbols("p q", integer=True)
+    >>> print(make_ordered_layout((2, 3, 4, 5), (2, p, q, 50)))
+    (2,3,4,5):(1,10,30,2)
     """
     s = it.as_inttuple(shape_, "make_ordered_layout", "shape")
     validate_shape(s, "make_ordered_layout")
@@ -382,8 +398,10 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
         raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
                               f"{format_inttuple(s)}")
     flat_o = flatten(o)
-    if not all_int(flat_o):
-        raise LayoutTypeError(f"make_ordered_layout: order values must be integers, got {format_inttuple(o)}")
+    if not all_int(flat_o):  # CuTe: dynamic (here symbolic) order values are large, ordered left to right
+        top = max((v for v in flat_o if type(v) is int), default=0)
+        flat_o = tuple(v if type(v) is int else top + 1 + i for i, v in enumerate(flat_o))
+        o = it.unflatten(flat_o, o) if isinstance(o, tuple) else flat_o[0]
     if len(set(flat_o)) != len(flat_o):
         raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
     # Shape grouped like the order: product of the sub-shape at each leaf of order.
@@ -759,16 +777,25 @@ def coalesce_z(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if len(fs) == 1:
         return Layout.from_normalized(fs[0], fd[0])
-    if not (fs[-1] == 1 if type(fs[-1]) is int else is_eq(fs[-1], 1)):
-        return coalesce(layout)
-    tail_d = fd[-1]
+    tail_one = fs[-1] == 1 if type(fs[-1]) is int else three_valued(is_eq, fs[-1], 1)
+    if tail_one is False:
+        return coalesce(layout)  # coalesce drops no trailing mode: the last mode extends as before
+    tail_s, tail_d = fs[-1], fd[-1]
     head = coalesce(Layout.from_normalized(fs[:-1], fd[:-1]))
     hs = flatten(head.shape)
     hd = flatten(head.stride)
+    last = hs[-1] * hd[-1]
+    extends = last == tail_d if (type(last) is int and type(tail_d) is int) else _maybe_same(last, tail_d)
+    if tail_one is not True:  # the tail's size is undecided: keep it as a mode unless it merges either way
+        if extends:  # hs[-1]:hd[-1] followed by tail_s:tail_d is one mode, whatever tail_s is
+            return Layout.from_normalized(hs[:-1] + (simplify(hs[-1] * tail_s),), hd) if len(hs) > 1 else \
+                Layout.from_normalized(simplify(hs[0] * tail_s), hd[0])
+        if hs == (1,):
+            return Layout.from_normalized(tail_s, tail_d)
+        return Layout.from_normalized(hs + (tail_s,), hd + (tail_d,))
     if hs == (1,):
         return Layout.from_normalized(1, tail_d)
-    last = hs[-1] * hd[-1]
-    if last == tail_d if (type(last) is int and type(tail_d) is int) else _maybe_same(last, tail_d):
+    if extends:
         return head  # the last mode already extends with the tail's stride
     return Layout.from_normalized(hs + (1,), hd + (tail_d,))
 
