@@ -74,8 +74,29 @@ __all__ = [
     "right_inverse",
     "left_inverse",
     "tiler_to_layout",
+    "register_composition_operand",
 ]
 
+
+
+# ------------------------------------------------------------------------------------------
+# operands defined above this module (a Swizzle): the module that defines the result registers them
+
+_LHS_COMPOSITION: dict = {}
+_RHS_COMPOSITION: dict = {}
+
+
+def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -> None:
+    """Let ``composition`` take ``kind`` (a type defined above this module) on the left and/or right.
+
+    ``lhs(a, b)`` computes ``composition(a, b)`` for ``a`` of type ``kind``; ``rhs(a, b)`` for ``b``
+    of type ``kind``. :mod:`pycute_layouts.core.composed` registers the swizzles this way (its
+    results are ComposedLayouts, which this module cannot import).
+    """
+    if lhs is not None:
+        _LHS_COMPOSITION[kind] = lhs
+    if rhs is not None:
+        _RHS_COMPOSITION[kind] = rhs
 
 
 # ------------------------------------------------------------------------------------------
@@ -382,6 +403,11 @@ def composition(a: Any, b: Any) -> Any:
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
+    lhs = _LHS_COMPOSITION.get(type(a))
+    if lhs is not None:  # a Swizzle: CuTe's composition(Sw, L) is the ComposedLayout Sw o 0 o L
+        return lhs(a, b)
+    if a is None:
+        return b  # PyCuTe's identity operand: composition(None, b) is b
     a = tiler_to_layout(a) if isinstance(a, tuple) else as_layout(a, "composition")
     return _compose(a, b)
 
@@ -411,9 +437,14 @@ def _compose(a: Layout, b: Any) -> Any:
         b = it.as_inttuple(b, "composition", "tiler")
         validate_shape_leaf(b, "composition")
         return _compose_layout(a, b, 1, (b,), (1,))
+    if b is None:
+        return a  # PyCuTe's identity tiler None is CuTe's _
     swz = getattr(b, "_as_rhs_of_layout", None)
     if swz is not None:
         return swz(a)
+    rhs = _RHS_COMPOSITION.get(type(b))
+    if rhs is not None:
+        return rhs(a, b)
     raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
 
 
@@ -958,9 +989,12 @@ def right_inverse(layout: Layout) -> Layout:
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
-    if layout is _:
-        return _
+    if layout is _ or layout is None:
+        return layout
     if type(layout) is not Layout:
+        hook = getattr(layout, "_right_inverse", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook()
         layout = as_layout(layout, "right_inverse")
     fl = layout.int_flat_modes()
     if fl is not None and fl[0]:  # the integer fast path
@@ -1072,9 +1106,12 @@ def left_inverse(layout: Layout) -> Layout:
     >>> str(R), L(5), R(L(5)), L(R(L(5)))
     ('(7,2,2):(0,2,1)', 28, 2, 7)
     """
-    if layout is _:
-        return _
+    if layout is _ or layout is None:
+        return layout
     if type(layout) is not Layout:
+        hook = getattr(layout, "_left_inverse", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook()
         layout = as_layout(layout, "left_inverse")
     fl = layout.int_flat_modes()
     if fl is not None and fl[0]:  # the integer fast path

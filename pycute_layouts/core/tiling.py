@@ -585,6 +585,10 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
     32:1
     """
+    for x, y in ((a, b), (b, a)):  # a swizzled operand (either side): CuTe's swizzle_layout.hpp
+        hook = getattr(x, "_max_common_layout", None)
+        if hook is not None and not isinstance(x, Layout):
+            return hook(y)
     a = as_layout(a, "max_common_layout")
     b = as_layout(b, "max_common_layout")
     inv_b = right_inverse(b)
@@ -608,6 +612,10 @@ def max_common_vector(a: Layout, b: Layout) -> int:
     >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
     1
     """
+    for x, y in ((a, b), (b, a)):  # a swizzled operand (either side): CuTe's swizzle_layout.hpp
+        hook = getattr(x, "_max_common_vector", None)
+        if hook is not None and not isinstance(x, Layout):
+            return hook(y)
     a = as_layout(a, "max_common_vector")
     b = as_layout(b, "max_common_vector")
     common = coalesce(composition(a, right_inverse(b)))
