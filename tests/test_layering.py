@@ -55,6 +55,7 @@ CORE_ORDER = (
     "composed",
     "notation",
     "tensor",
+    "tuples",
 )
 
 

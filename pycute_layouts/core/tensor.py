@@ -4,7 +4,7 @@ A :class:`Tensor` is CuTe's ``Tensor<Engine, Layout>``: element ``c`` lives at
 ``engine[offset + layout(c)]``. A *coordinate tensor* (CuTe's ``make_identity_tensor``) has no
 storage: its layout has basis strides and element ``c`` *is* a coordinate, ``base + layout(c)``.
 Partitioning a coordinate tensor exactly like the data tensor tells which coordinates of the
-whole problem each thread touches, so bounds checks are a comparison (``elem_less``).
+whole problem each thread touches, so bounds checks are a comparison (``elem_less``, in ``core.tuples``).
 
 Slicing (``T(_, 3)``), ``local_tile``, ``local_partition``, ``logical_divide``/``zipped_divide``/
 ``flat_divide`` and ``recast`` act on the layout and keep the engine, as in CuTe.
@@ -28,7 +28,7 @@ from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
 from . import inttuple as it
 from .algebra import composition
 from .basis import ScaledBasis, from_coord, to_coord
-from .inttuple import flatten, format_inttuple, is_lt, product_each
+from .inttuple import flatten, format_inttuple, product_each
 from .layout import Layout, Underscore, _, make_identity_layout, slice_and_offset
 from .tiling import flat_divide, logical_divide, recast, zipped_divide
 
@@ -40,7 +40,6 @@ __all__ = [
     "local_partition",
     "tensor_divide",
     "recast_tensor",
-    "elem_less",
     "print_tensor",
 ]
 
@@ -374,27 +373,6 @@ def recast_tensor(t: Tensor, dtype: Any) -> Tensor:
     usable = (t.engine.shape[0] * old_bits // new_bits) * new_bits // old_bits
     engine = t.engine[:usable].view(new_dtype)
     return Tensor(engine, recast(t.layout, old_bits, new_bits), t.offset * old_bits // new_bits)
-
-
-def elem_less(a: Any, b: Any) -> bool:
-    """CuTe's ``elem_less``: every leaf of coordinate ``a`` is less than the matching leaf of ``b``.
-
-    >>> elem_less((3, 7), (4, 8)), elem_less((3, 8), (4, 8))
-    (True, False)
-    """
-    ca = it.as_inttuple(a, "elem_less", "first coordinate")
-    cb = it.as_inttuple(b, "elem_less", "second coordinate")
-    return _elem_less(ca, cb)
-
-
-def _elem_less(a: Any, b: Any) -> bool:
-    if isinstance(a, tuple):
-        if not isinstance(b, tuple) or len(a) != len(b):
-            raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
-        return all(_elem_less(x, y) for x, y in zip(a, b))
-    if isinstance(b, tuple):
-        raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
-    return bool(is_lt(a, b))
 
 
 def _pretty(v: Any, double: bool = False) -> str:
