@@ -161,3 +161,47 @@ def test_colex_is_the_index_order(a, b) -> None:
 def test_bad_inputs_are_layout_errors(fn, args) -> None:
     with pytest.raises(LayoutError):
         fn(*args)
+
+
+# ------------------------------------------------------------------ writable tensors
+
+
+def test_tensor_writes_go_to_the_engine_and_views_share_it() -> None:
+    import numpy as np
+
+    from pycute_layouts import CoordinateError, Layout, LayoutTypeError, local_partition, make_tensor
+
+    A = np.arange(12).reshape(3, 4).copy()
+    T = make_tensor(A)  # a view of A's storage
+    T[1, 2] = -1
+    assert A[1, 2] == -1
+    col = T(_, 1)
+    col[2] = -5
+    assert A[2, 1] == -5 and T(2, 1) == -5
+    P = local_partition(T, Layout((3, 2)), 1)  # row 1, columns 0 and 2
+    P[_] = 0
+    assert A[1].tolist() == [0, 5, 0, 7]
+    T[0, _] = [10, 11, 12, 13]
+    assert A[0].tolist() == [10, 11, 12, 13]
+    with pytest.raises(LayoutValueError, match="3 values for a slice of 4"):
+        T[0, _] = [1, 2, 3]
+    with pytest.raises(LayoutTypeError, match="no storage"):
+        make_identity_tensor((2, 2))[0] = 1
+    R = make_tensor(np.arange(4), Layout(4, -1))
+    with pytest.raises(CoordinateError):
+        R[1] = 9  # offset -1: refused, not written at the end
+
+
+# ------------------------------------------------------------------ equivalent() on other domains
+
+
+def test_equivalent_on_a_domain_that_is_not_a_power_of_two() -> None:
+    from pycute_layouts import ProofError, equivalent
+
+    p = equivalent(Layout((3, 5), (5, 1)), lambda i, j: 5 * i + j, (3, 5))
+    assert p and p.method == "exhaustive"
+    c = equivalent(Layout((3, 5), (5, 1)), Layout((3, 5), (1, 3)), (3, 5))
+    assert not c and c.coordinate == (1, 0) and (c.left_address, c.right_address) == (5, 1)
+    assert equivalent(Layout(6, 2), Layout((2, 3), (2, 4)), (6,))
+    with pytest.raises(ProofError, match="more than the 65536 checked exhaustively"):
+        equivalent(Layout(1000), Layout(1000), (1000, 100))

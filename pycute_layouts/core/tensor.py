@@ -155,6 +155,37 @@ class Tensor:
     def __getitem__(self, key: Any) -> Any:
         return self(key)
 
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """``T[c] = v`` writes the engine (CuTe's ``T(c) = v``); with ``_`` in ``c``, every element of the slice.
+
+        Views (slices, divides, partitions) share the engine, so a write through one is seen by all.
+        A slice takes a scalar or an array of its size, in its index order.
+
+        >>> A = np.zeros(6, dtype=np.int32); T = make_tensor(A, Layout((2, 3), (3, 1)))
+        >>> T[1, 2] = 7; T[0, _] = 5; A.tolist()
+        [5, 5, 5, 0, 0, 7]
+        """
+        if self.engine is None:
+            raise LayoutTypeError("Tensor: a coordinate tensor has no storage to write")
+        if not self.engine.flags.writeable:
+            raise LayoutValueError("Tensor: the engine is a read-only numpy array")
+        if _has_underscore(key):
+            sub = self(key)
+            offs = sub.offsets()
+            n = self.engine.shape[0]
+            if offs.size and (offs.min() < 0 or offs.max() >= n):
+                raise CoordinateError(f"Tensor: the slice {key!r} reaches outside the engine of {n} elements"[:200])
+            vals = np.asarray(value)
+            if vals.ndim and vals.reshape(-1).shape[0] != offs.shape[0]:
+                raise LayoutValueError(f"Tensor: {vals.reshape(-1).shape[0]} values for a slice of {offs.shape[0]} "
+                                       "elements")
+            self.engine[offs] = vals.reshape(-1) if vals.ndim else vals
+            return
+        k = self.offset + self.layout(key)
+        if not 0 <= k < self.engine.shape[0]:
+            raise CoordinateError(f"Tensor: offset {k} is outside the engine of {self.engine.shape[0]} elements")
+        self.engine[k] = value
+
     def offsets(self) -> np.ndarray:
         """Engine index of every element, in the layout's index order (data tensors).
 
