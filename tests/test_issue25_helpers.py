@@ -205,3 +205,31 @@ def test_equivalent_on_a_domain_that_is_not_a_power_of_two() -> None:
     assert equivalent(Layout(6, 2), Layout((2, 3), (2, 4)), (6,))
     with pytest.raises(ProofError, match="more than the 65536 checked exhaustively"):
         equivalent(Layout(1000), Layout(1000), (1000, 100))
+
+
+# ------------------------------------------------------------------ F2 values as scalars, F2-valued basis strides
+
+
+def test_f2_values_as_scalars() -> None:
+    from pycute_layouts import F2
+
+    assert F2(0) == 0 and hash(F2(0)) == hash(0) and F2(3) != 3
+    assert F2(3) < F2(5) and F2(3) < 4 and F2(7) >= 7 and sorted([F2(5), F2(1), F2(3)]) == [F2(1), F2(3), F2(5)]
+    # PyCuTe shape.py: idx2crd(F2(0b10110), (4, 8)) == (F2(0b10), F2(0b101)) -- a carry-less bit split
+    assert idx2crd(F2(0b10110), (4, 8)) == (F2(0b10), F2(0b101))
+    with pytest.raises(LayoutValueError, match="power-of-two shapes"):
+        idx2crd(F2(5), (3, 4))
+    # an F2 index into a layout: bits split, products carry-less, summed by XOR
+    L = Layout((4, 8), (F2(1), F2(8)))
+    assert L(F2(22)) == L(22) == 2 ^ 40
+    assert Layout((4, 8), (3, 4))(F2(3)) == 3 ^ 6  # clmul(3, 3) = 5 where 3 * 3 = 9
+
+
+def test_f2_valued_basis_strides() -> None:
+    from pycute_layouts import F2, parse
+
+    L = Layout((4, 8), (E(0) * F2(1), E(1) * F2(3)))
+    assert str(L) == "(4,8):(F1@0,F3@1)" and parse(str(L)) == L
+    assert L(3, 5) == (3, 15)  # 5 * F3 = clmul(5, 3) = 15
+    assert L(13) == (1, 5)  # (1, 3): clmul(3, 3) = 5
+    assert [tuple(int(v) for v in r) for r in L.to_numpy()] == [L(i) for i in range(32)]

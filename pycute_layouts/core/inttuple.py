@@ -840,7 +840,8 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     takes ``idx % size(mode)`` and the last mode takes the rest, so an index past the size extends
     the last mode (``idx2crd(42, (3, 7, 2)) == (0, 0, 2)``, as CuTe C++); a leaf shape returns ``idx``.
     With ``stride`` (CuTe's three-argument form): each leaf is ``(idx // stride) % shape``.
-    A tuple ``idx`` (or a basis offset ``3@0 + 5@1``, the coordinate ``(3, 5)``) is split mode by mode.
+    A tuple ``idx`` (or a basis offset ``3@0 + 5@1``, the coordinate ``(3, 5)``) is split mode by mode;
+    an F2 index is split into the bits of a power-of-two shape (F2 leaves).
 
     >>> idx2crd(13, ((2, 3), 4))
     ((1, 0), 2)
@@ -849,6 +850,8 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     """
     if type(idx) is ScaledBasis:
         idx = _basis_to_tuple(idx, shape)
+    if type(idx) is F2:
+        return _f2_split(idx, shape)
     _checked("idx2crd", idx=idx, shape=shape, stride=0 if stride is None else stride)
     idx, shape, stride = _plain(idx), _plain(shape), _plain(stride)
     if isinstance(idx, tuple):
@@ -859,6 +862,24 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     if stride is None:
         return _idx2crd_extend(idx, shape)
     return _idx2crd(idx, shape, stride)
+
+
+def _f2_split(idx: F2, shape: Any) -> Any:
+    """An F2 index split into the bits of a power-of-two shape (PyCuTe's carry-less idx2crd); F2 leaves (0 for none)."""
+    _checked("idx2crd", shape=shape)
+    shape = _plain(shape)
+    for s in flatten(shape) if isinstance(shape, tuple) else (shape,):
+        if type(s) is not int or s <= 0 or s & (s - 1):
+            raise LayoutValueError(f"idx2crd: an F2 index splits into bits only over power-of-two shapes, got "
+                                   f"{format_inttuple(shape)}")
+    crd = _idx2crd_extend(idx.value, shape)
+    return _f2_leaves(crd)
+
+
+def _f2_leaves(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_f2_leaves(x) for x in c)
+    return F2(c) if c else 0
 
 
 def _basis_to_tuple(x: ScaledBasis, shape: Any) -> Any:

@@ -439,12 +439,29 @@ class Layout:
             return self._index(c)
         if isinstance(c, np.ndarray):
             return self._eval_numpy(c, check)
+        if type(c) is F2:
+            return self._f2_index(c)
         check_coord(c, self._s)
         r = it.crd2idx(c, self._s, self._d, check=check)
         cp = self.coord_profile()
         if cp is not None:
-            return to_coord(r, cp)
+            return _f2_as_int(to_coord(r, cp))
         return r.value if type(r) is F2 else simplify(r)
+
+    def _f2_index(self, c: F2) -> int:
+        """An F2 index: split into the bits of the (power-of-two) shape, every product carry-less, summed by XOR."""
+        fs, fd = self.flat_modes()
+        if not all(type(s) is int for s in fs) or not all(type(d) in (int, F2) for d in fd):
+            raise LayoutTypeError(f"Layout {self}: an F2 index needs integer shapes and integer or F2 strides")
+        crd = it.idx2crd(c, fs if len(fs) > 1 else fs[0])
+        crd = crd if isinstance(crd, tuple) else (crd,)
+        r = 0
+        for x, d in zip(crd, fd):
+            v = d.value if type(d) is F2 else d
+            if v < 0:
+                raise LayoutValueError(f"Layout {self}: a carry-less product needs strides >= 0, got {d}")
+            r ^= clmul(int(x), v)
+        return r
 
     def _index(self, c0: int) -> Any:
         """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
@@ -462,7 +479,7 @@ class Layout:
             r += m * fd[i]
         r = r + c * fd[n]
         if not self._fi and self._cp is not None:
-            return to_coord(r, self._cp)
+            return _f2_as_int(to_coord(r, self._cp))
         if type(r) is F2:
             return r.value
         return r if type(r) is int else simplify(r)
@@ -565,6 +582,13 @@ class Layout:
             if type(leaf) is not int and type(leaf) is not ScaledBasis and type(leaf) is not F2:
                 out |= leaf.free_symbols
         return out
+
+
+def _f2_as_int(c: Any) -> Any:
+    """A coordinate with its F2 components (F2-valued basis strides) as the plain ints they are."""
+    if isinstance(c, tuple):
+        return tuple(_f2_as_int(x) for x in c)
+    return c.value if type(c) is F2 else c
 
 
 def _check_stride_kinds(d: Any) -> None:
