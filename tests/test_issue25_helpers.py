@@ -233,3 +233,18 @@ def test_f2_valued_basis_strides() -> None:
     assert L(3, 5) == (3, 15)  # 5 * F3 = clmul(5, 3) = 15
     assert L(13) == (1, 5)  # (1, 3): clmul(3, 3) = 5
     assert [tuple(int(v) for v in r) for r in L.to_numpy()] == [L(i) for i in range(32)]
+
+
+# ------------------------------------------------------------------ None as PyCuTe's identity operand
+
+
+def test_none_is_the_identity_operand() -> None:
+    from pycute_layouts import coalesce, composition, left_inverse, logical_divide, logical_product, right_inverse
+
+    A = Layout((6, 4), (4, 1))
+    assert composition(A, None) == A and composition(None, A) == A
+    assert logical_divide(A, None) == A and logical_product(A, None) == A
+    assert coalesce(None) is None and right_inverse(None) is None and left_inverse(None) is None
+    # None inside a tuple tiler is CuTe's _ (PyCuTe test_logical_divide.py's (clayout_tv, None))
+    assert logical_divide(Layout((6, 4)), (None, 2)) == logical_divide(Layout((6, 4)), (_, 2))
+    assert composition(Layout((4, 6)), (None, 3)) == Layout((4, 3), (1, 4))

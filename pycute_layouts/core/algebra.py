@@ -75,6 +75,7 @@ __all__ = [
     "left_inverse",
     "tiler_to_layout",
     "register_composition_operand",
+    "none_as_underscore",
 ]
 
 
@@ -84,6 +85,19 @@ __all__ = [
 
 _LHS_COMPOSITION: dict = {}
 _RHS_COMPOSITION: dict = {}
+
+
+def none_as_underscore(t: Any) -> Any:
+    """A tuple tiler with PyCuTe's ``None`` ("leave this mode alone") spelled as CuTe's ``_``.
+
+    >>> none_as_underscore((4, None, (None, 2)))
+    (4, _, (_, 2))
+    """
+    if t is None:
+        return _
+    if type(t) is tuple:
+        return tuple(none_as_underscore(x) for x in t)
+    return t
 
 
 def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -> None:
@@ -297,6 +311,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     1:0
     """
     it.check_nesting(profile, "coalesce", "profile")
+    if layout is None:
+        return None  # PyCuTe's identity operand
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -396,6 +412,8 @@ def composition(a: Any, b: Any) -> Any:
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
     it.check_nesting(b, "composition", "b")
+    if type(b) is tuple:
+        b = none_as_underscore(b)
     if type(a) is Layout:
         if type(b) is Layout and type(b._s) is int and b._s == 1 and a.flat_modes()[0]:
             return Layout.from_normalized(1, 0)  # a size-1 B: the single point A(B(0)) = A(0) = 0, as coalesce writes it

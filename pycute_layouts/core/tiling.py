@@ -31,6 +31,7 @@ from .algebra import (
     compose_ints,
     composition,
     inner_aware,
+    none_as_underscore,
     refuse_coordinate_layout,
     right_inverse,
     tiler_to_layout,
@@ -96,6 +97,10 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,2),(8,32))
     """
     it.check_nesting(tiler, "logical_divide", "tiler")
+    if tiler is None:
+        return layout  # PyCuTe's identity tiler (CuTe's _)
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -189,6 +194,8 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,8),(2,32))
     """
     it.check_nesting(tiler, "zipped_divide", "tiler")
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -256,6 +263,10 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     (4,3):(1,4)
     """
     it.check_nesting(tiler, "logical_product", "tiler")
+    if tiler is None:
+        return block  # PyCuTe's identity tiler
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     block = as_layout(block, "logical_product")
     if isinstance(tiler, Layout):
         comp = complement(block, block.size() * tiler.cosize())
