@@ -678,7 +678,8 @@ def as_layout(x: Any, who: str) -> Layout:
 def make_layout(*args: Any) -> Layout:
     """Concatenate layouts into the modes of a new layout (CuTe's ``make_layout(L0, L1, ...)``).
 
-    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly.
+    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly;
+    ``make_layout([L0, L1])`` (PyCuTe's spelling, a list or generator of layouts) concatenates them.
 
     >>> print(make_layout(Layout(4, 1), Layout((2, 3), (8, 16))))
     (4,(2,3)):(1,(8,16))
@@ -688,7 +689,13 @@ def make_layout(*args: Any) -> Layout:
     (4,2):(1,4)
     """
     if not args:
-        raise LayoutValueError("make_layout: at least one argument is required")
+        raise LayoutValueError("make_layout: at least one argument is required (CuTe C++ has no make_layout() either)")
+    if len(args) == 1 and (isinstance(args[0], list) or type(args[0]).__name__ == "generator"):
+        items = list(args[0])  # PyCuTe's spelling: make_layout([L0, L1, ...])
+        if items and all(isinstance(a, Layout) for a in items):
+            return make_layout(*items)
+        if not items:
+            raise LayoutValueError("make_layout: an empty list of layouts has no modes")
     if all(type(a) is Layout for a in args) or all(isinstance(a, Layout) for a in args):
         return Layout.from_normalized(tuple(a._s for a in args), tuple(a._d for a in args))
     if any(isinstance(a, Layout) for a in args):

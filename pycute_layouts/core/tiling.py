@@ -753,6 +753,8 @@ def layout_add(a: Layout, b: Layout) -> Layout:
     >>> print(layout_add(Layout(8, E(0)), Layout(8, E(1))))
     8:1@0+1@1
     """
+    if a is None or b is None:
+        return b if a is None else a  # PyCuTe's identity operand
     a = as_layout(a, "layout_add")
     b = as_layout(b, "layout_add")
     if a.is_symbolic() or b.is_symbolic():
