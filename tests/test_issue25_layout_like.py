@@ -130,3 +130,39 @@ def test_right_inverse_of_a_symbolic_size() -> None:
     assert right_inverse(Layout(N, 2)) == Layout(1, 0)
     with pytest.raises(SymbolicUndecidable, match="cannot order the strides"):
         right_inverse(Layout((4, N), (N, 1)))
+
+
+_OBJS = {
+    "Layout": Layout((8, 8), (8, 1)),
+    "Composed": CL,
+    "Smem": SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), element_bits=16),
+    "Tensor": make_tensor(np.arange(64), Layout((8, 8), (8, 1))),
+    "Coord": make_identity_tensor((8, 8)),
+    "str": "abc",
+    "float": 2.5,
+    "list": [1, "a"],
+    "Swizzle": Swizzle(3, 0, 3),
+}
+_UNARY = ["coalesce", "filter", "right_inverse", "left_inverse", "complement", "nullspace", "coalesce_z",
+          "make_layout_like", "flatten", "rank", "depth", "size", "cosize", "shape", "stride"]
+_BINARY = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+           "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product", "max_common_layout",
+           "max_common_vector", "layout_add", "greatest_common_domain"]
+
+
+@pytest.mark.parametrize("kind", sorted(_OBJS))
+def test_every_free_function_answers_or_refuses_every_layout_like(kind: str) -> None:
+    import pycute_layouts as pl
+
+    o = _OBJS[kind]
+    for name in _UNARY:
+        try:
+            getattr(pl, name)(o)
+        except LayoutError:
+            pass
+    for name in _BINARY:
+        for other in (Layout(4), o):
+            try:
+                getattr(pl, name)(o, other)
+            except LayoutError:
+                pass
