@@ -21,6 +21,7 @@ from pycute_layouts import (
     Swizzle,
     SwizzledSmemLayout,
     XorSwizzle,
+    _,
     composition,
     left_inverse,
     max_common_layout,
@@ -219,3 +220,28 @@ def test_max_common_vector_law(sw: Swizzle, inner: Layout, other: Layout) -> Non
     common = max_common_layout(C, other)
     assert common.size() <= n
     assert all(C(common(i)) == i for i in range(common.size()))
+
+
+def test_compositions_through_swizzles_are_exact_where_cute_refuses_or_assumes() -> None:
+    # the cases tensor-layouts' tests/composed.py checks pointwise (facts, our own code)
+    inner = composition(Swizzle(3, 0, 3), Layout((8, 8), (8, 1)))
+    r = composition(Swizzle(1, 0, 3), inner)
+    assert str(r) == "Sw<2,1,3> o 0 o (8,8):(8,1)"  # the two swizzles fused
+    assert all(r(i) == Swizzle(1, 0, 3)(inner(i)) for i in range(64))
+    cases = [
+        (Layout((4, 4), (4, 1)), composition(Swizzle(3, 0, 3), Layout(16, 1))),
+        (Layout(32, 2), ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1))),
+        (Layout(32, 2), ComposedLayout(Swizzle(2, 1, 3), 4, Layout(32, 1))),
+        # the swizzle does not pass through (4,4):(4,1) extended past its size: a o 0 o B is kept as it is
+        (Layout((4, 4), (4, 1)), composition(Swizzle(3, 0, 3), Layout((8, 8), (8, 1)))),
+    ]
+    for a, b in cases:
+        R = composition(a, b)
+        assert all(R(i) == a(b(i)) for i in range(b.size())), (a, b, R)
+    kept = composition(Layout((4, 4), (4, 1)), composition(Swizzle(3, 0, 3), Layout((8, 8), (8, 1))))
+    sub, off = kept.slice_and_offset(2, _)
+    assert off == 0 and all(sub(j) == kept(2, j) for j in range(8))
+    C = ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1))
+    assert max_common_vector(C, Layout(32, 1)) == 2
+    common = max_common_layout(C, Layout(32, 1))
+    assert common.size() == 2 and all(C(common(i)) == i for i in range(2))

@@ -816,10 +816,21 @@ def _compose_with_composed(a: Any, b: Any) -> Any:
     """composition(a, b) for a ComposedLayout b = outer o off o inner: ``(a o outer) o off o inner``.
 
     CuTe requires off == 0 and gives composition(composition(a, outer), inner); a nonzero offset keeps
-    the composed form. The result is checked: R(i) == a(b(i)) for every i < size(b).
+    the composed form; where the swizzle does not pass through ``a`` (CuTe: a static_assert), the
+    result is ``a o 0 o b`` itself. The result is checked: R(i) == a(b(i)) for every i < size(b).
     """
-    a_outer = composition(a, b.outer)
-    if b.offset == 0:
+    outer = b.outer
+    if isinstance(outer, (Swizzle, XorSwizzle)) and isinstance(a, Layout) and not b.is_symbolic():
+        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
+    try:
+        a_outer = a if outer.is_identity() else composition(a, outer)
+    except AdmissibilityError:
+        if not isinstance(a, Layout):
+            raise
+        a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
+    if a_outer is None:
+        r = ComposedLayout(a, 0, b)
+    elif b.offset == 0:
         r = composition(a_outer, b.inner)
     else:
         r = ComposedLayout(a_outer, b.offset, b.inner)
@@ -827,6 +838,17 @@ def _compose_with_composed(a: Any, b: Any) -> Any:
         _check_law(f"composition({a}, {b})", b.size(), lambda i: _eval(r, i), lambda i: a(_eval(b, i)),
                    "composition(a, b)(i) == a(b(i))")
     return r
+
+
+def _restrict_swizzle(sw: Any, b: ComposedLayout) -> Any:
+    """``sw`` with only the XOR pairs whose source bit some ``b.offset + b.inner(i)`` sets: equal on b's points."""
+    check_budget("composition", f"{b}", b.size(), MAX_EVAL_POINTS)
+    vals = _eval(b.inner, np.arange(b.size(), dtype=np.int64)) + b.offset
+    if vals.size and vals.min() < 0:
+        return sw
+    mask = int(np.bitwise_or.reduce(vals)) if vals.size else 0
+    pairs = [(src, dst) for src, dst in _xor_pairs(sw, "composition") if mask >> src & 1]
+    return _as_swizzle(pairs)
 
 
 def _inverse_of_composed(c: ComposedLayout, which: str) -> Any:
