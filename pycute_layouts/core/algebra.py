@@ -60,6 +60,7 @@ from .layout import (
     _,
     as_layout,
     int_layout,
+    is_layout_like,
     make_layout,
     mode_layout,
     new_layout,
@@ -424,8 +425,10 @@ def composition(a: Any, b: Any) -> Any:
     lhs = _LHS_COMPOSITION.get(type(a))
     if lhs is not None:  # a Swizzle: CuTe's composition(Sw, L) is the ComposedLayout Sw o 0 o L
         return lhs(a, b)
-    if a is None:
-        return b  # PyCuTe's identity operand: composition(None, b) is b
+    if a is None:  # PyCuTe's identity operand: composition(None, b) is b
+        if is_layout_like(b):
+            return b
+        return tiler_to_layout(b) if b is not None else None
     a = tiler_to_layout(a) if isinstance(a, tuple) else as_layout(a, "composition")
     return _compose(a, b)
 

@@ -52,7 +52,17 @@ from .inttuple import (
     three_valued,
     validate_shape,
 )
-from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
+from .layout import (
+    Layout,
+    _,
+    as_layout,
+    is_layout_like,
+    make_layout,
+    new_layout,
+    require_modes,
+    slice_and_offset,
+    unwrap_single,
+)
 
 __all__ = [
     "logical_divide",
@@ -97,8 +107,8 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,2),(8,32))
     """
     it.check_nesting(tiler, "logical_divide", "tiler")
-    if tiler is None:
-        return layout  # PyCuTe's identity tiler (CuTe's _)
+    if tiler is None:  # PyCuTe's identity tiler (CuTe's _)
+        return layout if is_layout_like(layout) else as_layout(layout, "logical_divide")
     if type(tiler) is tuple:
         tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
@@ -194,6 +204,8 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,8),(2,32))
     """
     it.check_nesting(tiler, "zipped_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("zipped_divide: None is no tiler (PyCuTe refuses it too); use logical_divide(A, None)")
     if type(tiler) is tuple:
         tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
@@ -219,6 +231,8 @@ def tiled_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),4,2):((1,8),2,32)
     """
     it.check_nesting(tiler, "tiled_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("tiled_divide: None is no tiler; use logical_divide(A, None)")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (0, _rank_of(z.shape[1])))
 
@@ -234,6 +248,8 @@ def flat_divide(layout: Layout, tiler: Any) -> Layout:
     (2,4,4,2):(1,8,2,32)
     """
     it.check_nesting(tiler, "flat_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("flat_divide: None is no tiler; use logical_divide(A, None)")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
 
@@ -263,8 +279,8 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     (4,3):(1,4)
     """
     it.check_nesting(tiler, "logical_product", "tiler")
-    if tiler is None:
-        return block  # PyCuTe's identity tiler
+    if tiler is None:  # PyCuTe's identity tiler
+        return block if is_layout_like(block) else as_layout(block, "logical_product")
     if type(tiler) is tuple:
         tiler = none_as_underscore(tiler)
     block = as_layout(block, "logical_product")
@@ -753,8 +769,8 @@ def layout_add(a: Layout, b: Layout) -> Layout:
     >>> print(layout_add(Layout(8, E(0)), Layout(8, E(1))))
     8:1@0+1@1
     """
-    if a is None or b is None:
-        return b if a is None else a  # PyCuTe's identity operand
+    if a is None or b is None:  # PyCuTe's identity operand
+        return as_layout(b if a is None else a, "layout_add") if (a, b) != (None, None) else None
     a = as_layout(a, "layout_add")
     b = as_layout(b, "layout_add")
     if a.is_symbolic() or b.is_symbolic():

@@ -288,10 +288,9 @@ def group_modes(t: Any, begin: int, end: int) -> Any:
     if b > e:
         raise CoordinateError(f"group_modes: begin {begin} is after end {end}")
     mid = modes[b:e]
-    group = _rebuild(t, mid) if isinstance(t, Layout) and len(mid) != 1 else (mid[0] if len(mid) == 1 else tuple(mid))
-    if isinstance(t, Layout) and len(mid) == 1:  # a single mode grouped is the rank-1 tuple of it
-        group = Layout.from_normalized((mid[0].shape,), (mid[0].stride,))
-    elif not isinstance(t, Layout):
+    if isinstance(t, Layout):  # the grouped modes as one mode (a rank-1 tuple for a single mode, as CuTe)
+        group = Layout.from_normalized(tuple(m.shape for m in mid), tuple(m.stride for m in mid))
+    else:
         group = tuple(mid)
     return _rebuild(t, modes[:b] + (group,) + modes[e:])
 
