@@ -687,9 +687,9 @@ BAD_MODEL = [
         "needs power-of-two domains, but mode 0 of the domain (6)",
     ),
     (
-        lambda: equivalent(Layout((8, 3)), Layout((8, 3)), (8, 3)),
+        lambda: equivalent(Layout((1000, 100)), Layout((1000, 100)), (1000, 100)),
         ProofError,
-        "mode 1 of the domain (8,3) has size 3",
+        "(1000,100) is not all powers of two (no bit-vector model) and has 100000 points",
     ),
     (lambda: address_bits(Layout(8), (8, 0)), ProofError, "has size 0"),
     (lambda: address_bits(Layout(8), "8"), ProofError, "the domain must be a shape"),
