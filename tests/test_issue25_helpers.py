@@ -42,6 +42,11 @@ CASES = [
      "make_layout_like(Layout(((2,3),4),((4,0),1)))"),
     ("make_layout_like(Layout<Shape<_2,_2,_2,_2>,Stride<_0,_2,_4,_1>>{})", "make_layout_like(Layout((2,2,2,2),(0,2,4,1)))"),
     ("make_layout_like(Layout<Shape<_2,_3,_4,_5>,Stride<_0,_32,_1,_0>>{})", "make_layout_like(Layout((2,3,4,5),(0,32,1,0)))"),
+    ("make_layout_like(Layout<Shape<_1,_4>,Stride<_7,_2>>{})", "make_layout_like(Layout((1,4),(7,2)))"),
+    ("make_layout_like(Layout<Shape<_2,_2>,Stride<_1,_1>>{})", "make_layout_like(Layout((2,2),(1,1)))"),
+    ("make_layout_like(Layout<Shape<_2,_4,_8>,Stride<_32,_0,_2>>{})", "make_layout_like(Layout((2,4,8),(32,0,2)))"),
+    ("make_layout_like(Layout<Shape<_2,Shape<_3,_4>>,Stride<Int<50>,Stride<_1,_8>>>{})",
+     "make_layout_like(Layout((2,(3,4)),(50,(1,8))))"),
     ("take<1,3>(Shape<_1,_2,_3,_4>{})", "take((1,2,3,4),1,3)"),
     ("select<2,0>(Shape<_1,_2,_3>{})", "select((1,2,3),2,0)"),
     ("append<4>(Shape<_3>{}, Int<0>{})", "append((3,),0,4)"),
@@ -248,3 +253,15 @@ def test_none_is_the_identity_operand() -> None:
     # None inside a tuple tiler is CuTe's _ (PyCuTe test_logical_divide.py's (clayout_tv, None))
     assert logical_divide(Layout((6, 4)), (None, 2)) == logical_divide(Layout((6, 4)), (_, 2))
     assert composition(Layout((4, 6)), (None, 3)) == Layout((4, 3), (1, 4))
+
+
+def test_make_layout_like_with_symbolic_strides() -> None:
+    import sympy
+
+    N, M, X, Y = sympy.symbols("N M X Y", positive=True, integer=True)
+    # dynamic strides are larger than every integer one, ordered left to right (CuTe's compact_order)
+    assert make_layout_like(Layout((N, 4), (1, N))) == Layout((N, 4), (1, N))
+    assert make_layout_like(Layout((2, N, 4), (1, X, 2))) == Layout((2, N, 4), (1, 8, 2))
+    assert make_layout_like(Layout((N, M), (X, Y))) == Layout((N, M), (1, N))
+    with pytest.raises(LayoutError):
+        make_layout_like(Layout((2, 3), (E(0), E(1))))

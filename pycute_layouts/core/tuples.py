@@ -350,8 +350,9 @@ def unflatten(flat: Any, profile: Any) -> Any:
 def make_layout_like(layout: Any) -> Layout:
     """A compact layout with ``layout``'s shape and strides ordered as its strides are (CuTe's ``make_layout_like``).
 
-    Stride-0 modes stay 0; the others get compact strides in the order of the given strides (ties in
-    the order, as CuTe, give equal starting strides). A ComposedLayout or Tensor answers for its layout.
+    Stride-0 and size-1 modes get stride 0; the others get compact strides in the order of the given
+    strides (ties, as CuTe, give equal starting strides; symbolic strides are CuTe's dynamic ones:
+    larger than every integer, ordered left to right). A ComposedLayout or Tensor answers for its layout.
 
     >>> print(make_layout_like(Layout((2, 2, 2, 2), (0, 2, 4, 1))))
     (2,2,2,2):(0,2,4,1)
@@ -367,8 +368,11 @@ def make_layout_like(layout: Any) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         return layout
-    if not it.all_int(fd):
+    if layout.coord_profile() is not None or not all(type(d) is int or it.is_int(d) for d in fd):
         raise LayoutTypeError(f"make_layout_like: {layout} needs integer strides to order them")
+    if not it.all_int(fd):  # CuTe: dynamic (symbolic) strides are large, ordered left to right
+        top = max((d for d in fd if type(d) is int), default=0)
+        fd = tuple(d if type(d) is int else top + 1 + i for i, d in enumerate(fd))
     shapes = tuple(1 if d == 0 else s for s, d in zip(fs, fd))
     out = []
     for s, d in zip(shapes, fd):
@@ -376,7 +380,7 @@ def make_layout_like(layout: Any) -> Layout:
         for s2, d2 in zip(shapes, fd):
             if d2 < d:
                 start = start * s2
-        out.append(0 if s == 1 else start)
+        out.append(0 if s == 1 else it.simplify(start))
     sh = layout.shape
     st = it.unflatten(tuple(out), sh) if isinstance(sh, tuple) else out[0]
     return Layout.from_normalized(sh, st)
