@@ -120,7 +120,6 @@ def test_pycute_documented_values() -> None:
         common_coarsening(3, 4)
     assert list(coordinates((2, (2, 2))))[:3] == [(0, (0, 0)), (1, (0, 0)), (0, (1, 0))]
     assert idx2crd(7, (3, (2, 4))) == (1, (0, 1))
-    assert idx2crd(None, (3, (2, 4))) == (0, (0, 0))
 
 
 def test_layout_forms() -> None:

@@ -841,16 +841,13 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     the last mode (``idx2crd(42, (3, 7, 2)) == (0, 0, 2)``, as CuTe C++); a leaf shape returns ``idx``.
     With ``stride`` (CuTe's three-argument form): each leaf is ``(idx // stride) % shape``.
     A tuple ``idx`` (or a basis offset ``3@0 + 5@1``, the coordinate ``(3, 5)``) is split mode by mode;
-    an F2 index is split into the bits of a power-of-two shape (F2 leaves); ``None`` is the origin.
+    an F2 index is split into the bits of a power-of-two shape (F2 leaves).
 
     >>> idx2crd(13, ((2, 3), 4))
     ((1, 0), 2)
     >>> idx2crd(7, 4), idx2crd(42, (3, 7, 2)), idx2crd(42, (3, 7, 2), (1, 3, 21))
     (7, (0, 0, 2), (0, 0, 0))
     """
-    if idx is None:  # PyCuTe: the origin, zeros like the shape
-        _checked("idx2crd", shape=shape)
-        return _repeat_like(_plain(shape), 0)
     if type(idx) is ScaledBasis:
         idx = _basis_to_tuple(idx, shape)
     if type(idx) is F2:
