@@ -32,6 +32,7 @@ from pycute_layouts import (
     take,
     transform_leaf,
     unflatten,
+    unwrap,
     wrap,
 )
 
@@ -265,3 +266,21 @@ def test_make_layout_like_with_symbolic_strides() -> None:
     assert make_layout_like(Layout((N, M), (X, Y))) == Layout((N, M), (1, N))
     with pytest.raises(LayoutError):
         make_layout_like(Layout((2, 3), (E(0), E(1))))
+
+
+def test_pycute_htuple_facts() -> None:
+    # PyCuTe test_htuple.py facts, in our spelling (None marks a kept mode, as _ does)
+    shape = ((2, 3), (5, 7, 9))
+    assert slice_modes(0, shape) == () and dice_modes(0, shape) == (shape,)
+    assert slice_modes(None, shape) == (shape,) and dice_modes(None, shape) == ()
+    assert slice_modes((1, (1, 1, None)), shape) == (9,)
+    assert dice_modes((1, (1, 1, None)), shape) == ((2, 3), 5, 7)
+    assert slice_modes(((None, 1), (1, None, None)), shape) == (2, 7, 9)
+    assert dice_modes(((None, 1), (1, None, None)), shape) == (3, 5)
+    assert idx2crd(42, (3, 7, 2, 1)) == (0, 0, 0, 1) and idx2crd(42, (3, 7, (2, 1))) == (0, 0, (0, 1))
+    assert take((1, 2, 3, 4), 1, 1) == () and take((1, 2, 3, 4), 0, 4) == (1, 2, 3, 4)
+    with pytest.raises(LayoutError):
+        take((1, 2, 3, 4), 3, 1)
+    assert wrap((7,)) == (7,) and unwrap((((42,)),)) == 42 and unwrap((1, 2)) == (1, 2)
+    assert flatten(7) == (7,) and flatten(((1, (2, 3)), 4)) == (1, 2, 3, 4)
+    assert repeat_like(((1, (2, 3)), 4), 0) == ((0, (0, 0)), 0)  # CuTe's argument order

@@ -24,6 +24,7 @@ from typing import Any
 from ..errors import CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError
 from ..limits import MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
+from .algebra import none_as_underscore
 from .basis import ScaledBasis, to_coord
 from .inttuple import format_inttuple, product
 from .layout import Layout, _, is_layout_like
@@ -246,8 +247,10 @@ def _slice_dice(c: Any, t: Any, keep: bool, who: str) -> tuple:
 def slice_modes(coord: Any, t: Any) -> Any:
     """CuTe's ``slice(coord, t)``: the modes of ``t`` where ``coord`` has ``_``, as a tuple (a Layout for a layout).
 
-    >>> slice_modes((_, 2), (4, 8)), slice_modes(((_, 1), _), ((2, 3), 4))
-    ((4,), (2, 4))
+    ``None`` marks a kept mode as ``_`` does (PyCuTe's ``slice_``).
+
+    >>> slice_modes((_, 2), (4, 8)), slice_modes(((_, 1), _), ((2, 3), 4)), slice_modes((None, 1), (4, 8))
+    ((4,), (2, 4), (4,))
     """
     return _slice_or_dice(coord, t, True, "slice_modes")
 
@@ -265,6 +268,7 @@ def dice_modes(coord: Any, t: Any) -> Any:
 
 def _slice_or_dice(coord: Any, t: Any, keep: bool, who: str) -> Any:
     it.check_nesting(coord, who, "coordinate")
+    coord = none_as_underscore(coord)  # PyCuTe's slice_/dice_ mark the kept modes with None
     if isinstance(t, Layout):
         s = _slice_dice(coord, t.shape, keep, who)
         d = _slice_dice(coord, t.stride, keep, who)
