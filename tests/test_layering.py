@@ -56,6 +56,7 @@ CORE_ORDER = (
     "composed",
     "notation",
     "tensor",
+    "tuples",
 )
 
 

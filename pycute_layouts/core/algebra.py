@@ -60,6 +60,7 @@ from .layout import (
     _,
     as_layout,
     int_layout,
+    is_layout_like,
     make_layout,
     mode_layout,
     new_layout,
@@ -74,8 +75,43 @@ __all__ = [
     "right_inverse",
     "left_inverse",
     "tiler_to_layout",
+    "register_composition_operand",
+    "none_as_underscore",
 ]
 
+
+
+# ------------------------------------------------------------------------------------------
+# operands defined above this module (a Swizzle): the module that defines the result registers them
+
+_LHS_COMPOSITION: dict = {}
+_RHS_COMPOSITION: dict = {}
+
+
+def none_as_underscore(t: Any) -> Any:
+    """A tuple tiler with PyCuTe's ``None`` ("leave this mode alone") spelled as CuTe's ``_``.
+
+    >>> none_as_underscore((4, None, (None, 2)))
+    (4, _, (_, 2))
+    """
+    if t is None:
+        return _
+    if type(t) is tuple:
+        return tuple(none_as_underscore(x) for x in t)
+    return t
+
+
+def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -> None:
+    """Let ``composition`` take ``kind`` (a type defined above this module) on the left and/or right.
+
+    ``lhs(a, b)`` computes ``composition(a, b)`` for ``a`` of type ``kind``; ``rhs(a, b)`` for ``b``
+    of type ``kind``. :mod:`pycute_layouts.core.composed` registers the swizzles this way (its
+    results are ComposedLayouts, which this module cannot import).
+    """
+    if lhs is not None:
+        _LHS_COMPOSITION[kind] = lhs
+    if rhs is not None:
+        _RHS_COMPOSITION[kind] = rhs
 
 
 # ------------------------------------------------------------------------------------------
@@ -276,6 +312,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     1:0
     """
     it.check_nesting(profile, "coalesce", "profile")
+    if layout is None:
+        return None  # PyCuTe's identity operand
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -375,6 +413,8 @@ def composition(a: Any, b: Any) -> Any:
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
     it.check_nesting(b, "composition", "b")
+    if type(b) is tuple:
+        b = none_as_underscore(b)
     if type(a) is Layout:
         if type(b) is Layout and type(b._s) is int and b._s == 1 and a.flat_modes()[0]:
             return Layout.from_normalized(1, 0)  # a size-1 B: the single point A(B(0)) = A(0) = 0, as coalesce writes it
@@ -382,6 +422,13 @@ def composition(a: Any, b: Any) -> Any:
     comp = getattr(a, "_compose_with", None)
     if comp is not None and not isinstance(a, Layout):
         return comp(b)
+    lhs = _LHS_COMPOSITION.get(type(a))
+    if lhs is not None:  # a Swizzle: CuTe's composition(Sw, L) is the ComposedLayout Sw o 0 o L
+        return lhs(a, b)
+    if a is None:  # PyCuTe's identity operand: composition(None, b) is b
+        if is_layout_like(b):
+            return b
+        return tiler_to_layout(b) if b is not None else None
     a = tiler_to_layout(a) if isinstance(a, tuple) else as_layout(a, "composition")
     return _compose(a, b)
 
@@ -411,9 +458,14 @@ def _compose(a: Layout, b: Any) -> Any:
         b = it.as_inttuple(b, "composition", "tiler")
         validate_shape_leaf(b, "composition")
         return _compose_layout(a, b, 1, (b,), (1,))
+    if b is None:
+        return a  # PyCuTe's identity tiler None is CuTe's _
     swz = getattr(b, "_as_rhs_of_layout", None)
     if swz is not None:
         return swz(a)
+    rhs = _RHS_COMPOSITION.get(type(b))
+    if rhs is not None:
+        return rhs(a, b)
     raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
 
 
@@ -958,9 +1010,12 @@ def right_inverse(layout: Layout) -> Layout:
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
-    if layout is _:
-        return _
+    if layout is _ or layout is None:
+        return layout
     if type(layout) is not Layout:
+        hook = getattr(layout, "_right_inverse", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook()
         layout = as_layout(layout, "right_inverse")
     fl = layout.int_flat_modes()
     if fl is not None and fl[0]:  # the integer fast path
@@ -987,17 +1042,15 @@ def right_inverse(layout: Layout) -> Layout:
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
-    if not (all_int(fs) and all_int(fd)):
-        _require_int_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
     pre = [1]
     for x in s:
         pre.append(pre[-1] * x)
-    order = sorted(range(len(d)), key=d.__getitem__)
+    order = _sorted_strides(d, layout, "right_inverse")
     rs, rd = [], []
     cur = 1
     for i in order:
-        if d[i] == cur:
+        if d[i] == cur if type(d[i]) is int and type(cur) is int else is_eq(d[i], cur):
             rs.append(s[i])
             rd.append(pre[i])
             cur = s[i] * d[i]
@@ -1005,6 +1058,17 @@ def right_inverse(layout: Layout) -> Layout:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _sorted_strides(d: tuple, layout: Layout, who: str) -> list:
+    """The mode indices by ascending stride; symbolic strides are compared from their assumptions."""
+    if all_int(d):
+        return sorted(range(len(d)), key=d.__getitem__)
+    try:
+        return sorted(range(len(d)), key=functools.cmp_to_key(lambda i, j: -1 if is_lt(d[i], d[j]) else 0 if is_eq(
+            d[i], d[j]) else 1))
+    except SymbolicUndecidable as e:
+        raise SymbolicUndecidable(f"{who}: cannot order the strides {it.format_inttuple(d)} of {layout}: {e}") from e
 
 
 def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
@@ -1063,9 +1127,12 @@ def left_inverse(layout: Layout) -> Layout:
     >>> str(R), L(5), R(L(5)), L(R(L(5)))
     ('(7,2,2):(0,2,1)', 28, 2, 7)
     """
-    if layout is _:
-        return _
+    if layout is _ or layout is None:
+        return layout
     if type(layout) is not Layout:
+        hook = getattr(layout, "_left_inverse", None)
+        if hook is not None and not isinstance(layout, Layout):
+            return hook()
         layout = as_layout(layout, "left_inverse")
     fl = layout.int_flat_modes()
     if fl is not None and fl[0]:  # the integer fast path

@@ -31,8 +31,8 @@ def _is_zero(c: Any) -> bool:
 
 
 def _is_scalar(k: Any) -> bool:
-    if type(k) is int:
-        return True
+    if type(k) is int or type(k).__name__ == "F2" and type(k).__module__.endswith("core.f2"):
+        return True  # an F2 coefficient: the component accumulates by XOR (F2-valued basis strides)
     if type(k) is bool or isinstance(k, (tuple, ScaledBasis)):
         return False
     return isinstance(k, int) or type(k).__module__.startswith("sympy")

@@ -30,20 +30,20 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
+from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
 from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
 from . import inttuple as it
-from .algebra import composition
+from .algebra import composition, left_inverse, register_composition_operand, right_inverse
 from .display import rich_repr
 from .inttuple import format_inttuple
 from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
 from .symbols import subs_inttuple
-from .tiling import downcast, recast, upcast
+from .tiling import downcast, max_common_layout, max_common_vector, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
            "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note",
-           "check_swizzle_unit"]
+           "check_swizzle_unit", "swizzle_through"]
 
 #: The units a composed layout's swizzle may act on: ``"elements"`` (CuTe's meaning of
 #: ``Sw<B,M,S> o k o L``: the layout's own units, the default everywhere) or ``"bytes"`` (PTX's
@@ -76,6 +76,7 @@ class ComposedLayout:
     """
 
     __slots__ = ("_outer", "_offset", "_inner", "_hash")
+    _layout_like = True  # rank/depth/size/shape/cosize (free functions) are those of the inner layout
 
     def __init__(self, outer: Any, offset: Any = 0, inner: Any = None):
         if inner is None:
@@ -206,6 +207,21 @@ class ComposedLayout:
 
     def _compose_with(self, tiler: Any) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, composition(self._inner, tiler))
+
+    def _as_rhs_of_layout(self, a: Any) -> Any:
+        return _compose_with_composed(a, self)
+
+    def _right_inverse(self) -> Any:
+        return _inverse_of_composed(self, "right")
+
+    def _left_inverse(self) -> Any:
+        return _inverse_of_composed(self, "left")
+
+    def _max_common_layout(self, other: Any) -> Layout:
+        return _composed_max_common_layout(self, other)
+
+    def _max_common_vector(self, other: Any) -> int:
+        return _composed_max_common_vector(self, other)
 
     def compose(self, tiler: Any) -> ComposedLayout:
         """``composition(self, tiler)``: the tiler acts on the inner layout.
@@ -398,6 +414,7 @@ class SwizzledSmemLayout:
     """
 
     __slots__ = ("swizzle", "layout", "element_bits", "swizzle_unit", "base_address")
+    _layout_like = True  # rank/depth/size/shape/cosize (free functions) are those of the element layout
 
     def __init__(self, swizzle: Any, layout: Layout, element_bits: int, swizzle_unit: str = "bytes",
                  base_address: int = 0):
@@ -651,6 +668,22 @@ class SwizzledSmemLayout:
     def _compose_with(self, tiler: Any) -> SwizzledSmemLayout:
         return self._with_layout(composition(self.layout, tiler))
 
+    # the algebra with this as an operand: CuTe's element view Sw' o 0 o layout (as_composed)
+    def _as_rhs_of_layout(self, a: Any) -> Any:
+        return _compose_with_composed(a, self.as_composed())
+
+    def _right_inverse(self) -> Any:
+        return _inverse_of_composed(self.as_composed(), "right")
+
+    def _left_inverse(self) -> Any:
+        return _inverse_of_composed(self.as_composed(), "left")
+
+    def _max_common_layout(self, other: Any) -> Layout:
+        return _composed_max_common_layout(self.as_composed(), other)
+
+    def _max_common_vector(self, other: Any) -> int:
+        return _composed_max_common_vector(self.as_composed(), other)
+
     def compose(self, tiler: Any) -> SwizzledSmemLayout:
         """``composition(self, tiler)``: the tiler acts on the element layout; the pointer stays.
 
@@ -852,3 +885,242 @@ Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or 
         as_bytes += f", {verdict}"
     return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
             "(or pass swizzle_unit='bytes')")
+# the algebra through swizzled operands (CuTe's swizzle_layout.hpp, layout_composed.hpp)
+#
+# Every result is checked against its law on its whole domain (within MAX_EVAL_POINTS): CuTe's
+# constructions hold "in simple cases" (its comment at composition(Layout, Swizzle)); where one does
+# not hold, AdmissibilityError names the first index that breaks it.
+
+
+def _int_layout_of(x: Any, who: str) -> Layout:
+    if not isinstance(x, Layout):
+        raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}"[:200])
+    if x.is_symbolic() or x.int_flat_modes() is None:
+        raise LayoutTypeError(f"{who}: {x} needs integer shapes and strides (a swizzle acts on the bits of numbers)")
+    return x
+
+
+def _xor_pairs(sw: Any, who: str) -> tuple:
+    xs = sw.to_xor() if isinstance(sw, Swizzle) else sw
+    pairs = xs.pairs
+    if XorSwizzle(pairs) != xs:
+        raise SwizzleError(f"{who}: {sw} is not the identity plus XOR pairs; only such swizzles pass through a layout")
+    return pairs
+
+
+def _as_swizzle(pairs: list) -> Any:
+    xs = XorSwizzle(pairs)
+    try:
+        return xs.to_swizzle()
+    except SwizzleError:
+        return xs
+
+
+def _check_law(who: str, n: Any, got: Any, want: Any, what: str) -> None:
+    """AdmissibilityError naming the first index i < n where got(i) != want(i) (both vectorised)."""
+    check_budget(who, what, n, MAX_EVAL_POINTS)
+    idx = np.arange(n, dtype=np.int64)
+    g, w = np.asarray(got(idx)), np.asarray(want(idx))
+    bad = np.nonzero(g != w)[0]
+    if bad.size:
+        i = int(bad[0])
+        raise AdmissibilityError(f"{who}: {what} fails at i = {i} ({int(g[i])} != {int(w[i])}); CuTe's construction holds "
+                                 "only where the swizzle passes through the layout bit by bit")
+
+
+def swizzle_through(a: Layout, sw: Any) -> Any:
+    """The swizzle ``sw'`` on ``a``'s offsets with ``sw'(a(i)) == a(sw(i))`` for every ``i < size(a)``.
+
+    CuTe's ``composition(Layout a, Swizzle sw)`` = ``make_swizzle<a(yyy_msk), a(zzz_msk)>() o a``:
+    each XOR pair (bit y -> bit z) of ``sw`` becomes (bit of a(2^y) -> bit of a(2^z)).
+
+    Pre:  a has integer shapes and strides; a(2^y), a(2^z) are single bits (or a(2^z) == 0).
+    Post: sw'(a(i)) == a(sw(i)) for every i < size(a); a Swizzle where one is equal, else an XorSwizzle.
+    Otherwise AdmissibilityError.
+
+    >>> print(swizzle_through(Layout((8, 8), (8, 1)), Swizzle(3, 0, 3)))
+    Sw<3,0,-3>
+    """
+    a = _int_layout_of(a, "composition(Layout, Swizzle)")
+    new: list = []
+    for y, z in _xor_pairs(sw, "composition(Layout, Swizzle)"):
+        ay, az = a(1 << y), a(1 << z)
+        if az == 0:
+            continue  # XOR into a bit that a does not see: no effect
+        for v, b in ((ay, y), (az, z)):
+            if v <= 0 or v & (v - 1):
+                raise AdmissibilityError(f"composition({a}, {sw}): a(2^{b}) = {v} is not a single bit, so the "
+                                         "swizzle does not pass through the layout (CuTe's make_swizzle needs it)")
+        new.append((ay.bit_length() - 1, az.bit_length() - 1))
+    out = _as_swizzle(new)
+    _check_law(f"composition({a}, {sw})", a.size(), lambda i: out(a(i)), lambda i: a(sw(i)), "sw'(a(i)) == a(sw(i))")
+    return out
+
+
+def _compose_layout_swizzle(a: Any, sw: Any) -> Any:
+    """composition(a, sw) for a Swizzle sw: ``sw' o 0 o a`` (identity swizzles give a itself, as CuTe)."""
+    if isinstance(a, (ComposedLayout, SwizzledSmemLayout)):
+        return a._compose_with(sw)
+    if isinstance(a, tuple):
+        raise LayoutTypeError(f"composition: a tuple of tilers cannot be composed with {sw}")
+    a = _int_layout_of(a if isinstance(a, Layout) else Layout(it.as_inttuple(a, "composition")), "composition")
+    out = swizzle_through(a, sw)
+    return a if out.is_identity() else ComposedLayout(out, 0, a)
+
+
+def _compose_swizzle_layout(sw: Any, b: Any) -> Any:
+    """composition(sw, b): CuTe's ``Sw o 0 o b`` (b a layout; identity swizzles give b)."""
+    if isinstance(b, ComposedLayout):
+        if b.offset != 0 or not isinstance(b.outer, (Swizzle, XorSwizzle)):
+            return ComposedLayout(sw, 0, b)
+        fused = sw.compose(b.outer)
+        return ComposedLayout(_as_swizzle(list(fused.pairs)), 0, b.inner) if not fused.is_identity() else b.inner
+    if not isinstance(b, Layout):
+        raise LayoutTypeError(f"composition({sw}, b): b must be a Layout or a ComposedLayout, got {b!r}"[:200])
+    return b if sw.is_identity() else ComposedLayout(sw, 0, b)
+
+
+def _compose_with_composed(a: Any, b: Any) -> Any:
+    """composition(a, b) for a ComposedLayout b = outer o off o inner: ``(a o outer) o off o inner``.
+
+    CuTe requires off == 0 and gives composition(composition(a, outer), inner); a nonzero offset keeps
+    the composed form; where the swizzle does not pass through ``a`` (CuTe: a static_assert), the
+    result is ``a o 0 o b`` itself. The result is checked: R(i) == a(b(i)) for every i < size(b).
+    """
+    outer = b.outer
+    if isinstance(outer, (Swizzle, XorSwizzle)) and isinstance(a, Layout) and not b.is_symbolic():
+        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
+    try:
+        a_outer = a if outer.is_identity() else composition(a, outer)
+    except AdmissibilityError:
+        if not isinstance(a, Layout):
+            raise
+        a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
+    if a_outer is None:
+        r = ComposedLayout(a, 0, b)
+    elif b.offset == 0:
+        r = composition(a_outer, b.inner)
+    else:
+        r = ComposedLayout(a_outer, b.offset, b.inner)
+    if isinstance(a, Layout) and not a.is_symbolic() and not b.is_symbolic():
+        _check_law(f"composition({a}, {b})", b.size(), lambda i: _eval(r, i), lambda i: a(_eval(b, i)),
+                   "composition(a, b)(i) == a(b(i))")
+    return r
+
+
+def _restrict_swizzle(sw: Any, b: ComposedLayout) -> Any:
+    """``sw`` with only the XOR pairs whose source bit some ``b.offset + b.inner(i)`` sets: equal on b's points."""
+    check_budget("composition", f"{b}", b.size(), MAX_EVAL_POINTS)
+    vals = _eval(b.inner, np.arange(b.size(), dtype=np.int64)) + b.offset
+    if vals.size and vals.min() < 0:
+        return sw
+    mask = int(np.bitwise_or.reduce(vals)) if vals.size else 0
+    pairs = [(src, dst) for src, dst in _xor_pairs(sw, "composition") if mask >> src & 1]
+    return _as_swizzle(pairs)
+
+
+def _inverse_of_composed(c: ComposedLayout, which: str) -> Any:
+    """right_inverse / left_inverse of ``outer o off o inner`` (CuTe's swizzle_layout.hpp for off == 0).
+
+    right: inv(inner) o inv(outer); left likewise. A swizzle's inverse is itself (an XorSwizzle's is
+    its matrix inverse); a nonzero offset has no composed form here (LayoutValueError).
+    """
+    from_inner = right_inverse if which == "right" else left_inverse
+    if c.offset != 0:
+        raise LayoutValueError(f"{which}_inverse({c}): the offset {c.offset} is not 0; the inverse would apply the "
+                               "swizzle before a layout with an offset, which a ComposedLayout cannot hold")
+    inv_inner = from_inner(c.inner)
+    outer = c.outer
+    if isinstance(outer, (Swizzle, XorSwizzle)):
+        inv_outer = outer.inverse()
+    else:
+        inv_outer = from_inner(outer)
+    r = composition(inv_inner, inv_outer)
+    if which == "right":
+        _check_law(f"right_inverse({c})", r.size(), lambda i: _eval(c, _eval(r, i)), lambda i: i, "L(R(i)) == i")
+    else:
+        _check_law(f"left_inverse({c})", c.size(), lambda i: _eval(r, _eval(c, i)), lambda i: i, "R(L(i)) == i")
+    return r
+
+
+def _eval(f: Any, x: np.ndarray) -> np.ndarray:
+    """``f`` (a Layout or ComposedLayout) at the integer points ``x``."""
+    if isinstance(f, Layout):
+        return np.asarray(f(x))
+    return f._apply_outer(np.asarray(_eval(f.inner, x)) + f.offset)
+
+
+def _low_bit_limit(sw: Any) -> int:
+    """``2^k`` for the lowest bit a swizzle reads or writes: runs below it pass unchanged (CuTe's ``1 << M``)."""
+    pairs = _xor_pairs(sw, "max_common_vector")
+    if not pairs:
+        return 1 << 62
+    return 1 << min(min(p) for p in pairs)
+
+
+def _span(sw: Any) -> int:
+    pairs = _xor_pairs(sw, "max_common_vector")
+    return 1 << (max(max(p) for p in pairs) + 1) if pairs else 1
+
+
+def _alignment(off: Any) -> int:
+    return (off & -off) if type(off) is int and off else 1 << 62
+
+
+def _swizzled_common(c: ComposedLayout, other: Any) -> tuple:
+    """(plain layout of c, plain layout of other, the limit on the common vector) -- CuTe's rules:
+    a swizzled operand limits the vector to 2^M (the swizzle's lowest bit) and, here, to the offset's
+    alignment; two equal swizzles at equal offsets that close on the vector do not limit it."""
+    if not isinstance(c.outer, (Swizzle, XorSwizzle)):
+        raise LayoutTypeError(f"max_common_vector: {c} has a layout as its outer function; only swizzled layouts "
+                              "(CuTe's ComposedLayout<Swizzle, ...>) are supported")
+    other = other.as_composed() if isinstance(other, SwizzledSmemLayout) else other
+    limit = min(_low_bit_limit(c.outer), _alignment(c.offset))
+    if isinstance(other, ComposedLayout):
+        if not isinstance(other.outer, (Swizzle, XorSwizzle)):
+            raise LayoutTypeError(f"max_common_vector: {other} has a layout as its outer function")
+        same = XorSwizzle(_xor_pairs(c.outer, "max_common_vector")) == XorSwizzle(
+            _xor_pairs(other.outer, "max_common_vector")) and c.offset == other.offset == 0
+        if same:
+            return c.inner, other.inner, None, _span(c.outer)
+        limit = min(limit, _low_bit_limit(other.outer), _alignment(other.offset))
+        return c.inner, other.inner, limit, None
+    if not isinstance(other, Layout):
+        raise LayoutTypeError(f"max_common_vector: expected a layout, got {other!r}"[:200])
+    return c.inner, other, limit, None
+
+
+def _composed_max_common_vector(c: ComposedLayout, other: Any) -> int:
+    """max_common_vector of a swizzled layout and a layout (or another swizzled one), as CuTe.
+
+    >>> from pycute_layouts import Layout, Swizzle
+    >>> _composed_max_common_vector(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1))),
+    ...                             Layout((8, 64), (64, 1)))
+    8
+    """
+    a, b, limit, span = _swizzled_common(c, other)
+    vec = max_common_vector(a, b)
+    if span is not None:  # equal swizzles cancel where the vector is whole periods of the swizzle (or below it)
+        low = _low_bit_limit(c.outer)
+        return vec if vec % span == 0 or vec <= low else min(vec, low)
+    return min(vec, limit)
+
+
+def _composed_max_common_layout(c: ComposedLayout, other: Any) -> Layout:
+    """max_common_layout of a swizzled layout and a layout: the common layout truncated to the vector CuTe allows.
+
+    >>> from pycute_layouts import Layout, Swizzle
+    >>> print(_composed_max_common_layout(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1))),
+    ...                                   Layout((8, 64), (64, 1))))
+    8:8
+    """
+    a, b, limit, span = _swizzled_common(c, other)
+    common = max_common_layout(a, b)
+    n = _composed_max_common_vector(c, other)
+    if common.size() > n:
+        common = composition(common, Layout(n, 1))
+    return common
+
+
+for _kind in (Swizzle, XorSwizzle):
+    register_composition_operand(_kind, lhs=_compose_swizzle_layout, rhs=_compose_layout_swizzle)

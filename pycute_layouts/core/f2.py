@@ -52,8 +52,13 @@ class F2:
     Pre:  value is an int >= 0.
     Post: F2(a) + F2(b) == F2(a ^ b); k * F2(a) == F2(clmul(k, a)) for an int k >= 0.
 
+    F2 values compare by their bits (``F2(3) < F2(5)``, ``F2(3) < 4``); ``F2(0) == 0`` (the zero
+    stride fits every kind), while ``F2(v) != v`` for ``v != 0`` (an XOR stride is not an integer one).
+
     >>> F2(5) + F2(5), F2(1) * 8, int(F2(7))
     (0, F2(8), 7)
+    >>> F2(0) == 0, F2(3) == 3, F2(3) < F2(5)
+    (True, False, True)
     """
 
     __slots__ = ("value",)
@@ -104,10 +109,35 @@ class F2:
     __rmul__ = __mul__
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is F2 and other.value == self.value
+        if type(other) is F2:
+            return other.value == self.value
+        return self.value == 0 and type(other) is int and other == 0  # F2(0) is the zero stride 0
 
     def __hash__(self) -> int:
-        return hash(("F2", self.value))
+        return hash(0) if self.value == 0 else hash(("F2", self.value))
+
+    def _cmp_value(self, other: Any) -> Any:
+        if type(other) is F2:
+            return other.value
+        if type(other) is int:
+            return other
+        return None
+
+    def __lt__(self, other: Any) -> Any:
+        v = self._cmp_value(other)
+        return NotImplemented if v is None else self.value < v
+
+    def __le__(self, other: Any) -> Any:
+        v = self._cmp_value(other)
+        return NotImplemented if v is None else self.value <= v
+
+    def __gt__(self, other: Any) -> Any:
+        v = self._cmp_value(other)
+        return NotImplemented if v is None else self.value > v
+
+    def __ge__(self, other: Any) -> Any:
+        v = self._cmp_value(other)
+        return NotImplemented if v is None else self.value >= v
 
     def __str__(self) -> str:
         return f"F{self.value}"

@@ -836,14 +836,22 @@ def _crd2idx(crd: Any, shape: Any, stride: Any, check: bool) -> Any:
 def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> IntTuple:
     """The hierarchical coordinate of index ``idx`` in ``shape`` (CuTe's ``idx2crd``).
 
-    Without ``stride`` the shape's column-major strides are used: each leaf is
-    ``(idx // stride) % shape``; a leaf shape with no stride returns ``idx`` unchanged.
+    Without ``stride`` (CuTe's ``idx2crd(idx, shape)``): colexicographic, each mode but the last
+    takes ``idx % size(mode)`` and the last mode takes the rest, so an index past the size extends
+    the last mode (``idx2crd(42, (3, 7, 2)) == (0, 0, 2)``, as CuTe C++); a leaf shape returns ``idx``.
+    With ``stride`` (CuTe's three-argument form): each leaf is ``(idx // stride) % shape``.
+    A tuple ``idx`` (or a basis offset ``3@0 + 5@1``, the coordinate ``(3, 5)``) is split mode by mode;
+    an F2 index is split into the bits of a power-of-two shape (F2 leaves).
 
     >>> idx2crd(13, ((2, 3), 4))
     ((1, 0), 2)
-    >>> idx2crd(7, 4)
-    7
+    >>> idx2crd(7, 4), idx2crd(42, (3, 7, 2)), idx2crd(42, (3, 7, 2), (1, 3, 21))
+    (7, (0, 0, 2), (0, 0, 0))
     """
+    if type(idx) is ScaledBasis:
+        idx = _basis_to_tuple(idx, shape)
+    if type(idx) is F2:
+        return _f2_split(idx, shape)
     _checked("idx2crd", idx=idx, shape=shape, stride=0 if stride is None else stride)
     idx, shape, stride = _plain(idx), _plain(shape), _plain(stride)
     if isinstance(idx, tuple):
@@ -852,10 +860,70 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
         strides = stride if stride is not None else tuple(None for _ in shape)
         return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, strides))
     if stride is None:
-        if not isinstance(shape, tuple):
-            return idx
-        stride = prefix_product(shape)
+        return _idx2crd_extend(idx, shape)
     return _idx2crd(idx, shape, stride)
+
+
+def _f2_split(idx: F2, shape: Any) -> Any:
+    """An F2 index split into the bits of a power-of-two shape (PyCuTe's carry-less idx2crd); F2 leaves (0 for none)."""
+    _checked("idx2crd", shape=shape)
+    shape = _plain(shape)
+    for s in flatten(shape) if isinstance(shape, tuple) else (shape,):
+        if type(s) is not int or s <= 0 or s & (s - 1):
+            raise LayoutValueError(f"idx2crd: an F2 index splits into bits only over power-of-two shapes, got "
+                                   f"{format_inttuple(shape)}")
+    crd = _idx2crd_extend(idx.value, shape)
+    return _f2_leaves(crd)
+
+
+def _f2_leaves(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_f2_leaves(x) for x in c)
+    return F2(c) if c else 0
+
+
+def _basis_to_tuple(x: ScaledBasis, shape: Any) -> Any:
+    """The coordinate a basis offset stands for, one entry per top-level mode of ``shape`` (0 where absent)."""
+    if not isinstance(shape, tuple):
+        raise CongruenceError(f"idx2crd: the basis offset {x} needs a shape with modes, got {shape}")
+    parts: dict = {}
+    for path, c in x.terms:
+        if path[0] >= len(shape):
+            raise CongruenceError(f"idx2crd: the basis offset {x} names mode {path[0]} of the rank-{len(shape)} shape "
+                                  f"{format_inttuple(shape)}")
+        parts.setdefault(path[0], []).append((path[1:], c))
+    out = []
+    for i in range(len(shape)):
+        terms = parts.get(i, [])
+        if len(terms) == 1 and not terms[0][0]:
+            out.append(terms[0][1])
+        elif terms:
+            if any(not p for p, _c in terms):
+                raise CongruenceError(f"idx2crd: the basis offset {x} is both a leaf and a tuple in mode {i}")
+            out.append(ScaledBasis(*terms))
+        else:
+            out.append(0)
+    return tuple(out)
+
+
+def _idx2crd_extend(idx: Any, shape: Any) -> Any:
+    """CuTe's idx2crd(idx, shape): every mode but the last wraps at its size, the last takes the rest."""
+    if not isinstance(shape, tuple):
+        if type(shape) is int and shape == 0:
+            raise LayoutValueError(f"idx2crd: shape leaf {shape} must be non-zero")
+        return idx
+    out = []
+    last = len(shape) - 1
+    for k, s in enumerate(shape):
+        if k == last:
+            out.append(_idx2crd_extend(idx, s))
+            break
+        n = product(s)
+        if type(n) is int and n == 0:
+            raise LayoutValueError(f"idx2crd: mode {format_inttuple(s)} of shape {format_inttuple(shape)} has size 0")
+        out.append(_idx2crd_extend(idx % n, s))
+        idx = idx // n
+    return tuple(out)
 
 
 def _idx2crd(idx: Any, shape: Any, stride: Any) -> Any:

@@ -59,6 +59,7 @@ __all__ = [
     "Underscore",
     "_",
     "make_layout",
+    "is_layout_like",
     "size",
     "cosize",
     "rank",
@@ -438,12 +439,29 @@ class Layout:
             return self._index(c)
         if isinstance(c, np.ndarray):
             return self._eval_numpy(c, check)
+        if type(c) is F2:
+            return self._f2_index(c)
         check_coord(c, self._s)
         r = it.crd2idx(c, self._s, self._d, check=check)
         cp = self.coord_profile()
         if cp is not None:
-            return to_coord(r, cp)
+            return _f2_as_int(to_coord(r, cp))
         return r.value if type(r) is F2 else simplify(r)
+
+    def _f2_index(self, c: F2) -> int:
+        """An F2 index: split into the bits of the (power-of-two) shape, every product carry-less, summed by XOR."""
+        fs, fd = self.flat_modes()
+        if not all(type(s) is int for s in fs) or not all(type(d) in (int, F2) for d in fd):
+            raise LayoutTypeError(f"Layout {self}: an F2 index needs integer shapes and integer or F2 strides")
+        crd = it.idx2crd(c, fs if len(fs) > 1 else fs[0])
+        crd = crd if isinstance(crd, tuple) else (crd,)
+        r = 0
+        for x, d in zip(crd, fd):
+            v = d.value if type(d) is F2 else d
+            if v < 0:
+                raise LayoutValueError(f"Layout {self}: a carry-less product needs strides >= 0, got {d}")
+            r ^= clmul(int(x), v)
+        return r
 
     def _index(self, c0: int) -> Any:
         """Integer index -> offset, CuTe semantics (the last mode extends), cached flat modes."""
@@ -461,7 +479,7 @@ class Layout:
             r += m * fd[i]
         r = r + c * fd[n]
         if not self._fi and self._cp is not None:
-            return to_coord(r, self._cp)
+            return _f2_as_int(to_coord(r, self._cp))
         if type(r) is F2:
             return r.value
         return r if type(r) is int else simplify(r)
@@ -566,6 +584,13 @@ class Layout:
         return out
 
 
+def _f2_as_int(c: Any) -> Any:
+    """A coordinate with its F2 components (F2-valued basis strides) as the plain ints they are."""
+    if isinstance(c, tuple):
+        return tuple(_f2_as_int(x) for x in c)
+    return c.value if type(c) is F2 else c
+
+
 def _check_stride_kinds(d: Any) -> None:
     """LayoutTypeError when basis, F2 and nonzero integer strides are mixed in one layout (0 fits all)."""
     leaves = flatten(d)
@@ -653,7 +678,8 @@ def as_layout(x: Any, who: str) -> Layout:
 def make_layout(*args: Any) -> Layout:
     """Concatenate layouts into the modes of a new layout (CuTe's ``make_layout(L0, L1, ...)``).
 
-    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly.
+    ``make_layout(shape)`` / ``make_layout(shape, stride)`` with IntTuples build a layout directly;
+    ``make_layout([L0, L1])`` (PyCuTe's spelling, a list or generator of layouts) concatenates them.
 
     >>> print(make_layout(Layout(4, 1), Layout((2, 3), (8, 16))))
     (4,(2,3)):(1,(8,16))
@@ -663,7 +689,13 @@ def make_layout(*args: Any) -> Layout:
     (4,2):(1,4)
     """
     if not args:
-        raise LayoutValueError("make_layout: at least one argument is required")
+        raise LayoutValueError("make_layout: at least one argument is required (CuTe C++ has no make_layout() either)")
+    if len(args) == 1 and (isinstance(args[0], list) or type(args[0]).__name__ == "generator"):
+        items = list(args[0])  # PyCuTe's spelling: make_layout([L0, L1, ...])
+        if items and all(isinstance(a, Layout) for a in items):
+            return make_layout(*items)
+        if not items:
+            raise LayoutValueError("make_layout: an empty list of layouts has no modes")
     if all(type(a) is Layout for a in args) or all(isinstance(a, Layout) for a in args):
         return Layout.from_normalized(tuple(a._s for a in args), tuple(a._d for a in args))
     if any(isinstance(a, Layout) for a in args):
@@ -673,8 +705,32 @@ def make_layout(*args: Any) -> Layout:
     return Layout(*args)
 
 
+def is_layout_like(x: Any) -> bool:
+    """True for the package's layout-like objects: Layout, ComposedLayout, SwizzledSmemLayout, Tensor.
+
+    Each answers ``shape``, ``size()``, ``rank()``, ``depth()`` and ``cosize()`` as CuTe defines them
+    (``layout_composed.hpp``: those of the inner layout; ``tensor_impl.hpp``: those of the tensor's layout).
+
+    >>> is_layout_like(Layout(4)), is_layout_like((4, 2)), is_layout_like("abc")
+    (True, False, False)
+    """
+    return isinstance(x, Layout) or getattr(type(x), "_layout_like", False) is True
+
+
+def _inttuple_arg(x: Any, who: str) -> Any:
+    """``x`` as an IntTuple for a free function that takes a layout or an IntTuple, else LayoutTypeError."""
+    if isinstance(x, (str, bytes, dict, set, float, complex)) or x is None:
+        raise LayoutTypeError(f"{who}: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor) or an "
+                              f"IntTuple, got {type(x).__name__} {x!r}"[:300])
+    return it.as_inttuple(x, who)
+
+
 def size(x: Any, mode: int | None = None) -> Any:
-    """Size of a layout (or of one of its modes) or of a shape.
+    """Size of a layout-like object (or of one of its modes) or of an IntTuple.
+
+    Layout-like: a Layout, ComposedLayout or SwizzledSmemLayout (the inner layout's size, as
+    ``layout_composed.hpp``) or a Tensor (its layout's size, as ``tensor_impl.hpp``). Anything
+    else raises LayoutTypeError.
 
     >>> size(Layout((8, 4))), size((2, (3, 4))), size(Layout((8, 4)), 1)
     (32, 24, 4)
@@ -682,68 +738,82 @@ def size(x: Any, mode: int | None = None) -> Any:
     if mode is not None:
         if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
             raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
-        if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
-                x.shape if isinstance(x, Layout) else x):
+        sh = x.shape if is_layout_like(x) else _inttuple_arg(x, "size")
+        r = it.rank(sh)
+        if not -r <= mode < r:
             raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
-        return size(x[mode] if isinstance(x, Layout) else x[mode])
-    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
+        return simplify(product(sh[mode] if isinstance(sh, tuple) else sh))
+    if is_layout_like(x):
         return x.size()
-    return product(it.as_inttuple(x, "size"))
+    return product(_inttuple_arg(x, "size"))
 
 
 def cosize(x: Any) -> Any:
-    """Codomain size of a layout, ``L(size-1) + 1``.
+    """Codomain size of a layout-like object, ``L(size-1) + 1`` (of the inner layout / the tensor's layout).
 
     >>> cosize(Layout((8, 4), (4, 1)))
     32
     """
-    if not hasattr(x, "cosize"):
-        raise LayoutTypeError(f"cosize: expected a layout, got {x!r}")
+    if not is_layout_like(x):
+        raise LayoutTypeError(f"cosize: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor), "
+                              f"got {type(x).__name__} {x!r}"[:300])
     return x.cosize()
 
 
 def rank(x: Any) -> int:
-    """Rank of a layout or IntTuple.
+    """Rank of a layout-like object (of its inner layout / the tensor's layout) or of an IntTuple.
 
     >>> rank(Layout(((8, 2), 4))), rank((1, 2, 3))
     (2, 3)
     """
     if isinstance(x, Layout):
         return x.rank()
-    return it.rank(x)
+    if is_layout_like(x):
+        return x.rank()
+    return it.rank(_inttuple_arg(x, "rank"))
 
 
 def depth(x: Any) -> int:
-    """Depth of a layout or IntTuple.
+    """Depth of a layout-like object (of its inner layout / the tensor's layout) or of an IntTuple.
 
     >>> depth(Layout(((8, 2), 4))), depth(3)
     (2, 0)
     """
     if isinstance(x, Layout):
         return x.depth()
-    return it.depth(x)
+    if is_layout_like(x):
+        return x.depth()
+    return it.depth(_inttuple_arg(x, "depth"))
 
 
 def shape(x: Any) -> Any:
-    """Shape of a layout.
+    """Shape of a layout-like object (of its inner layout / the tensor's layout); an IntTuple is its own shape.
 
     >>> shape(Layout((8, 4)))
     (8, 4)
     """
-    if hasattr(x, "shape") and not isinstance(x, (tuple, int, np.ndarray)):
+    if is_layout_like(x):
         return x.shape
-    return it.as_inttuple(x, "shape")
+    return _inttuple_arg(x, "shape")
 
 
-def stride(x: Layout) -> Any:
-    """Stride of a layout.
+def stride(x: Any) -> Any:
+    """Stride of a Layout or of a Tensor's layout.
+
+    A ComposedLayout or SwizzledSmemLayout has no strides (CuTe deletes ``stride`` of a
+    ComposedLayout: the outer function is not linear); LayoutTypeError for it and anything else.
 
     >>> stride(Layout((8, 4)))
     (1, 8)
     """
-    if not isinstance(x, Layout):
-        raise LayoutTypeError(f"stride: expected a Layout, got {x!r}")
-    return x.stride
+    if isinstance(x, Layout):
+        return x.stride
+    if is_layout_like(x):
+        if hasattr(type(x), "stride"):  # a Tensor: its layout's stride
+            return x.stride
+        raise LayoutTypeError(f"stride: {x} has no strides: its outer function is not linear (CuTe C++ deletes "
+                              "stride of a ComposedLayout); ask its inner layout")
+    raise LayoutTypeError(f"stride: expected a Layout or a Tensor, got {type(x).__name__} {x!r}"[:300])
 
 
 def _slice_tuple(c: Any, t: Any) -> tuple:

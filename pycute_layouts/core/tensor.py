@@ -4,7 +4,7 @@ A :class:`Tensor` is CuTe's ``Tensor<Engine, Layout>``: element ``c`` lives at
 ``engine[offset + layout(c)]``. A *coordinate tensor* (CuTe's ``make_identity_tensor``) has no
 storage: its layout has basis strides and element ``c`` *is* a coordinate, ``base + layout(c)``.
 Partitioning a coordinate tensor exactly like the data tensor tells which coordinates of the
-whole problem each thread touches, so bounds checks are a comparison (``elem_less``).
+whole problem each thread touches, so bounds checks are a comparison (``elem_less``, in ``core.tuples``).
 
 Slicing (``T(_, 3)``), ``local_tile``, ``local_partition``, ``logical_divide``/``zipped_divide``/
 ``flat_divide`` and ``recast`` act on the layout and keep the engine, as in CuTe.
@@ -26,9 +26,10 @@ import numpy as np
 
 from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
 from . import inttuple as it
+from .algebra import composition
 from .basis import ScaledBasis, from_coord, to_coord
 from .display import rich_repr
-from .inttuple import flatten, format_inttuple, is_lt, product_each
+from .inttuple import flatten, format_inttuple, product_each
 from .layout import Layout, Underscore, _, make_identity_layout, slice_and_offset
 from .tiling import flat_divide, logical_divide, recast, zipped_divide
 
@@ -40,7 +41,6 @@ __all__ = [
     "local_partition",
     "tensor_divide",
     "recast_tensor",
-    "elem_less",
     "print_tensor",
 ]
 
@@ -68,6 +68,7 @@ class Tensor:
     """
 
     __slots__ = ("engine", "layout", "offset", "profile")
+    _layout_like = True  # rank/depth/size/shape/stride/cosize (free functions) are those of the layout
 
     def _repr_html_(self) -> str | None:
         """IPython's display protocol: a table (see :mod:`pycute_layouts.core.display`), or None for text."""
@@ -98,6 +99,42 @@ class Tensor:
         """Number of top-level modes."""
         return self.layout.rank()
 
+    def depth(self) -> int:
+        """Nesting depth of the layout's shape.
+
+        >>> make_identity_tensor(((2, 3), 4)).depth()
+        2
+        """
+        return self.layout.depth()
+
+    @property
+    def stride(self) -> Any:
+        """The layout's stride (basis strides for a coordinate tensor).
+
+        >>> make_tensor(np.arange(6), Layout((2, 3), (3, 1))).stride
+        (3, 1)
+        """
+        return self.layout.stride
+
+    def cosize(self) -> Any:
+        """The layout's cosize: the engine elements a data tensor spans (CuTe's ``cosize(tensor)``).
+
+        >>> make_tensor(np.arange(8), Layout((2, 2), (4, 1))).cosize()
+        6
+        """
+        return self.layout.cosize()
+
+    # -- the algebra on the layout (CuTe's tensor_impl.hpp: coalesce, filter, composition, the divides)
+    def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> Tensor:
+        name = getattr(fn, "__name__", "")
+        if name not in _TENSOR_LAYOUT_OPS:
+            raise LayoutTypeError(f"{name}: not defined for a Tensor (CuTe defines {', '.join(sorted(_TENSOR_LAYOUT_OPS))} "
+                                  "on a tensor's layout); apply it to T.layout")
+        return self._with(fn(self.layout, *args, **kwargs))
+
+    def _compose_with(self, tiler: Any) -> Tensor:
+        return self._with(composition(self.layout, tiler))
+
     def is_coordinate(self) -> bool:
         """True for a coordinate tensor (no storage; its elements are coordinates)."""
         return self.engine is None
@@ -122,6 +159,37 @@ class Tensor:
 
     def __getitem__(self, key: Any) -> Any:
         return self(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """``T[c] = v`` writes the engine (CuTe's ``T(c) = v``); with ``_`` in ``c``, every element of the slice.
+
+        Views (slices, divides, partitions) share the engine, so a write through one is seen by all.
+        A slice takes a scalar or an array of its size, in its index order.
+
+        >>> A = np.zeros(6, dtype=np.int32); T = make_tensor(A, Layout((2, 3), (3, 1)))
+        >>> T[1, 2] = 7; T[0, _] = 5; A.tolist()
+        [5, 5, 5, 0, 0, 7]
+        """
+        if self.engine is None:
+            raise LayoutTypeError("Tensor: a coordinate tensor has no storage to write")
+        if not self.engine.flags.writeable:
+            raise LayoutValueError("Tensor: the engine is a read-only numpy array")
+        if _has_underscore(key):
+            sub = self(key)
+            offs = sub.offsets()
+            n = self.engine.shape[0]
+            if offs.size and (offs.min() < 0 or offs.max() >= n):
+                raise CoordinateError(f"Tensor: the slice {key!r} reaches outside the engine of {n} elements"[:200])
+            vals = np.asarray(value)
+            if vals.ndim and vals.reshape(-1).shape[0] != offs.shape[0]:
+                raise LayoutValueError(f"Tensor: {vals.reshape(-1).shape[0]} values for a slice of {offs.shape[0]} "
+                                       "elements")
+            self.engine[offs] = vals.reshape(-1) if vals.ndim else vals
+            return
+        k = self.offset + self.layout(key)
+        if not 0 <= k < self.engine.shape[0]:
+            raise CoordinateError(f"Tensor: offset {k} is outside the engine of {self.engine.shape[0]} elements")
+        self.engine[k] = value
 
     def offsets(self) -> np.ndarray:
         """Engine index of every element, in the layout's index order (data tensors).
@@ -156,6 +224,10 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self})"
+
+
+#: The layout operations CuTe defines on a tensor (tensor_impl.hpp): the result views the same engine.
+_TENSOR_LAYOUT_OPS = frozenset({"coalesce", "filter", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide"})
 
 
 def _columns(layout: Layout, profile: Any, vals: np.ndarray) -> np.ndarray:
@@ -337,27 +409,6 @@ def recast_tensor(t: Tensor, dtype: Any) -> Tensor:
     usable = (t.engine.shape[0] * old_bits // new_bits) * new_bits // old_bits
     engine = t.engine[:usable].view(new_dtype)
     return Tensor(engine, recast(t.layout, old_bits, new_bits), t.offset * old_bits // new_bits)
-
-
-def elem_less(a: Any, b: Any) -> bool:
-    """CuTe's ``elem_less``: every leaf of coordinate ``a`` is less than the matching leaf of ``b``.
-
-    >>> elem_less((3, 7), (4, 8)), elem_less((3, 8), (4, 8))
-    (True, False)
-    """
-    ca = it.as_inttuple(a, "elem_less", "first coordinate")
-    cb = it.as_inttuple(b, "elem_less", "second coordinate")
-    return _elem_less(ca, cb)
-
-
-def _elem_less(a: Any, b: Any) -> bool:
-    if isinstance(a, tuple):
-        if not isinstance(b, tuple) or len(a) != len(b):
-            raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
-        return all(_elem_less(x, y) for x, y in zip(a, b))
-    if isinstance(b, tuple):
-        raise LayoutTypeError(f"elem_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
-    return bool(is_lt(a, b))
 
 
 def _pretty(v: Any, double: bool = False) -> str:

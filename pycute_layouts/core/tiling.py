@@ -31,6 +31,7 @@ from .algebra import (
     compose_ints,
     composition,
     inner_aware,
+    none_as_underscore,
     refuse_coordinate_layout,
     right_inverse,
     tiler_to_layout,
@@ -38,8 +39,30 @@ from .algebra import (
 )
 from .basis import from_coord
 from .f2 import F2
-from .inttuple import all_int, ceil_div, divides, flatten, format_inttuple, is_eq, product, signum, simplify, validate_shape
-from .layout import Layout, _, as_layout, make_layout, new_layout, require_modes, slice_and_offset, unwrap_single
+from .inttuple import (
+    all_int,
+    ceil_div,
+    divides,
+    flatten,
+    format_inttuple,
+    is_eq,
+    product,
+    signum,
+    simplify,
+    three_valued,
+    validate_shape,
+)
+from .layout import (
+    Layout,
+    _,
+    as_layout,
+    is_layout_like,
+    make_layout,
+    new_layout,
+    require_modes,
+    slice_and_offset,
+    unwrap_single,
+)
 
 __all__ = [
     "logical_divide",
@@ -85,6 +108,10 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,2),(8,32))
     """
     it.check_nesting(tiler, "logical_divide", "tiler")
+    if tiler is None:  # PyCuTe's identity tiler (CuTe's _)
+        return layout if is_layout_like(layout) else as_layout(layout, "logical_divide")
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -178,6 +205,10 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),(4,2)):((1,8),(2,32))
     """
     it.check_nesting(tiler, "zipped_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("zipped_divide: None is no tiler (PyCuTe refuses it too); use logical_divide(A, None)")
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     if type(layout) is not Layout:
         hook = getattr(layout, "_apply_to_inner", None)
         if hook is not None and not isinstance(layout, Layout):
@@ -201,6 +232,8 @@ def tiled_divide(layout: Layout, tiler: Any) -> Layout:
     ((2,4),4,2):((1,8),2,32)
     """
     it.check_nesting(tiler, "tiled_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("tiled_divide: None is no tiler; use logical_divide(A, None)")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (0, _rank_of(z.shape[1])))
 
@@ -216,6 +249,8 @@ def flat_divide(layout: Layout, tiler: Any) -> Layout:
     (2,4,4,2):(1,8,2,32)
     """
     it.check_nesting(tiler, "flat_divide", "tiler")
+    if tiler is None:
+        raise LayoutTypeError("flat_divide: None is no tiler; use logical_divide(A, None)")
     z = zipped_divide(layout, tiler)
     return _unpack(z, (_rank_of(z.shape[0]), _rank_of(z.shape[1])))
 
@@ -245,6 +280,10 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     (4,3):(1,4)
     """
     it.check_nesting(tiler, "logical_product", "tiler")
+    if tiler is None:  # PyCuTe's identity tiler
+        return block if is_layout_like(block) else as_layout(block, "logical_product")
+    if type(tiler) is tuple:
+        tiler = none_as_underscore(tiler)
     block = as_layout(block, "logical_product")
     if isinstance(tiler, Layout):
         comp = complement(block, block.size() * tiler.cosize())
@@ -367,12 +406,16 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
     Post: R is compact (a bijection onto [0, size)) with shape shape_; the mode of smallest order
           has stride 1.
 
-    ``order`` is weakly congruent with the shape; the default is column-major.
+    ``order`` is weakly congruent with the shape; the default is column-major. Symbolic order
+    values are CuTe's dynamic ones: larger than every integer value, ordered left to right.
 
     >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
     (2,2,2,2):(1,4,8,2)
     >>> print(make_ordered_layout((4, 3), (1, 0)))
     (4,3):(3,1)
+    >>> import sympy; p, q = sympy.symbols("p q", integer=True)
+    >>> print(make_ordered_layout((2, 3, 4, 5), (2, p, q, 50)))
+    (2,3,4,5):(1,10,30,2)
     """
     s = it.as_inttuple(shape_, "make_ordered_layout", "shape")
     validate_shape(s, "make_ordered_layout")
@@ -383,8 +426,10 @@ def make_ordered_layout(shape_: Any, order: Any = None) -> Layout:
         raise CongruenceError(f"make_ordered_layout: order {format_inttuple(o)} is not weakly congruent with shape "
                               f"{format_inttuple(s)}")
     flat_o = flatten(o)
-    if not all_int(flat_o):
-        raise LayoutTypeError(f"make_ordered_layout: order values must be integers, got {format_inttuple(o)}")
+    if not all_int(flat_o):  # CuTe: dynamic (here symbolic) order values are large, ordered left to right
+        top = max((v for v in flat_o if type(v) is int), default=0)
+        flat_o = tuple(v if type(v) is int else top + 1 + i for i, v in enumerate(flat_o))
+        o = it.unflatten(flat_o, o) if isinstance(o, tuple) else flat_o[0]
     if len(set(flat_o)) != len(flat_o):
         raise LayoutValueError(f"make_ordered_layout: order values must be distinct, got {format_inttuple(o)}")
     # Shape grouped like the order: product of the sub-shape at each leaf of order.
@@ -568,6 +613,10 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     >>> print(max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 4))))
     32:1
     """
+    for x, y in ((a, b), (b, a)):  # a swizzled operand (either side): CuTe's swizzle_layout.hpp
+        hook = getattr(x, "_max_common_layout", None)
+        if hook is not None and not isinstance(x, Layout):
+            return hook(y)
     a = as_layout(a, "max_common_layout")
     b = as_layout(b, "max_common_layout")
     inv_b = right_inverse(b)
@@ -591,6 +640,10 @@ def max_common_vector(a: Layout, b: Layout) -> int:
     >>> max_common_vector(Layout((8, 8), (1, 8)), Layout((8, 8), (8, 1)))
     1
     """
+    for x, y in ((a, b), (b, a)):  # a swizzled operand (either side): CuTe's swizzle_layout.hpp
+        hook = getattr(x, "_max_common_vector", None)
+        if hook is not None and not isinstance(x, Layout):
+            return hook(y)
     a = as_layout(a, "max_common_vector")
     b = as_layout(b, "max_common_vector")
     common = coalesce(composition(a, right_inverse(b)))
@@ -717,6 +770,8 @@ def layout_add(a: Layout, b: Layout) -> Layout:
     >>> print(layout_add(Layout(8, E(0)), Layout(8, E(1))))
     8:1@0+1@1
     """
+    if a is None or b is None:  # PyCuTe's identity operand
+        return as_layout(b if a is None else a, "layout_add") if (a, b) != (None, None) else None
     a = as_layout(a, "layout_add")
     b = as_layout(b, "layout_add")
     if a.is_symbolic() or b.is_symbolic():
@@ -760,16 +815,25 @@ def coalesce_z(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if len(fs) == 1:
         return Layout.from_normalized(fs[0], fd[0])
-    if not (fs[-1] == 1 if type(fs[-1]) is int else is_eq(fs[-1], 1)):
-        return coalesce(layout)
-    tail_d = fd[-1]
+    tail_one = fs[-1] == 1 if type(fs[-1]) is int else three_valued(is_eq, fs[-1], 1)
+    if tail_one is False:
+        return coalesce(layout)  # coalesce drops no trailing mode: the last mode extends as before
+    tail_s, tail_d = fs[-1], fd[-1]
     head = coalesce(Layout.from_normalized(fs[:-1], fd[:-1]))
     hs = flatten(head.shape)
     hd = flatten(head.stride)
+    last = hs[-1] * hd[-1]
+    extends = last == tail_d if (type(last) is int and type(tail_d) is int) else _maybe_same(last, tail_d)
+    if tail_one is not True:  # the tail's size is undecided: keep it as a mode unless it merges either way
+        if extends:  # hs[-1]:hd[-1] followed by tail_s:tail_d is one mode, whatever tail_s is
+            return Layout.from_normalized(hs[:-1] + (simplify(hs[-1] * tail_s),), hd) if len(hs) > 1 else \
+                Layout.from_normalized(simplify(hs[0] * tail_s), hd[0])
+        if hs == (1,):
+            return Layout.from_normalized(tail_s, tail_d)
+        return Layout.from_normalized(hs + (tail_s,), hd + (tail_d,))
     if hs == (1,):
         return Layout.from_normalized(1, tail_d)
-    last = hs[-1] * hd[-1]
-    if last == tail_d if (type(last) is int and type(tail_d) is int) else _maybe_same(last, tail_d):
+    if extends:
         return head  # the last mode already extends with the tail's stride
     return Layout.from_normalized(hs + (1,), hd + (tail_d,))
 

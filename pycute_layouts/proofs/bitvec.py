@@ -535,6 +535,56 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
     return _truth_table(fn, space, side, reason)
 
 
+class _Grid:
+    """A domain that is not all powers of two: its shape and its coordinates (for exhaustive checks)."""
+
+    def __init__(self, shape: Any):
+        self.shape = shape
+        self.size = it.product(shape)
+
+    def coordinate(self, index: int) -> Any:
+        return it.idx2crd(index, self.shape) if isinstance(self.shape, tuple) else index
+
+
+def _non_pow2_domain(domain: Any) -> _Grid | None:
+    """The domain as a _Grid when it is a concrete shape with a leaf that is not a power of two, else None."""
+    try:
+        shape = it.as_inttuple(domain, "equivalent", "domain")
+    except LayoutError:
+        return None  # _Space says why
+    leaves = it.flatten(shape)
+    if not leaves or not all(type(s) is int and s > 0 for s in leaves) or all(not s & (s - 1) for s in leaves):
+        return None
+    return _Grid(shape)
+
+
+def _equivalent_exhaustive(f: Any, g: Any, grid: _Grid, nbits: int | None) -> Proof | Counterexample:
+    """equivalent() on a domain that is not all powers of two: every point, within _EXHAUSTIVE_LIMIT."""
+    for side, fn in (("left", f), ("right", g)):
+        if not _is_known(fn) and not callable(fn):
+            raise LayoutTypeError(f"{side} side: expected a Layout, ComposedLayout, SwizzledSmemLayout, Swizzle "
+                                  f"or a callable, got {fn!r}")
+    if grid.size > _EXHAUSTIVE_LIMIT:
+        raise ProofError(f"equivalent: the domain {_fmt(grid.shape)} is not all powers of two (no bit-vector model) "
+                         f"and has {grid.size} points, more than the {_EXHAUSTIVE_LIMIT} checked exhaustively")
+    mask = -1 if nbits is None else (1 << nbits) - 1
+    left, right = _describe(f), _describe(g)
+    top = 0
+    for i in range(grid.size):
+        la, ra = _concrete(f, grid, i), _concrete(g, grid, i)
+        top = max(top, la, ra)
+        if (la ^ ra) & mask:
+            diff = (la ^ ra) & mask
+            bits = [t for t in range(diff.bit_length()) if diff >> t & 1]
+            return Counterexample(left, right, grid.shape, grid.coordinate(i), i, la, ra, bits[0],
+                                  bool(la >> bits[0] & 1), bool(ra >> bits[0] & 1), {}, bits)
+    width = top.bit_length() if nbits is None else nbits
+    steps: list = [(f"The domain {_fmt(grid.shape)} is not all powers of two, so each of its {grid.size} points "
+                    "was evaluated on both sides:", None),
+                   (f"Left side: {left}; right side: {right}; every address agrees.", None)]
+    return Proof(left, right, grid.shape, width, steps, "exhaustive")
+
+
 def _truth_table(fn: Callable, space: _Space, side: str, reason: str) -> tuple[BitVector, str]:
     """Exact ANF of every address bit from the values on the whole domain (Moebius transform)."""
     if space.size > _EXHAUSTIVE_LIMIT:
@@ -772,6 +822,10 @@ def equivalent(
 ) -> Proof | Counterexample:
     """Decide whether ``f`` and ``g`` give the same address at every coordinate of ``domain``.
 
+    A domain with a mode that is not a power of two has no bit-vector model: it is checked point by
+    point, exhaustively, up to ``_EXHAUSTIVE_LIMIT`` = 65536 points (ProofError beyond), and the
+    Proof's method is ``"exhaustive"``.
+
     Both sides go through :func:`address_bits` conventions (layouts and swizzles see the linear
     index, SwizzledSmemLayout gives byte addresses, callables get the coordinate). Address bits
     ``0 .. nbits-1`` are compared (default: every bit either side can set). ``method="anf"``
@@ -786,12 +840,17 @@ def equivalent(
     True
     >>> equivalent(C, Layout((8, 64), (64, 1)), (8, 64))
     Counterexample(coordinate=(2, 0), left_address=144, right_address=128)
+    >>> bool(equivalent(Layout((3, 5), (5, 1)), lambda i, j: 5 * i + j, (3, 5)))
+    True
     """
     if not isinstance(method, str) or method not in ("anf", "sat"):
         raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {method!r}")
-    space = _Space(domain, "equivalent")
     if nbits is not None:
         check_count("equivalent", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)
+    grid = _non_pow2_domain(domain)
+    if grid is not None:
+        return _equivalent_exhaustive(f, g, grid, nbits)
+    space = _Space(domain, "equivalent")
     lv, lhow = _evaluate(f, space, "left")
     rv, rhow = _evaluate(g, space, "right")
     width = max(lv.width, rv.width) if nbits is None else nbits
