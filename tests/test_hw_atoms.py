@@ -127,7 +127,7 @@ def test_planted_measurement_change_is_caught(data: dict) -> None:
     c = next(c for c in d["cases"] if c["name"] == "wgmma/tf32/RS/N32")
     c["out"][5] ^= 1 << 20
     _, errs = gen_atoms.verify(d)
-    assert any(e.startswith("wgmma/tf32/RS/N32: thread 0 register 5") for e in errs)
+    assert any(e.startswith("wgmma/tf32/RS/N32: thread 0 value 5") for e in errs)
 
 
 # ----------------------------------------------------------------------------------------------------------------
