@@ -51,7 +51,7 @@ def _sass(path: str) -> dict:
                 fn = m.group(1)
                 out[fn] = {}
                 continue
-            m = re.search(r"\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)(\.[A-Z0-9_.]+)?\b", line)
+            m = re.search(r"\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)(\.[A-Za-z0-9_.]+)?", line)
             if fn and m and m.group(1) in SASS_OPS:
                 op = m.group(1) + (m.group(2) or "")
                 out[fn][op] = out[fn].get(op, 0) + 1

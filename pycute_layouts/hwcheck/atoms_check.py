@@ -43,9 +43,13 @@ import numpy as np
 
 from ..arch import atoms
 from ..arch.wgmma import make_smem_desc
+from ..core.composed import SwizzledSmemLayout
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
+from ..errors import HwCheckError
 
-__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "COPY_CASES", "Case", "cases", "emit", "check_case", "verify"]
+__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "COPY_CASES", "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES",
+           "REGS_WORDS", "Case", "cases", "emit", "check_case", "verify"]
 
 #: (case name, atom name) of every wgmma case.
 WGMMA_CASES = (
@@ -73,7 +77,15 @@ MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN",
 COPY_CASES = ("SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N", "SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T",
               "SM75_U16x8_LDSM_T", "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N", "SM90_U16x2_STSM_T",
               "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T")
+#: ldmatrix / stmatrix atoms tiled over a whole swizzled bf16 tile (one warp, one instruction per 4 matrices).
+TILED_COPY_ATOMS = ("SM75_U32x4_LDSM_N", "SM75_U16x8_LDSM_T", "SM90_U32x4_STSM_N", "SM90_U16x8_STSM_T")
+#: swizzled tiles of the tiled copies and cp.async: name -> (Swizzle B of Sw<B,4,3>, bf16 columns), 32 rows
+TILE_SWIZZLES = {"Sw<3,4,3>": (3, 64), "Sw<2,4,3>": (2, 32), "none": (0, 64)}
+#: cp.async copy sizes (cp.async.cg for 16 bytes, cp.async.ca for 4 and 8)
+CP_ASYNC_BYTES = (16, 8, 4)
 B_OFFSET_BYTES = 4096
+#: words of per-thread input (registers or addresses) each case gets (atoms.cu copies this many)
+REGS_WORDS = 2048
 _TYPE_RE = re.compile(r"BF16|TF32|F32|F16|E4M3|E5M2|S32|S8|U8")
 
 
@@ -97,6 +109,12 @@ def cases() -> list[Case]:
     out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
     out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
+    for sw_name, (_, cols) in TILE_SWIZZLES.items():
+        for a in TILED_COPY_ATOMS:
+            ca = atoms.copy_atom(a)
+            out.append(Case(f"tiled/{a}/32x{cols}/{sw_name}", f"{ca.kind}_tile", ca))
+        for nbytes in CP_ASYNC_BYTES:
+            out.append(Case(f"cp.async/{nbytes}B/32x{cols}/{sw_name}", "cp_async", None))
     return out
 
 
@@ -166,6 +184,154 @@ def a_registers(atom) -> list[int]:
                 word |= encode(vals[kk], bits, types_of(atom)[1]) << (bits * i)
             regs.append(word)
     return regs
+
+
+# --------------------------------------------------------------------------------------------------
+# tiled copies and cp.async over a swizzled bf16 tile (32 rows): element (r, c) holds the code r * cols + c
+
+
+def tile_of(name: str) -> tuple[SwizzledSmemLayout, int]:
+    """The swizzled shared-memory tile of a tiled-copy / cp.async case and its bf16 columns."""
+    sw_name = name.split("/")[-1]
+    b, cols = TILE_SWIZZLES[sw_name]
+    return SwizzledSmemLayout(Swizzle(b, 4, 3), Layout((32, cols), (cols, 1)), 16), cols
+
+
+def tile_origins(cols: int) -> list[list[tuple[int, int]]]:
+    """Per instruction, the (row, col) origins of its 4 8x8 matrices: matrix q at (8 (q % 4), 8 (q // 4))."""
+    q = [(8 * (i % 4), 8 * (i // 4)) for i in range(4 * cols // 8)]
+    return [q[4 * i:4 * i + 4] for i in range(len(q) // 4)]
+
+
+def tile_thread_addresses(c: Case) -> list[int]:
+    """Per instruction and lane, the byte offset in the tile the lane passes: the library's access pattern."""
+    smem, cols = tile_of(c.name)
+    out = []
+    for origins in tile_origins(cols):
+        coords = c.atom.access_pattern(element_bits=16, matrix_origins=origins).coords
+        out += [int(smem.byte_address(*coords[t])) for t in range(32)]
+    return out
+
+
+def _dense_to_tile(e: int, origins: list[tuple[int, int]]) -> tuple[int, int]:
+    """Element ``e`` of the atom's dense 8 * nm x 8 rows -> the tile coordinate of the matrix it belongs to."""
+    row, col = e // 8, e % 8
+    r0, c0 = origins[row // 8]
+    return r0 + row % 8, c0 + col
+
+
+def tile_image(name: str) -> bytes:
+    """The tile's shared-memory bytes: code r * cols + c at byte_address(r, c)."""
+    smem, cols = tile_of(name)
+    img = bytearray(32 * cols * 2)
+    for r in range(32):
+        for col in range(cols):
+            a = int(smem.byte_address(r, col))
+            img[a:a + 2] = (r * cols + col).to_bytes(2, "little")
+    return bytes(img)
+
+
+def _tile_copy_kernel(i: int, c: Case) -> str:
+    a = c.atom
+    _, cols = tile_of(c.name)
+    ni = len(tile_origins(cols))
+    qual = "m8n8.x4" + (".trans" if a.trans else "")
+    if a.kind == "ldsm":
+        body = f"""  for (int j = lane; j < {32 * cols}; j += 32) s[j] = reinterpret_cast<const uint16_t*>(img)[j];
+  __syncwarp();
+  for (int q = 0; q < {ni}; ++q) {{
+    uint32_t r[4];
+    asm volatile("ldmatrix.sync.aligned.{qual}.shared.b16 {{%0,%1,%2,%3}}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(base + addrs[q * 32 + lane]) : "memory");
+    for (int j = 0; j < 4; ++j) out[(q * 32 + lane) * 4 + j] = r[j];
+  }}"""
+    else:
+        body = f"""  for (int j = lane; j < {32 * cols}; j += 32) s[j] = 0xFFFFu;
+  __syncwarp();
+  for (int q = 0; q < {ni}; ++q) {{
+    uint32_t r[4];
+    for (int j = 0; j < 4; ++j) {{
+      const uint32_t code = 256u * q + 8u * lane + 2u * j;
+      r[j] = ((code + 1u) << 16) | code;
+    }}
+    asm volatile("stmatrix.sync.aligned.{qual}.shared.b16 [%0], {{%1,%2,%3,%4}};"
+                 :: "r"(base + addrs[q * 32 + lane]), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+  }}
+  __syncwarp();
+  for (int j = lane; j < {16 * cols}; j += 32) out[j] = ((uint32_t)s[2 * j + 1] << 16) | s[2 * j];"""
+    return f"""
+// case {i}: {c.name}: {a.name} tiled over a swizzled 32x{cols} bf16 tile; lane addresses from the library
+__global__ void case{i}(const uint8_t* img, int, int, const uint32_t* addrs, uint32_t* out) {{
+  __shared__ __align__(1024) uint16_t s[{32 * cols}];
+  const int lane = threadIdx.x;
+  const uint32_t base = smem_u32(s);
+{body}
+}}
+"""
+
+
+def _cp_async_kernel(i: int, c: Case) -> str:
+    nbytes = int(c.name.split("/")[1][:-1])
+    _, cols = tile_of(c.name)
+    op = "cp.async.cg.shared.global" if nbytes == 16 else "cp.async.ca.shared.global"
+    per_row = cols * 2 // nbytes
+    return f"""
+// case {i}: {c.name}: {op} of {nbytes}-byte pieces of a dense 32x{cols} bf16 tile to the swizzled addresses
+__global__ void case{i}(const uint8_t* img, int, int, const uint32_t* addrs, uint32_t* out) {{
+  __shared__ __align__(1024) uint16_t s[{32 * cols}];
+  for (int j = threadIdx.x; j < {32 * cols}; j += blockDim.x) s[j] = 0xFFFFu;
+  __syncthreads();
+  for (int q = threadIdx.x; q < {32 * per_row}; q += blockDim.x) {{
+    asm volatile("{op} [%0], [%1], {nbytes};" :: "r"(smem_u32(s) + addrs[q]), "l"(img + {nbytes} * q) : "memory");
+  }}
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  for (int j = threadIdx.x; j < {16 * cols}; j += blockDim.x) out[j] = ((uint32_t)s[2 * j + 1] << 16) | s[2 * j];
+}}
+"""
+
+
+def cp_async_addresses(name: str) -> list[int]:
+    """Destination byte of every piece q of a cp.async case: byte_address of its first element (row-major pieces)."""
+    nbytes = int(name.split("/")[1][:-1])
+    smem, cols = tile_of(name)
+    per = nbytes // 2
+    return [int(smem.byte_address(q * per // cols, q * per % cols)) for q in range(32 * cols // per)]
+
+
+def check_tile(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(values compared, disagreements) of a tiled-copy or cp.async case."""
+    smem, cols = tile_of(c.name)
+    errs: list[str] = []
+    n = 0
+    halves = [(w >> (16 * h)) & 0xFFFF for w in out for h in range(2)]
+    if c.kind == "cp_async":
+        for r in range(32):
+            for col in range(cols):
+                got = halves[int(smem.byte_address(r, col)) // 2]
+                n += 1
+                if got != r * cols + col and len(errs) < 8:
+                    errs.append(f"{c.name}: shared byte_address({r}, {col}) holds element code {got}, library says "
+                                f"{r * cols + col}")
+        return n, errs
+    a = c.atom
+    for q, origins in enumerate(tile_origins(cols)):
+        for t in range(32):
+            for j in range(4):
+                for h in range(2):
+                    if c.kind == "ldsm_tile":
+                        rr, cc = _dense_to_tile(int(a.dst_layout(t, 32 * j + 16 * h)) // 16, origins)
+                        got, want = (out[(q * 32 + t) * 4 + j] >> (16 * h)) & 0xFFFF, rr * cols + cc
+                        what = f"instruction {q} thread {t} register {j} half {h} got element {got}"
+                    else:
+                        rr, cc = _dense_to_tile(int(a.src_layout(t, 32 * j + 16 * h)) // 16, origins)
+                        got, want = halves[int(smem.byte_address(rr, cc)) // 2], 256 * q + 8 * t + 2 * j + h
+                        what = f"tile ({rr}, {cc}) holds code {got}"
+                    n += 1
+                    if got != want and len(errs) < 8:
+                        errs.append(f"{c.name}: {what}, library says {want}")
+    return n, errs
 
 
 # --------------------------------------------------------------------------------------------------
@@ -349,20 +515,34 @@ def emit(outdir: Path) -> dict:
             src.append(_mma_sync_kernel(i, c))
             words = 32 * (a.shape_mnk[0] * a.shape_mnk[1] * a.c_bits // 1024)
             threads = 32
+        elif c.kind in ("ldsm_tile", "stsm_tile"):
+            img = tile_image(c.name)
+            a_bytes, regs, threads = len(img), tile_thread_addresses(c), 32
+            src.append(_tile_copy_kernel(i, c))
+            words = len(regs) * 4 if c.kind == "ldsm_tile" else len(img) // 4
+        elif c.kind == "cp_async":
+            _, cols = tile_of(c.name)
+            img = b"".join((r * cols + col).to_bytes(2, "little") for r in range(32) for col in range(cols))
+            a_bytes, regs, threads = len(img), cp_async_addresses(c.name), 128
+            src.append(_cp_async_kernel(i, c))
+            words = len(img) // 4
         else:
             img, a_bytes, regs = b"", 0, []
             src.append(_copy_kernel(i, c))
             words = 32 * c.atom.num_matrices if c.kind == "ldsm" else 128
             threads = 32
         src.append(f"static const uint8_t img{i}[] = {{{', '.join(str(b) for b in img) or '0'}}};")
-        padded = list(regs) + [0] * (512 - len(regs)) if regs else []  # atoms.cu copies 512 words
+        if len(regs) > REGS_WORDS:
+            raise HwCheckError(f"atoms_check: case {c.name} needs {len(regs)} input words > {REGS_WORDS}")
+        padded = list(regs) + [0] * (REGS_WORDS - len(regs)) if regs else []  # atoms.cu copies REGS_WORDS words
         src.append(f"static const uint32_t regs{i}[] = {{{', '.join(f'{r}u' for r in padded) or '0u'}}};")
-        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": c.atom.name, "threads": threads,
+        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": c.atom.name if c.atom else None, "threads": threads,
                      "words": words, "a_bytes": a_bytes, "img_bytes": len(img), "has_regs": bool(regs)})
     table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
                        f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
                        f"{p['threads']}, {p['words']}}}" for p in plan)
     src.append(f"static const CaseDef kCases[] = {{\n{table}\n}};\nstatic const int kNumCases = {len(plan)};")
+    src.append(f"static const int kRegsWords = {REGS_WORDS};")
     (outdir / "atoms_cases.cuh").write_text("\n".join(src) + "\n")
     (outdir / "atoms_plan.json").write_text(json.dumps(plan, indent=1) + "\n")
     return {"cases": plan}
@@ -406,6 +586,8 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
                 if got != want and len(errs) < 8:
                     errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
                                 f"library says C({idx % rows},{idx // rows})")
+    elif c.kind in ("ldsm_tile", "stsm_tile", "cp_async"):
+        return check_tile(c, out)
     elif c.kind == "ldsm":
         nm = a.num_matrices
         for t in range(32):

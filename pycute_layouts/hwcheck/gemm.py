@@ -33,7 +33,7 @@ from .cases import fnv_hash
 
 __all__ = ["configs", "gemm_cases", "gemm_constants", "emit_gemm", "verify_gemm", "FAULTS"]
 
-#: Planted faults: 1 = B's LBO field doubled, 2 = A's stage-1 TMA destination moved by one swizzle
+#: Planted faults: 1 = B's LBO field halved, 2 = A's stage-1 TMA destination moved by one swizzle
 #: period, 3 = A's tensor map encoded without swizzle.
 FAULTS = {0: None, 1: "lbo", 2: "stage_offset", 3: "swizzle"}
 _K_INSTR = {"bf16": 16, "e4m3": 32}

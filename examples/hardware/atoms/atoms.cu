@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
       cudaMemcpy(img, c.img, img_bytes, cudaMemcpyHostToDevice);
     }
     if (c.regs) {
-      cudaMalloc(&regs, 128 * 4 * sizeof(uint32_t));
-      cudaMemcpy(regs, c.regs, 128 * 4 * sizeof(uint32_t), cudaMemcpyHostToDevice);
+      cudaMalloc(&regs, kRegsWords * sizeof(uint32_t));
+      cudaMemcpy(regs, c.regs, kRegsWords * sizeof(uint32_t), cudaMemcpyHostToDevice);
     }
     cudaMalloc(&out, c.words * sizeof(uint32_t));
     cudaMemset(out, 0xFF, c.words * sizeof(uint32_t));

@@ -277,11 +277,11 @@ static void run_case(const GemmCase& gc, FILE* out, bool& first_rec) {
   p.N = N;
   p.K = K;
   int swzA = A::kTmaSwizzle, swzB = B::kTmaSwizzle;
-  if (gc.fault == 1) {  // LBO: B's leading byte offset field (bits 16-29) doubled
+  if (gc.fault == 1) {  // LBO: B's leading byte offset field (bits 16-29) halved (reads stay inside the stage)
     for (int s = 0; s < A::kStages; ++s)
       for (int k = 0; k < A::kKSteps; ++k) {
         const uint64_t lbo = (p.descB[s][k] >> 16) & 0x3FFF;
-        p.descB[s][k] = (p.descB[s][k] & ~(0x3FFFull << 16)) | (((2 * lbo) & 0x3FFF) << 16);
+        p.descB[s][k] = (p.descB[s][k] & ~(0x3FFFull << 16)) | (((lbo / 2) & 0x3FFF) << 16);
       }
   } else if (gc.fault == 2) {  // stage offset: A's stage 1 lands one swizzle period later
     p.stageA[1] += A::kStageAlignBytes;

@@ -43,7 +43,7 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
     else:
         if meta:
             print(f"result file: {args.verify}")
-            print(f"  date {meta.get('date', '?')}, GPU {meta.get('gpu', '?')}, driver {meta.get('driver_version', '?')}, "
+            print(f"  date {meta.get('date', '?')}, GPU {meta.get('gpu', meta.get('device', '?'))}, driver {meta.get('driver_version', '?')}, "
                   f"CUDA runtime {meta.get('cuda_runtime_version', '?')}, {meta.get('nvcc', '?')}")
         print(hwcheck.format_table(rows, all_rows=args.all))
     bad = unexplained if args.allow_known else failed
