@@ -70,7 +70,8 @@ def _verify_atom(obs: dict) -> dict:
     if obs.get("error"):
         return _row(obs, False, f"CUDA error {obs['error']}")
     n, errs = atoms_check.check_case(c, [int(x) for x in obs["out"]])
-    return _row(obs, not errs, f"{n} values equal to {c.atom.name}'s layouts" if not errs else "; ".join(errs[:3]))
+    what = f"{c.atom.name}'s layouts" if c.atom is not None else "the swizzled tile's byte_address"
+    return _row(obs, not errs, f"{n} values equal to {what}" if not errs else "; ".join(errs[:3]))
 
 
 def _bank_errors(cases: list[dict]) -> dict[str, list[str]]:
