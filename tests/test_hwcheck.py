@@ -33,7 +33,7 @@ EXE = shutil.which("pycute-layouts")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
+    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
