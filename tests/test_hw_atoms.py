@@ -148,4 +148,5 @@ def test_run_on_this_gpu(tmp_path: Path) -> None:
     p = subprocess.run(["bash", str(HERE / "run.sh"), str(out)], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "ATOMS_GEN": str(gen)})
     assert p.returncode == 0, p.stderr[-2000:]
-    assert gen_atoms.verify(json.loads(out.read_text())) == (55552, [])
+    total, errs = gen_atoms.verify(json.loads(out.read_text()))
+    assert errs == [] and total > 55552
