@@ -105,7 +105,15 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """Every case, built from the library."""
+    """Every thread-value case, built from the library's atoms.
+
+    Pre:  none.
+    Post: unique names; kinds ``wgmma``, ``mma_sync``, ``ldsm``, ``stsm``, ``ldsm_tile``, ``stsm_tile``, ``cp_async``.
+
+    >>> cs = cases()
+    >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:3]
+    (59, 'wgmma/bf16/SS/N8', ['cp_async', 'ldsm', 'ldsm_tile'])
+    """
     out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
     out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
@@ -567,7 +575,21 @@ def _value(words: list[int], v: int, dtype: str) -> float:
 
 
 def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
-    """(number of values compared, disagreements) of one case's raw output against the library."""
+    """(number of values compared, disagreements) of one case's raw output against the library.
+
+    Pre:  ``c`` one of :func:`cases`; ``out`` the words its kernel wrote (as many as its plan says).
+    Post: (values compared, at most 8 messages per case); HwCheckError for output of the wrong length.
+
+    >>> c = next(c for c in cases() if c.name == "mma.sync/SM80_8x8x16_S32S8S8S32_TN")
+    >>> ok = [0] * 64
+    >>> for t in range(32):
+    ...     for v in range(2):
+    ...         i = int(c.atom.layout_c(t, v)); ok[2 * t + v] = i % 8 + 8 * (i // 8)
+    >>> check_case(c, ok)
+    (64, [])
+    """
+    if not isinstance(c, Case) or not isinstance(out, (list, tuple)):
+        raise HwCheckError(f"check_case: expected a Case and a list of words, got {type(c).__name__}, {type(out).__name__}")
     errs: list[str] = []
     a = c.atom
     n_cmp = 0
@@ -617,7 +639,13 @@ def verify(data: dict, the_cases: list[Case] | None = None) -> tuple[int, list[s
     Pre:  ``data`` a result dict whose cases have ``name``, ``error`` and ``out``; cases of an older run
           (a subset of :func:`cases`) are checked one by one.
     Post: (values compared, disagreements); empty disagreements: every value held.
+    HwCheckError for a dict without a ``cases`` list.
+
+    >>> verify({"cases": []})
+    (0, [])
     """
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise HwCheckError(f"atoms_check.verify: expected a result dict with a 'cases' list, got {type(data).__name__}")
     by = {c.name: c for c in (the_cases if the_cases is not None else cases())}
     errs: list[str] = []
     total = 0

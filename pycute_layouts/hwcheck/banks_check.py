@@ -145,7 +145,15 @@ def _random_cases(n: int = 12) -> list[Case]:
 
 
 def cases() -> list[Case]:
-    """All cases, in the order of the generated header."""
+    """All bank-conflict cases, in the order of the generated header.
+
+    Pre:  none.
+    Post: unique names; every address inside the SMEM_BYTES buffer (HwCheckError otherwise).
+
+    >>> cs = cases()
+    >>> len(cs), cs[0].name, cs[0].analyse().wavefronts
+    (102, 'ldsm.x1/bf16/32B-rows/none', 2)
+    """
     cs = _ldsm_cases() + _vector_cases() + _random_cases()
     names = [c.name for c in cs]
     if len(set(names)) != len(names):
@@ -159,6 +167,14 @@ def cases() -> list[Case]:
 
 
 def plan() -> list[dict]:
+    """Every case as a JSON-able dict: name, kind, group, the 32 addresses, predicted and ideal wavefronts.
+
+    Pre:  none.
+    Post: one dict per :func:`cases`, in order.
+
+    >>> plan()[0]["predicted_wavefronts"]
+    2
+    """
     out = []
     for c in cases():
         r = c.analyse()
@@ -198,7 +214,13 @@ def verify_banks(cases_: list[dict], ncu_iters: int, library: dict | None = None
           ``ncu_iters`` the executions ncu counted; ``library`` name -> (addresses, BankConflicts), default
           the current library's.
     Post: one message per disagreement, each starting with the case name.
+
+    >>> verify_banks([], 1024)
+    []
     """
+    if not isinstance(cases_, list) or not all(isinstance(c, dict) for c in cases_) or isinstance(ncu_iters, bool) \
+            or not isinstance(ncu_iters, int) or ncu_iters <= 0:
+        raise HwCheckError(f"verify_banks: expected a list of case dicts and a positive ncu_iters, got {ncu_iters!r}")
     if library is None:
         library = {c.name: (c.addresses(), c.analyse()) for c in cases()}
     errs: list[str] = []
