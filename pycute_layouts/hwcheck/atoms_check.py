@@ -32,6 +32,7 @@ Written by ``pycute-layouts hwcheck --emit DIR`` (``atoms_cases.cuh``, ``atoms_p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import struct
@@ -42,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..arch import atoms
+from ..arch.atoms import make_tiled_mma
 from ..arch.wgmma import make_smem_desc
 from ..core.composed import SwizzledSmemLayout
 from ..core.layout import Layout
@@ -68,6 +70,15 @@ WGMMA_CASES = (
     ("wgmma/f16acc/RS/N32", "SM90_64x32x16_F16F16F16_RS"),
     ("wgmma/f16/SS/N64", "SM90_64x64x16_F32F16F16_SS"),
 )
+#: Tiled MMAs: (case name, atom, rows BM of the tile) over two warpgroups, make_tiled_mma(atom, (2, 1, 1)).
+TILED_MMA_CASES = (
+    ("tiled_mma/bf16/2x1x1/128x64", "SM90_64x64x16_F32BF16BF16_SS", 128),
+    ("tiled_mma/bf16/2x1x1/256x64", "SM90_64x64x16_F32BF16BF16_SS", 256),
+    ("tiled_mma/tf32/2x1x1/256x32", "SM90_64x32x8_F32TF32TF32_SS_TN", 256),
+)
+#: SM89 fp8 mma.sync (sm_90 executes it): the library's 8-bit SM80 16x8x32 layouts, renamed (CuTe's traits share them).
+#: (e5m2 is left out: its 2-bit mantissa cannot hold every A value 0..15 of the encoding exactly.)
+SM89_CASES = (("SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x32_S32S8S8S32_TN"),)
 #: SM80 warp-level MMA atoms (mma.sync), executed by sm_90.
 MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F32F16F16F32_TN",
                   "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32BF16BF16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
@@ -112,10 +123,13 @@ def cases() -> list[Case]:
 
     >>> cs = cases()
     >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:3]
-    (59, 'wgmma/bf16/SS/N8', ['cp_async', 'ldsm', 'ldsm_tile'])
+    (63, 'wgmma/bf16/SS/N8', ['cp_async', 'ldsm', 'ldsm_tile'])
     """
     out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
+    out += [Case(f"mma.sync/{n}", "mma_sync", dataclasses.replace(atoms.mma_atom(a), name=n, c_bits=32))
+            for n, a in SM89_CASES]
+    out += [Case(n, "wgmma_tiled", make_tiled_mma(a, (2, 1, 1))) for n, a, _ in TILED_MMA_CASES]
     out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
     for sw_name, (_, cols) in TILE_SWIZZLES.items():
         for a in TILED_COPY_ATOMS:
@@ -438,7 +452,8 @@ __global__ void case{i}(const uint8_t*, int, int, const uint32_t*, uint32_t* out
 """
 
 
-_MMA_SYNC_PTX = {"s8": "s8", "u8": "u8", "f16": "f16", "bf16": "bf16", "tf32": "tf32", "f32": "f32", "s32": "s32"}
+_MMA_SYNC_PTX = {"s8": "s8", "u8": "u8", "f16": "f16", "bf16": "bf16", "tf32": "tf32", "f32": "f32", "s32": "s32",
+                 "e4m3": "e4m3"}
 
 
 def sync_values(atom: Any, operand: str) -> list[int]:
@@ -461,6 +476,70 @@ def sync_values(atom: Any, operand: str) -> list[int]:
                 word |= encode(v, bits, kind) << (bits * i)
             out.append(word)
     return out
+
+
+def tiled_rows(c: Case) -> int:
+    """Rows BM of a tiled-MMA case's tile."""
+    return next(bm for n, _, bm in TILED_MMA_CASES if n == c.name)
+
+
+def tiled_digits(bm: int) -> tuple[Any, Any]:
+    """A and B rows with ``D(m, n) = m + BM n``.
+
+    ``A[m] = (m%8, (m//8)%8, m//64, 1, 1)``, ``B[n] = (1, 8, 64, BM (n%8), 8 BM (n//8))`` (then zeros).
+    """
+    return (lambda m: [m % 8, (m // 8) % 8, m // 64, 1, 1]), (lambda n: [1, 8, 64, bm * (n % 8), 8 * bm * (n // 8)])
+
+
+def _wgmma_tiled_kernel(i: int, c: Case) -> str:
+    a = c.atom.atom
+    n, k = a.shape_mnk[1], a.shape_mnk[2]
+    bits, bm = a.a_bits, tiled_rows(c)
+    mr = bm // 128
+    dt, at, _ = types_of(a)
+    regs = n // 2
+    lay_a = smem_layout(bm, bits)
+    desc_a = make_smem_desc(smem_layout(64, bits), "K", bits).encode()
+    desc_b = make_smem_desc(smem_layout(n, bits), "K", bits).encode()
+    blocks = [int(lay_a(64 * b, 0)) * bits // 8 for b in range(bm // 64)]   # byte offset of A's 64-row block b
+    a_bytes = bm * k * bits // 8
+    b_off = (a_bytes + 1023) // 1024 * 1024
+    dl = ",".join(f"%{j}" for j in range(regs))
+    tail = ", 0, 0" if bits == 16 else ""
+    outs = ", ".join(f'"+f"(d[r][{j}])' for j in range(regs))
+    return f"""
+// case {i}: {c.name}: make_tiled_mma({a.name}, (2,1,1)) over {bm}x{n}; warpgroup w, repetition r reads A block w + 2 r
+__global__ void __launch_bounds__(256, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t*, uint32_t* out) {{
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += 256) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += 256) smem[{b_off} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+  const uint32_t blocks[{bm // 64}] = {{{", ".join(str(b) for b in blocks)}}};
+  const int w = threadIdx.x / 128;
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {b_off}) >> 4) & 0x3FFF);
+  float d[{mr}][{regs}];
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r)
+#pragma unroll
+    for (int j = 0; j < {regs}; ++j) d[r][j] = 0.f;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r) {{
+    const uint64_t da = 0x{desc_a:016x}ull | (((base + blocks[w + 2 * r]) >> 4) & 0x3FFF);
+    asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k{k}.{dt}.{at}.{at} {{{dl}}}, %{regs}, %{regs + 1}, 0, 1, 1{tail};\\n"
+                 : {outs}
+                 : "l"(da), "l"(db));
+  }}
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r)
+#pragma unroll
+    for (int j = 0; j < {regs}; ++j) out[threadIdx.x * {mr * regs} + r * {regs} + j] = __float_as_uint(d[r][j]);
+}}
+"""
 
 
 def _mma_sync_kernel(i: int, c: Case) -> str:
@@ -512,6 +591,15 @@ def emit(outdir: Path) -> dict:
             src.append(_wgmma_kernel(i, c))
             words = 128 * (n // 2 if a.c_bits == 32 else n // 4)
             threads = 128
+        elif c.kind == "wgmma_tiled":
+            a, bm = c.atom.atom, tiled_rows(c)
+            n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
+            da, db = tiled_digits(bm)
+            kind = types_of(a)[1]
+            img = operand_image(bm, k, bits, da, kind) + operand_image(n, k, bits, db, kind)
+            a_bytes, regs, threads = bm * k * bits // 8, [], 256
+            src.append(_wgmma_tiled_kernel(i, c))
+            words = 256 * (bm // 128) * (n // 2)
         elif c.kind == "mma_sync":
             a = c.atom
             img, a_bytes = b"", 0
@@ -544,7 +632,8 @@ def emit(outdir: Path) -> dict:
             raise HwCheckError(f"atoms_check: case {c.name} needs {len(regs)} input words > {REGS_WORDS}")
         padded = list(regs) + [0] * (REGS_WORDS - len(regs)) if regs else []  # atoms.cu copies REGS_WORDS words
         src.append(f"static const uint32_t regs{i}[] = {{{', '.join(f'{r}u' for r in padded) or '0u'}}};")
-        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": c.atom.name if c.atom else None, "threads": threads,
+        aname = c.atom.atom.name if c.kind == "wgmma_tiled" else (c.atom.name if c.atom else None)
+        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": aname, "threads": threads,
                      "words": words, "a_bytes": a_bytes, "img_bytes": len(img), "has_regs": bool(regs)})
     table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
                        f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
@@ -608,6 +697,18 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
                 if got != want and len(errs) < 8:
                     errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
                                 f"library says C({idx % rows},{idx // rows})")
+    elif c.kind == "wgmma_tiled":
+        bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
+        tv = c.atom.partition("C", (bm, n))
+        vals = bm * n // 256
+        for t in range(256):
+            for v in range(vals):
+                idx = int(tv(t, v))
+                got = _float(out[t * vals + v])
+                n_cmp += 1
+                if got != idx and len(errs) < 8:
+                    errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % bm},{int(got) // bm}), "
+                                f"library says C({idx % bm},{idx // bm})")
     elif c.kind in ("ldsm_tile", "stsm_tile", "cp_async"):
         return check_tile(c, out)
     elif c.kind == "ldsm":
