@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     }
     cudaMalloc(&out, c.words * sizeof(uint32_t));
     cudaMemset(out, 0xFF, c.words * sizeof(uint32_t));
-    const int dyn = img_bytes ? 4096 + c.b_bytes : 0;
+    const int dyn = img_bytes ? 4096 + c.a_bytes + c.b_bytes : 0;  // room for B after A (rounded to 1 KiB)
     c.kernel<<<1, c.threads, dyn>>>(img, c.a_bytes, c.b_bytes, regs, out);
     cudaError_t err = cudaDeviceSynchronize();
     if (err == cudaSuccess) err = cudaGetLastError();
