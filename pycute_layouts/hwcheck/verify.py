@@ -70,7 +70,12 @@ def _verify_atom(obs: dict) -> dict:
     if obs.get("error"):
         return _row(obs, False, f"CUDA error {obs['error']}")
     n, errs = atoms_check.check_case(c, [int(x) for x in obs["out"]])
-    what = f"{c.atom.name}'s layouts" if c.atom is not None else "the swizzled tile's byte_address"
+    if c.atom is None:
+        what = "the swizzled tile's byte_address"
+    elif c.kind == "wgmma_tiled":
+        what = f"the two-warpgroup partition of {c.atom.atom.name}"
+    else:
+        what = f"{c.atom.name}'s layouts"
     return _row(obs, not errs, f"{n} values equal to {what}" if not errs else "; ".join(errs[:3]))
 
 
