@@ -127,7 +127,7 @@ def test_planted_measurement_change_is_caught(data: dict) -> None:
     c = next(c for c in d["cases"] if c["name"] == "wgmma/tf32/RS/N32")
     c["out"][5] ^= 1 << 20
     _, errs = gen_atoms.verify(d)
-    assert any(e.startswith("wgmma/tf32/RS/N32: thread 0 register 5") for e in errs)
+    assert any(e.startswith("wgmma/tf32/RS/N32: thread 0 value 5") for e in errs)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -148,4 +148,5 @@ def test_run_on_this_gpu(tmp_path: Path) -> None:
     p = subprocess.run(["bash", str(HERE / "run.sh"), str(out)], capture_output=True, text=True, timeout=600,
                        env={**os.environ, "ATOMS_GEN": str(gen)})
     assert p.returncode == 0, p.stderr[-2000:]
-    assert gen_atoms.verify(json.loads(out.read_text())) == (55552, [])
+    total, errs = gen_atoms.verify(json.loads(out.read_text()))
+    assert errs == [] and total > 55552

@@ -60,37 +60,7 @@ def library() -> dict:
 
 def verify(data: dict, library: dict) -> list[str]:
     """Every disagreement between the committed observations and the current library (empty: all agree)."""
-    errs: list[str] = []
-    meta = data["meta"]
-    iters = meta["ncu_iters"]
-    names = [c["name"] for c in data["cases"]]
-    if sorted(names) != sorted(library):
-        errs.append(f"case set differs: file-only {sorted(set(names) - set(library))}, "
-                    f"library-only {sorted(set(library) - set(names))}")
-    base = next(c["cycles_per_instr"] for c in data["cases"] if c["name"] == TIMING_BASELINE)
-    for c in data["cases"]:
-        if c["name"] not in library:
-            continue
-        addrs, r = library[c["name"]]
-        n = c["name"]
-        if c["addresses"] != addrs:
-            errs.append(f"{n}: the GPU used addresses {c['addresses'][:4]}.. but the library now gives {addrs[:4]}..")
-        if c["smem_base"] % 1024:
-            errs.append(f"{n}: shared buffer at {c['smem_base']}, not 1024-byte aligned")
-        ncu = c["ncu"]
-        if sum(ncu[k] for k in INST) != iters:
-            errs.append(f"{n}: {sum(ncu[k] for k in INST)} shared-load instructions executed, expected {iters}")
-        if ncu[WF] != r.wavefronts * iters:
-            errs.append(f"{n}: ncu {ncu[WF]} wavefronts = {ncu[WF] / iters} per instruction, library predicts "
-                        f"{r.wavefronts}")
-        if ncu[BC] != (r.wavefronts - r.ideal_wavefronts) * iters:
-            errs.append(f"{n}: ncu {ncu[BC]} bank conflicts, library predicts "
-                        f"({r.wavefronts} - {r.ideal_wavefronts}) x {iters}")
-        t = c["cycles_per_instr"] / base
-        if abs(t - r.wavefronts) > TIMING_REL_TOL * r.wavefronts:
-            errs.append(f"{n}: timing {t:.2f} baseline units per instruction, library predicts {r.wavefronts} "
-                        f"(tolerance {TIMING_REL_TOL:.0%})")
-    return errs
+    return gen_banks.verify_banks(data["cases"], data["meta"]["ncu_iters"], library)
 
 
 def test_metadata(data: dict) -> None:

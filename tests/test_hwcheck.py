@@ -33,7 +33,7 @@ EXE = shutil.which("pycute-layouts")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
+    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
@@ -415,14 +415,19 @@ def _hopper_gpu() -> str | None:
 
 @pytest.mark.slow
 def test_gpu_run(tmp_path: Path) -> None:
+    """The whole flow from a clean checkout: --emit, run.sh (builds and runs every program), --verify."""
     why = _hopper_gpu()
     if why:
         pytest.skip(f"GPU execution skipped: {why}")
-    hwcheck.emit(tmp_path / "gen")
-    out = tmp_path / "results.json"
-    env = {"HWCHECK_GEN": str(tmp_path / "gen"), "PATH": __import__("os").environ["PATH"]}
-    r = subprocess.run([str(ROOT / "examples" / "hardware" / "run.sh"), str(out)], capture_output=True, text=True,
-                       env=env, timeout=900)
+    gen = tmp_path / "gen"
+    r = run_cli("hwcheck", "--emit", str(gen))
     assert r.returncode == 0, r.stderr
+    out = tmp_path / "results.json"
+    r = subprocess.run([str(ROOT / "examples" / "hardware" / "run.sh"), str(gen), str(out)], capture_output=True,
+                       text=True, env={**__import__("os").environ}, timeout=3600)
+    assert r.returncode == 0, r.stderr[-4000:]
     rows, _ = hwcheck.verify(out)
+    kinds = {x["kind"] for x in rows}
+    assert {"place", "store", "valid", "im2col", "mma", "e2e", "neg", "atom", "bank", "gemm"} <= kinds
     assert not [x for x in rows if not x["ok"] and not x["known"]]
+    assert run_cli("hwcheck", "--verify", str(out), "--allow-known").returncode == 0

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "generated/hwcheck_cases.cuh"
+#include "hwcheck_cases.cuh"  // written by `pycute-layouts hwcheck --emit DIR` (built with -I DIR)
 
 // The driver's tensor-map encoders, reached through the runtime (no -lcuda needed to link).
 using EncodeTiledFn = decltype(&cuTensorMapEncodeTiled);

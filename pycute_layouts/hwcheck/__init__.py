@@ -1,8 +1,12 @@
 """Generated CUDA checks of the library's claims for an H100, and the verifier of their result files.
 
-Modules: ``cases`` (the plan of every case, harness addresses, hashing), ``predict`` (what the
-library predicts for a case), ``emit`` (the CUDA header, data blob and plan), ``verify`` (a GPU
-result file against the predictions, known differences).
+The one harness for every hardware claim: ``emit(DIR)`` writes every generated source,
+``examples/hardware/run.sh DIR OUT`` builds and runs them into one result file, ``verify(OUT)``
+recomputes every prediction. Modules: ``cases`` (the plan of the TMA / im2col / validation / wgmma
+cases, harness addresses, hashing), ``predict`` (what the library predicts for a case), ``emit``
+(every source), ``atoms_check`` (thread-value layouts of atoms, tiled copies, cp.async),
+``banks_check`` (bank conflicts), ``gemm`` (the GEMM built from codegen constants), ``verify``
+(a result file of any kind against the predictions, known differences).
 """
 
 from ..errors import HwCheckError

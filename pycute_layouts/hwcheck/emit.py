@@ -14,6 +14,7 @@ from .. import codegen
 from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError, LayoutError
+from . import atoms_check, banks_check, gemm
 from .cases import (
     ABS_B,
     ABS_DATA,
@@ -319,10 +320,13 @@ def _mma_lines(mm: list[dict], blob: _Blob, vindex: dict, n_header: int, n_descr
 
 
 def emit(out_dir: str | os.PathLike) -> dict:
-    """Write ``hwcheck_cases.cuh`` and ``hwcheck_data.bin`` (and ``plan.json``) into ``out_dir``.
+    """Write every generated source of the hardware checks into ``out_dir``; counts per kind.
 
     Pre:  ``out_dir`` a directory or a path that does not exist yet.
-    Post: the header, codegen header, data blob and plan written there; counts per kind.
+    Post: ``hwcheck_cases.cuh``, ``hwcheck_codegen.cuh``, ``hwcheck_data.bin``, ``plan.json`` (TMA, im2col,
+          validation, wgmma), ``atoms_cases.cuh`` + ``atoms_plan.json`` (thread-value layouts),
+          ``banks_cases.cuh`` + ``banks_plan.json`` (bank conflicts), ``gemm_configs.cuh`` + ``gemm_plan.json``
+          (the GEMM) written there; counts per kind. ``examples/hardware/run.sh`` builds and runs them.
 
     Every layout constant in them comes from the library: the TMA swizzle modes, boxes and
     destinations, the wgmma descriptors (``make_smem_desc(...).encode()``) per K step, and the
@@ -370,4 +374,7 @@ def emit(out_dir: str | os.PathLike) -> dict:
     counts: dict[str, int] = {}
     for c in cases:
         counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+    counts["atom"] = len(atoms_check.emit(out)["cases"])
+    counts["bank"] = len(banks_check.emit(out))
+    counts["gemm"] = gemm.emit_gemm(out)
     return counts

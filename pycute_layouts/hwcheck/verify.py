@@ -12,7 +12,9 @@ from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError, LayoutError, TensorMapError
 from ..limits import check_text_nesting, read_text_file
+from . import atoms_check, banks_check
 from .cases import K_INSTR_ELEMS, fnv_hash
+from .gemm import verify_gemm
 from .predict import case_descriptors, e2e_prediction, im2col_prediction, mma_constants
 
 __all__ = ['KNOWN_DIFFERENCES', 'verify', 'format_table']
@@ -38,6 +40,60 @@ def _load(results: Any) -> dict:
     if not isinstance(data, dict) or "cases" not in data or not isinstance(data["cases"], list):
         raise HwCheckError(f"hwcheck --verify: {p} has no 'cases' list (not a hwcheck result file)")
     return data
+
+
+def _legacy(data: dict) -> dict:
+    """Result files of the former separate harnesses (atoms, banks) as cases with a ``kind``."""
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    gen = str(meta.get("generator", ""))
+    if "gen_atoms" in gen:
+        cases = [{"kind": "atom", "id": f"atom/{c.get('name')}", **c} if isinstance(c, dict) and "kind" not in c else c
+                 for c in data["cases"]]
+        return {**data, "cases": cases}
+    if "gen_banks" in gen:
+        cases = [{"id": f"bank/{c.get('name')}", "ncu_iters": meta.get("ncu_iters"), **c, "kind": "bank",
+                  "access_kind": c.get("kind")} if isinstance(c, dict) else c for c in data["cases"]]
+        return {**data, "cases": cases}
+    return data
+
+
+_ATOM_CASES: dict[str, Any] = {}
+
+
+def _verify_atom(obs: dict) -> dict:
+    """A thread-value layout case: every register value against the current library's layouts."""
+    if not _ATOM_CASES:
+        _ATOM_CASES.update({c.name: c for c in atoms_check.cases()})
+    c = _ATOM_CASES.get(obs["name"])
+    if c is None:
+        return _row(obs, False, f"the library no longer has the case {obs['name']!r}")
+    if obs.get("error"):
+        return _row(obs, False, f"CUDA error {obs['error']}")
+    n, errs = atoms_check.check_case(c, [int(x) for x in obs["out"]])
+    if c.atom is None:
+        what = "the swizzled tile's byte_address"
+    elif c.kind == "wgmma_tiled":
+        what = f"the two-warpgroup partition of {c.atom.atom.name}"
+    else:
+        what = f"{c.atom.name}'s layouts"
+    return _row(obs, not errs, f"{n} values equal to {what}" if not errs else "; ".join(errs[:3]))
+
+
+def _bank_errors(cases: list[dict]) -> dict[str, list[str]]:
+    """name -> disagreements of every bank case in the file (the timing baseline is file-wide)."""
+    banks = [c for c in cases if isinstance(c, dict) and c.get("kind") == "bank"]
+    if not banks:
+        return {}
+    iters = {c.get("ncu_iters") for c in banks}
+    if len(iters) != 1 or not isinstance(next(iter(iters)), int):
+        raise HwCheckError(f"hwcheck --verify: bank cases need one integer ncu_iters, got {sorted(map(str, iters))}")
+    by: dict[str, list[str]] = {c["name"]: [] for c in banks}
+    for e in banks_check.verify_banks(banks, next(iter(iters))):
+        name = next((n for n in by if e.startswith(n + ":")), None)
+        if name is None:
+            raise HwCheckError(f"hwcheck --verify: bank cases: {e}")
+        by[name].append(e)
+    return by
 
 
 def _row(case: dict, ok: bool, detail: str) -> dict:
@@ -238,10 +294,25 @@ def verify(results: Any) -> tuple[list[dict], dict]:
     ...
     pycute_layouts.errors.HwCheckError: hwcheck --verify: case 'x' has unknown kind 'bogus'
     """
-    data = _load(results)
+    data = _legacy(_load(results))
     rows = []
+    try:
+        bank_errs = _bank_errors(data["cases"])
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise HwCheckError(f"hwcheck --verify: bank cases are malformed: {type(e).__name__}: {e}") from None
+
+    def _verify_bank(obs: dict) -> dict:
+        errs = bank_errs[obs["name"]]
+        src = "ncu counters and timing" if obs.get("ncu") else "timing only (no ncu counters)"
+        return _row(obs, not errs, "; ".join(errs[:3]) if errs else f"{src} as bank_conflicts predicts")
+
+    def _gemm(obs: dict) -> dict:
+        ok, detail = verify_gemm(obs)
+        return _row(obs, ok, detail)
+
     fn = {"place": _verify_place, "store": _verify_store, "valid": _verify_valid, "im2col": _verify_im2col,
-          "mma": _verify_mma, "e2e": _verify_mma, "neg": _verify_mma}
+          "mma": _verify_mma, "e2e": _verify_mma, "neg": _verify_mma, "atom": _verify_atom, "bank": _verify_bank,
+          "gemm": _gemm}
     for obs in data["cases"]:
         if not isinstance(obs, dict) or obs.get("kind") not in fn:
             kind = obs.get("kind") if isinstance(obs, dict) else type(obs).__name__
@@ -251,7 +322,7 @@ def verify(results: Any) -> tuple[list[dict], dict]:
             row = fn[obs["kind"]](obs)
             row["known"] = None if row["ok"] else _known(obs, row)
             rows.append(row)
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             if isinstance(e, LayoutError):
                 raise
             raise HwCheckError(f"hwcheck --verify: case {obs.get('id')!r} is malformed: {type(e).__name__}: {e}") from None

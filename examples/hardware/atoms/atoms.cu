@@ -44,12 +44,12 @@ int main(int argc, char** argv) {
       cudaMemcpy(img, c.img, img_bytes, cudaMemcpyHostToDevice);
     }
     if (c.regs) {
-      cudaMalloc(&regs, 128 * 4 * sizeof(uint32_t));
-      cudaMemcpy(regs, c.regs, 128 * 4 * sizeof(uint32_t), cudaMemcpyHostToDevice);
+      cudaMalloc(&regs, kRegsWords * sizeof(uint32_t));
+      cudaMemcpy(regs, c.regs, kRegsWords * sizeof(uint32_t), cudaMemcpyHostToDevice);
     }
     cudaMalloc(&out, c.words * sizeof(uint32_t));
     cudaMemset(out, 0xFF, c.words * sizeof(uint32_t));
-    const int dyn = img_bytes ? 4096 + c.b_bytes : 0;
+    const int dyn = img_bytes ? 4096 + c.a_bytes + c.b_bytes : 0;  // room for B after A (rounded to 1 KiB)
     c.kernel<<<1, c.threads, dyn>>>(img, c.a_bytes, c.b_bytes, regs, out);
     cudaError_t err = cudaDeviceSynchronize();
     if (err == cudaSuccess) err = cudaGetLastError();

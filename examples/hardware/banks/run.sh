@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bank-conflict check of pycute_layouts.analysis on a Hopper GPU (issue 10); writes ONE JSON result file.
 #
-#   python examples/hardware/banks/gen_banks.py examples/hardware/banks/generated   # any machine: cases from the library
+#   pycute-layouts hwcheck --emit examples/hardware/banks/generated                # any machine: cases from the library
 #   examples/hardware/banks/run.sh [OUT.json]                                        # GPU machine: build, time, ncu
 #   python -m pytest -q -p no:cacheprovider tests/test_hw_banks.py                   # any machine: re-verify the file
 #
@@ -11,9 +11,11 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 GEN=${BANKS_GEN:-$HERE/generated}
 OUTF=${1:-$HERE/results/banks-$(date -u +%F).json}
-[ -f "$GEN/banks_cases.cuh" ] || python3 "$HERE/gen_banks.py" "$GEN" || exit 2
+[ -f "$GEN/banks_cases.cuh" ] || { echo "run.sh: $GEN/banks_cases.cuh missing: run 'pycute-layouts hwcheck --emit $GEN'" >&2; exit 2; }
 TMP=$(mktemp -d)
-nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I"$GEN" -o "$TMP/banks" "$HERE/banks.cu" || exit 2
+if [ -n "${BANKS_BIN:-}" ] && [ -x "$BANKS_BIN" ]; then cp "$BANKS_BIN" "$TMP/banks"; else
+  nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I"$GEN" -o "$TMP/banks" "$HERE/banks.cu" || exit 2
+fi
 if command -v cuobjdump >/dev/null; then
   cuobjdump -sass "$TMP/banks" > "$TMP/sass.txt" 2>&1 || true
 fi
@@ -36,4 +38,4 @@ smsp__sass_inst_executed_op_ldsm.sum"
   "$NCU" --metrics "$M" --csv --print-units base -k regex:bank_kernel "$TMP/banks" ncu > "$TMP/ncu.csv" 2> "$TMP/ncu.err"
   echo $? > "$TMP/ncu.rc"
 fi
-python3 "$HERE/merge_banks.py" "$OUTF" "$TMP" "$GEN/plan.json"
+python3 "$HERE/merge_banks.py" "$OUTF" "$TMP" "${BANKS_PLAN:-$GEN/banks_plan.json}"

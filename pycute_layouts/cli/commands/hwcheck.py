@@ -1,9 +1,10 @@
 """``pycute-layouts hwcheck``: generate the GPU checks (``--emit DIR``) or verify a GPU result file (``--verify``).
 
-``--emit DIR`` writes the generated CUDA header, data blob and plan that ``examples/hardware/hwcheck.cu``
-and ``examples/hardware/run.sh`` build and run on a Hopper GPU. ``--verify FILE`` recomputes every
-prediction with the current library, prints a pass/fail table and exits 1 on any mismatch (with
-``--allow-known``: only on mismatches that no documented known difference explains).
+``--emit DIR`` writes every generated source of the hardware checks (TMA, im2col, validation, wgmma, atoms,
+bank conflicts, the GEMM) that ``examples/hardware/run.sh DIR OUT.json`` builds and runs on a Hopper GPU
+into one result file. ``--verify FILE`` recomputes every prediction with the current library, prints a
+pass/fail table and exits 1 on any mismatch (with ``--allow-known``: only on mismatches that no documented
+known difference explains), 2 for a file that is not a result file.
 
 >>> import argparse
 >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
@@ -31,9 +32,10 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
             print(json.dumps({"dir": args.emit, "cases": counts}))
         else:
             total = sum(counts.values())
-            print(f"wrote {args.emit}/hwcheck_cases.cuh, hwcheck_data.bin, plan.json: {total} cases "
+            print(f"wrote every source of the hardware checks into {args.emit}: {total} cases "
                   + ", ".join(f"{k} {v}" for k, v in counts.items()))
-            print("next: examples/hardware/run.sh OUT.json on a Hopper GPU, then pycute-layouts hwcheck --verify OUT.json")
+            print(f"next: examples/hardware/run.sh {args.emit} OUT.json on a Hopper GPU, then pycute-layouts hwcheck --verify "
+                  "OUT.json")
         return 0
     rows, meta = hwcheck.verify(args.verify)
     failed = [r for r in rows if not r["ok"]]
@@ -43,7 +45,8 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
     else:
         if meta:
             print(f"result file: {args.verify}")
-            print(f"  date {meta.get('date', '?')}, GPU {meta.get('gpu', '?')}, driver {meta.get('driver_version', '?')}, "
+            gpu = meta.get("gpu", meta.get("device", "?"))
+            print(f"  date {meta.get('date', '?')}, GPU {gpu}, driver {meta.get('driver_version', '?')}, "
                   f"CUDA runtime {meta.get('cuda_runtime_version', '?')}, {meta.get('nvcc', '?')}")
         print(hwcheck.format_table(rows, all_rows=args.all))
     bad = unexplained if args.allow_known else failed
@@ -55,8 +58,9 @@ def register(sub: Any) -> None:
     s = sub.add_parser("hwcheck", help="generate GPU hardware checks / verify a GPU result file",
                        description="Generate the CUDA hardware checks from the library (--emit DIR) or recompute every "
                                    "prediction for a GPU result file (--verify RESULTS.json; exit 1 on any mismatch).")
-    s.add_argument("--emit", metavar="DIR", help="write hwcheck_cases.cuh, hwcheck_data.bin and plan.json into DIR")
-    s.add_argument("--verify", metavar="RESULTS.json", help="verify a result file written by examples/hardware/run.sh")
+    s.add_argument("--emit", metavar="DIR", help="write every generated source of the hardware checks into DIR")
+    s.add_argument("--verify", metavar="RESULTS.json",
+                   help="verify a result file written by examples/hardware/run.sh (or the former atoms/banks harnesses)")
     s.add_argument("--all", action="store_true", help="with --verify: list every case, not only failures")
     s.add_argument("--allow-known", action="store_true",
                    help="with --verify: exit 0 when every failure is a documented known difference")

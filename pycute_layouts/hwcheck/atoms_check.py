@@ -1,0 +1,767 @@
+"""Thread-value layouts of pycute_layouts.arch.atoms checked through the real instructions on a Hopper GPU.
+
+Every kernel is generated from the library's values (nothing below is a typed table of fragments):
+
+* **wgmma** (accumulator, and the register A of RS atoms). A and B are chosen so that
+  ``D(m, n) = m + 64 n`` exactly in every element type (bf16, tf32, e4m3): with base-8 digits,
+  ``A[m] = (m%8, m//8, 1, 8, 64, 0..)`` and ``B[n] = (1, 8, 64 (n%8), 64 ((n//8)%8), 64 (n//64), 0..)``
+  (every entry is at most 448 = 7 * 64, exact in e4m3). The shared-memory operands are written at
+  the element addresses of a K-major unswizzled canonical layout and read through the descriptor
+  that :func:`pycute_layouts.arch.wgmma.make_smem_desc` derives; an RS atom's A registers are
+  packed from ``atom.layout_a`` (register ``j`` of thread ``t`` = values ``j*e .. j*e+e-1``). Each
+  thread writes its raw accumulator registers: register ``v`` of thread ``t`` must hold
+  ``m + 64 n`` of ``(m, n) = layout_c(t, v)``.
+* **ldmatrix** (``SM75_*_LDSM_*``). Shared memory holds the 16-bit element index ``e`` at element
+  ``e`` of ``8 * nm`` dense 16-byte rows; thread ``t`` passes the address of the row that
+  ``atom.smem_row_threads()`` gives it (unused threads: any row). Register ``j`` half ``h`` of
+  thread ``t`` must hold ``dst_layout(t, 32 j + 16 h) // 16``.
+* **stmatrix** (``SM90_*_STSM_*``). Thread ``t`` stores the code ``8 t + 2 j + h`` in register ``j``
+  half ``h``; shared element ``src_layout(t, 32 j + 16 h) // 16`` must hold it afterwards.
+
+* **mma.sync** (``SM80_*`` atoms, which sm_90 executes): one warp; thread ``t`` packs register ``j``
+  of A (B) from ``layout_a`` (``layout_b``), values ``j*e .. j*e+e-1``, with ``A[m] = (m, 1, 0..)`` and
+  ``B[n] = (1, M n, 0..)``, so ``D(m, n) = m + M n`` exactly in every type; value ``v`` of thread ``t``
+  (register ``v``, or half ``v % 2`` of register ``v // 2`` for 16-bit accumulators) must hold
+  ``m + M n`` of ``(m, n) = layout_c(t, v)``.
+* **wgmma with f16 accumulators** (``SM90_64xNx16_F16F16F16_{SS,RS}``, N <= 32 so ``m + 64 n`` is exact
+  in f16): as the f32 wgmma cases, two accumulator values per register.
+
+Written by ``pycute-layouts hwcheck --emit DIR`` (``atoms_cases.cuh``, ``atoms_plan.json``), run by
+``examples/hardware/run.sh`` (``examples/hardware/atoms/atoms.cu``); :func:`verify` re-checks a result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..arch import atoms
+from ..arch.atoms import make_tiled_mma
+from ..arch.wgmma import make_smem_desc
+from ..core.composed import SwizzledSmemLayout
+from ..core.layout import Layout
+from ..core.swizzle import Swizzle
+from ..errors import HwCheckError
+
+__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "COPY_CASES", "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES",
+           "REGS_WORDS", "Case", "cases", "emit", "check_case", "verify"]
+
+#: (case name, atom name) of every wgmma case.
+WGMMA_CASES = (
+    ("wgmma/bf16/SS/N8", "SM90_64x8x16_F32BF16BF16_SS"),
+    ("wgmma/bf16/SS/N64", "SM90_64x64x16_F32BF16BF16_SS"),
+    ("wgmma/bf16/SS/N256", "SM90_64x256x16_F32BF16BF16_SS"),
+    ("wgmma/tf32/SS/N64", "SM90_64x64x8_F32TF32TF32_SS_TN"),
+    ("wgmma/e4m3/SS/N64", "SM90_64x64x32_F32E4M3E4M3_SS_TN"),
+    ("wgmma/e4m3/SS/N256", "SM90_64x256x32_F32E4M3E4M3_SS_TN"),
+    ("wgmma/bf16/RS/N64", "SM90_64x64x16_F32BF16BF16_RS"),
+    ("wgmma/tf32/RS/N32", "SM90_64x32x8_F32TF32TF32_RS_TN"),
+    ("wgmma/e4m3/RS/N32", "SM90_64x32x32_F32E4M3E4M3_RS_TN"),
+    ("wgmma/f16acc/SS/N8", "SM90_64x8x16_F16F16F16_SS"),
+    ("wgmma/f16acc/SS/N16", "SM90_64x16x16_F16F16F16_SS"),
+    ("wgmma/f16acc/SS/N32", "SM90_64x32x16_F16F16F16_SS"),
+    ("wgmma/f16acc/RS/N32", "SM90_64x32x16_F16F16F16_RS"),
+    ("wgmma/f16/SS/N64", "SM90_64x64x16_F32F16F16_SS"),
+)
+#: Tiled MMAs: (case name, atom, rows BM of the tile) over two warpgroups, make_tiled_mma(atom, (2, 1, 1)).
+TILED_MMA_CASES = (
+    ("tiled_mma/bf16/2x1x1/128x64", "SM90_64x64x16_F32BF16BF16_SS", 128),
+    ("tiled_mma/bf16/2x1x1/256x64", "SM90_64x64x16_F32BF16BF16_SS", 256),
+    ("tiled_mma/tf32/2x1x1/256x32", "SM90_64x32x8_F32TF32TF32_SS_TN", 256),
+)
+#: SM89 fp8 mma.sync (sm_90 executes it): the library's 8-bit SM80 16x8x32 layouts, renamed (CuTe's traits share them).
+#: (e5m2 is left out: its 2-bit mantissa cannot hold every A value 0..15 of the encoding exactly.)
+SM89_CASES = (("SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x32_S32S8S8S32_TN"),)
+#: SM80 warp-level MMA atoms (mma.sync), executed by sm_90.
+MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F32F16F16F32_TN",
+                  "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32BF16BF16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
+                  "SM80_16x8x4_F32TF32TF32F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN", "SM80_8x8x16_S32S8S8S32_TN",
+                  "SM80_16x8x16_S32S8S8S32_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x32_S32U8U8S32_TN")
+#: Copy atoms run through ldmatrix / stmatrix.
+COPY_CASES = ("SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N", "SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T",
+              "SM75_U16x8_LDSM_T", "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N", "SM90_U16x2_STSM_T",
+              "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T")
+#: ldmatrix / stmatrix atoms tiled over a whole swizzled bf16 tile (one warp, one instruction per 4 matrices).
+TILED_COPY_ATOMS = ("SM75_U32x4_LDSM_N", "SM75_U16x8_LDSM_T", "SM90_U32x4_STSM_N", "SM90_U16x8_STSM_T")
+#: swizzled tiles of the tiled copies and cp.async: name -> (Swizzle B of Sw<B,4,3>, bf16 columns), 32 rows
+TILE_SWIZZLES = {"Sw<3,4,3>": (3, 64), "Sw<2,4,3>": (2, 32), "none": (0, 64)}
+#: cp.async copy sizes (cp.async.cg for 16 bytes, cp.async.ca for 4 and 8)
+CP_ASYNC_BYTES = (16, 8, 4)
+B_OFFSET_BYTES = 4096
+#: words of per-thread input (registers or addresses) each case gets (atoms.cu copies this many)
+REGS_WORDS = 2048
+_TYPE_RE = re.compile(r"BF16|TF32|F32|F16|E4M3|E5M2|S32|S8|U8")
+
+
+def types_of(atom: Any) -> tuple[str, str, str]:
+    """(D, A, B) element types of an MMA atom from its CuTe name, lower case (``f32``, ``bf16``, ``e4m3`` ...)."""
+    t = _TYPE_RE.findall(atom.name.split("<")[0].split("_")[2])
+    return t[0].lower(), t[1].lower(), t[2].lower()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hardware case: its name, kind (wgmma / ldsm / stsm) and the library's atom."""
+
+    name: str
+    kind: str
+    atom: object
+
+
+def cases() -> list[Case]:
+    """Every thread-value case, built from the library's atoms.
+
+    Pre:  none.
+    Post: unique names; kinds ``wgmma``, ``mma_sync``, ``ldsm``, ``stsm``, ``ldsm_tile``, ``stsm_tile``, ``cp_async``.
+
+    >>> cs = cases()
+    >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:3]
+    (63, 'wgmma/bf16/SS/N8', ['cp_async', 'ldsm', 'ldsm_tile'])
+    """
+    out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
+    out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
+    out += [Case(f"mma.sync/{n}", "mma_sync", dataclasses.replace(atoms.mma_atom(a), name=n, c_bits=32))
+            for n, a in SM89_CASES]
+    out += [Case(n, "wgmma_tiled", make_tiled_mma(a, (2, 1, 1))) for n, a, _ in TILED_MMA_CASES]
+    out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
+    for sw_name, (_, cols) in TILE_SWIZZLES.items():
+        for a in TILED_COPY_ATOMS:
+            ca = atoms.copy_atom(a)
+            out.append(Case(f"tiled/{a}/32x{cols}/{sw_name}", f"{ca.kind}_tile", ca))
+        for nbytes in CP_ASYNC_BYTES:
+            out.append(Case(f"cp.async/{nbytes}B/32x{cols}/{sw_name}", "cp_async", None))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# operand values
+
+
+def a_digits(m: int) -> list[int]:
+    return [m % 8, m // 8, 1, 8, 64]
+
+
+def b_digits(n: int) -> list[int]:
+    return [1, 8, 64 * (n % 8), 64 * ((n // 8) % 8), 64 * (n // 64)]
+
+
+def encode(value: int, bits: int, kind: str = "") -> int:
+    """The bit pattern of a small exact value (an int up to 7 * 2^k) as bf16, tf32 (fp32 bits) or e4m3; f16, s8, u8."""
+    if kind == "f16":
+        return int(np.array(value, dtype=np.float16).view(np.uint16))
+    if kind in ("s8", "u8"):
+        return value & 0xFF
+    f32 = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if bits == 16:
+        return f32 >> 16
+    if bits == 32:
+        return f32
+    if value == 0:
+        return 0
+    e = value.bit_length() - 1
+    mant = (value - (1 << e)) * 8 // (1 << e)
+    if (1 << e) + mant * (1 << e) // 8 != value or e + 7 > 15:
+        raise ValueError(f"{value} is not exact in e4m3")
+    return ((e + 7) << 3) | mant
+
+
+def smem_layout(rows: int, bits: int) -> Layout:
+    """The K-major unswizzled canonical operand layout (elements): 8x16-byte core matrices, 2 K chunks."""
+    t = 128 // bits
+    return Layout(((8, rows // 8), (t, 2)), ((t, 16 * t), (1, 8 * t)))
+
+
+def operand_image(rows: int, k: int, bits: int, digits, kind: str = "") -> bytes:
+    """The shared-memory bytes of a rows x k operand whose row r is digits(r) (then zeros)."""
+    lay = smem_layout(rows, bits)
+    nbytes = rows * k * bits // 8
+    img = bytearray(nbytes)
+    for r in range(rows):
+        vals = digits(r) + [0] * (k - 5)
+        for kk in range(k):
+            off = int(lay(r, kk)) * bits // 8
+            img[off:off + bits // 8] = encode(vals[kk], bits, kind).to_bytes(bits // 8, "little")
+    return bytes(img)
+
+
+def a_registers(atom) -> list[int]:
+    """The 4 A registers of each of the 128 threads of an RS atom, packed from layout_a."""
+    bits = atom.a_bits
+    e = 32 // bits
+    regs = []
+    for t in range(128):
+        for j in range(4):
+            word = 0
+            for i in range(e):
+                idx = int(atom.layout_a(t, j * e + i))
+                m, kk = idx % 64, idx // 64
+                vals = a_digits(m) + [0] * (atom.shape_mnk[2] - 5)
+                word |= encode(vals[kk], bits, types_of(atom)[1]) << (bits * i)
+            regs.append(word)
+    return regs
+
+
+# --------------------------------------------------------------------------------------------------
+# tiled copies and cp.async over a swizzled bf16 tile (32 rows): element (r, c) holds the code r * cols + c
+
+
+def tile_of(name: str) -> tuple[SwizzledSmemLayout, int]:
+    """The swizzled shared-memory tile of a tiled-copy / cp.async case and its bf16 columns."""
+    sw_name = name.split("/")[-1]
+    b, cols = TILE_SWIZZLES[sw_name]
+    return SwizzledSmemLayout(Swizzle(b, 4, 3), Layout((32, cols), (cols, 1)), 16), cols
+
+
+def tile_origins(cols: int) -> list[list[tuple[int, int]]]:
+    """Per instruction, the (row, col) origins of its 4 8x8 matrices: matrix q at (8 (q % 4), 8 (q // 4))."""
+    q = [(8 * (i % 4), 8 * (i // 4)) for i in range(4 * cols // 8)]
+    return [q[4 * i:4 * i + 4] for i in range(len(q) // 4)]
+
+
+def tile_thread_addresses(c: Case) -> list[int]:
+    """Per instruction and lane, the byte offset in the tile the lane passes: the library's access pattern."""
+    smem, cols = tile_of(c.name)
+    out = []
+    for origins in tile_origins(cols):
+        coords = c.atom.access_pattern(element_bits=16, matrix_origins=origins).coords
+        out += [int(smem.byte_address(*coords[t])) for t in range(32)]
+    return out
+
+
+def _dense_to_tile(e: int, origins: list[tuple[int, int]]) -> tuple[int, int]:
+    """Element ``e`` of the atom's dense 8 * nm x 8 rows -> the tile coordinate of the matrix it belongs to."""
+    row, col = e // 8, e % 8
+    r0, c0 = origins[row // 8]
+    return r0 + row % 8, c0 + col
+
+
+def tile_image(name: str) -> bytes:
+    """The tile's shared-memory bytes: code r * cols + c at byte_address(r, c)."""
+    smem, cols = tile_of(name)
+    img = bytearray(32 * cols * 2)
+    for r in range(32):
+        for col in range(cols):
+            a = int(smem.byte_address(r, col))
+            img[a:a + 2] = (r * cols + col).to_bytes(2, "little")
+    return bytes(img)
+
+
+def _tile_copy_kernel(i: int, c: Case) -> str:
+    a = c.atom
+    _, cols = tile_of(c.name)
+    ni = len(tile_origins(cols))
+    qual = "m8n8.x4" + (".trans" if a.trans else "")
+    if a.kind == "ldsm":
+        body = f"""  for (int j = lane; j < {32 * cols}; j += 32) s[j] = reinterpret_cast<const uint16_t*>(img)[j];
+  __syncwarp();
+  for (int q = 0; q < {ni}; ++q) {{
+    uint32_t r[4];
+    asm volatile("ldmatrix.sync.aligned.{qual}.shared.b16 {{%0,%1,%2,%3}}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(base + addrs[q * 32 + lane]) : "memory");
+    for (int j = 0; j < 4; ++j) out[(q * 32 + lane) * 4 + j] = r[j];
+  }}"""
+    else:
+        body = f"""  for (int j = lane; j < {32 * cols}; j += 32) s[j] = 0xFFFFu;
+  __syncwarp();
+  for (int q = 0; q < {ni}; ++q) {{
+    uint32_t r[4];
+    for (int j = 0; j < 4; ++j) {{
+      const uint32_t code = 256u * q + 8u * lane + 2u * j;
+      r[j] = ((code + 1u) << 16) | code;
+    }}
+    asm volatile("stmatrix.sync.aligned.{qual}.shared.b16 [%0], {{%1,%2,%3,%4}};"
+                 :: "r"(base + addrs[q * 32 + lane]), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
+  }}
+  __syncwarp();
+  for (int j = lane; j < {16 * cols}; j += 32) out[j] = ((uint32_t)s[2 * j + 1] << 16) | s[2 * j];"""
+    return f"""
+// case {i}: {c.name}: {a.name} tiled over a swizzled 32x{cols} bf16 tile; lane addresses from the library
+__global__ void case{i}(const uint8_t* img, int, int, const uint32_t* addrs, uint32_t* out) {{
+  __shared__ __align__(1024) uint16_t s[{32 * cols}];
+  const int lane = threadIdx.x;
+  const uint32_t base = smem_u32(s);
+{body}
+}}
+"""
+
+
+def _cp_async_kernel(i: int, c: Case) -> str:
+    nbytes = int(c.name.split("/")[1][:-1])
+    _, cols = tile_of(c.name)
+    op = "cp.async.cg.shared.global" if nbytes == 16 else "cp.async.ca.shared.global"
+    per_row = cols * 2 // nbytes
+    return f"""
+// case {i}: {c.name}: {op} of {nbytes}-byte pieces of a dense 32x{cols} bf16 tile to the swizzled addresses
+__global__ void case{i}(const uint8_t* img, int, int, const uint32_t* addrs, uint32_t* out) {{
+  __shared__ __align__(1024) uint16_t s[{32 * cols}];
+  for (int j = threadIdx.x; j < {32 * cols}; j += blockDim.x) s[j] = 0xFFFFu;
+  __syncthreads();
+  for (int q = threadIdx.x; q < {32 * per_row}; q += blockDim.x) {{
+    asm volatile("{op} [%0], [%1], {nbytes};" :: "r"(smem_u32(s) + addrs[q]), "l"(img + {nbytes} * q) : "memory");
+  }}
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  for (int j = threadIdx.x; j < {16 * cols}; j += blockDim.x) out[j] = ((uint32_t)s[2 * j + 1] << 16) | s[2 * j];
+}}
+"""
+
+
+def cp_async_addresses(name: str) -> list[int]:
+    """Destination byte of every piece q of a cp.async case: byte_address of its first element (row-major pieces)."""
+    nbytes = int(name.split("/")[1][:-1])
+    smem, cols = tile_of(name)
+    per = nbytes // 2
+    return [int(smem.byte_address(q * per // cols, q * per % cols)) for q in range(32 * cols // per)]
+
+
+def check_tile(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(values compared, disagreements) of a tiled-copy or cp.async case."""
+    smem, cols = tile_of(c.name)
+    errs: list[str] = []
+    n = 0
+    halves = [(w >> (16 * h)) & 0xFFFF for w in out for h in range(2)]
+    if c.kind == "cp_async":
+        for r in range(32):
+            for col in range(cols):
+                got = halves[int(smem.byte_address(r, col)) // 2]
+                n += 1
+                if got != r * cols + col and len(errs) < 8:
+                    errs.append(f"{c.name}: shared byte_address({r}, {col}) holds element code {got}, library says "
+                                f"{r * cols + col}")
+        return n, errs
+    a = c.atom
+    for q, origins in enumerate(tile_origins(cols)):
+        for t in range(32):
+            for j in range(4):
+                for h in range(2):
+                    if c.kind == "ldsm_tile":
+                        rr, cc = _dense_to_tile(int(a.dst_layout(t, 32 * j + 16 * h)) // 16, origins)
+                        got, want = (out[(q * 32 + t) * 4 + j] >> (16 * h)) & 0xFFFF, rr * cols + cc
+                        what = f"instruction {q} thread {t} register {j} half {h} got element {got}"
+                    else:
+                        rr, cc = _dense_to_tile(int(a.src_layout(t, 32 * j + 16 * h)) // 16, origins)
+                        got, want = halves[int(smem.byte_address(rr, cc)) // 2], 256 * q + 8 * t + 2 * j + h
+                        what = f"tile ({rr}, {cc}) holds code {got}"
+                    n += 1
+                    if got != want and len(errs) < 8:
+                        errs.append(f"{c.name}: {what}, library says {want}")
+    return n, errs
+
+
+# --------------------------------------------------------------------------------------------------
+# CUDA source
+
+
+def _wgmma_kernel(i: int, c: Case) -> str:
+    a = c.atom
+    n, k = a.shape_mnk[1], a.shape_mnk[2]
+    bits, rs = a.a_bits, a.a_source == "reg"
+    dt, at, _ = types_of(a)
+    regs = n // 2 if dt == "f32" else n // 4
+    dty, con, cvt = ("float", "f", "__float_as_uint") if dt == "f32" else ("uint32_t", "r", "")
+    desc_a = make_smem_desc(smem_layout(64, bits), "K", bits).encode()
+    desc_b = make_smem_desc(smem_layout(n, bits), "K", bits).encode()
+    dl = ",".join(f"%{j}" for j in range(regs))
+    if rs:
+        a_op = "{" + ",".join(f"%{regs + j}" for j in range(4)) + "}"
+        b_op, pred = f"%{regs + 4}", regs + 5
+    else:
+        a_op, b_op, pred = f"%{regs}", f"%{regs + 1}", regs + 2
+    tail = ", 0" if bits == 16 and rs else (", 0, 0" if bits == 16 else "")
+    outs = ", ".join(f'"+{con}"(d[{j}])' for j in range(regs))
+    ra = ("  uint32_t ra[4];\n  for (int j = 0; j < 4; ++j) ra[j] = a_regs[threadIdx.x * 4 + j];\n" if rs
+          else "  (void)a_regs;\n")
+    ins = ", ".join(f'"r"(ra[{j}])' for j in range(4)) + ', "l"(db)' if rs else '"l"(da), "l"(db)'
+    return f"""
+// case {i}: {c.name}: {a.name}
+__global__ void __launch_bounds__(128, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t* a_regs,
+                                                  uint32_t* out) {{
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += 128) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += 128) smem[{B_OFFSET_BYTES} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {B_OFFSET_BYTES}) >> 4) & 0x3FFF);
+  (void)da;
+{ra}  {dty} d[{regs}];
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) d[j] = 0;
+  const uint32_t scale_d = 0;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
+               "wgmma.mma_async.sync.aligned.m64n{n}k{k}.{dt}.{at}.{at} {{{dl}}}, {a_op}, {b_op}, p, 1, 1{tail};\\n}}\\n"
+               : {outs}
+               : {ins}, "r"(scale_d));
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) out[threadIdx.x * {regs} + j] = {cvt}(d[j]);
+}}
+"""
+
+
+def row_of_thread(atom) -> list[int]:
+    """The 128-bit row each of the 32 threads addresses: the library's, else (unused thread) its own modulo rows."""
+    used = dict(atom.smem_row_threads())
+    rows = 8 * atom.num_matrices
+    return [used.get(t, t % rows) for t in range(32)]
+
+
+def _copy_kernel(i: int, c: Case) -> str:
+    a = c.atom
+    nm = a.num_matrices
+    op = "ldmatrix" if a.kind == "ldsm" else "stmatrix"
+    qual = f"m8n8.x{nm}" + (".trans" if a.trans else "")
+    rows = ", ".join(str(r) for r in row_of_thread(a))
+    regs = ",".join(f"%{j}" for j in range(nm))
+    if a.kind == "ldsm":
+        body = f"""  for (int j = lane; j < 256; j += 32) s[j] = (uint16_t)j;
+  __syncwarp();
+  uint32_t r[{nm}];
+  asm volatile("{op}.sync.aligned.{qual}.shared.b16 {{{regs}}}, [%{nm}];"
+               : {", ".join(f'"=r"(r[{j}])' for j in range(nm))} : "r"(addr) : "memory");
+  for (int j = 0; j < {nm}; ++j) out[lane * {nm} + j] = r[j];"""
+    else:
+        body = f"""  for (int j = lane; j < 256; j += 32) s[j] = 0xFFFFu;
+  __syncwarp();
+  uint32_t r[{nm}];
+  for (int j = 0; j < {nm}; ++j) r[j] = ((uint32_t)(lane * 8 + 2 * j + 1) << 16) | (uint32_t)(lane * 8 + 2 * j);
+  asm volatile("{op}.sync.aligned.{qual}.shared.b16 [%0], {{{",".join(f"%{j + 1}" for j in range(nm))}}};"
+               :: "r"(addr), {", ".join(f'"r"(r[{j}])' for j in range(nm))} : "memory");
+  __syncwarp();
+  for (int j = lane; j < 128; j += 32) out[j] = ((uint32_t)s[2 * j + 1] << 16) | s[2 * j];"""
+    return f"""
+// case {i}: {c.name}
+__global__ void case{i}(const uint8_t*, int, int, const uint32_t*, uint32_t* out) {{
+  __shared__ __align__(128) uint16_t s[256];
+  const int lane = threadIdx.x;
+  const int rows[32] = {{{rows}}};
+  const uint32_t addr = smem_u32(s) + rows[lane] * 16;
+{body}
+}}
+"""
+
+
+_MMA_SYNC_PTX = {"s8": "s8", "u8": "u8", "f16": "f16", "bf16": "bf16", "tf32": "tf32", "f32": "f32", "s32": "s32",
+                 "e4m3": "e4m3"}
+
+
+def sync_values(atom: Any, operand: str) -> list[int]:
+    """Per thread, the packed registers of A or B of a mma.sync atom: ``A[m] = (m, 1, 0..)``, ``B[n] = (1, M n, 0..)``."""
+    m_, n_, k_ = atom.shape_mnk
+    bits = atom.a_bits if operand == "A" else atom.b_bits
+    kind = types_of(atom)[1 if operand == "A" else 2]
+    lay = atom.layout_a if operand == "A" else atom.layout_b
+    rows = m_ if operand == "A" else n_
+    e = 32 // bits
+    nregs = rows * k_ * bits // 32 // 32
+    out = []
+    for t in range(32):
+        for j in range(nregs):
+            word = 0
+            for i in range(e):
+                idx = int(lay(t, j * e + i))
+                r, kk = idx % rows, idx // rows
+                v = ([r, 1] if operand == "A" else [1, m_ * r])[kk] if kk < 2 else 0
+                word |= encode(v, bits, kind) << (bits * i)
+            out.append(word)
+    return out
+
+
+def tiled_rows(c: Case) -> int:
+    """Rows BM of a tiled-MMA case's tile."""
+    return next(bm for n, _, bm in TILED_MMA_CASES if n == c.name)
+
+
+def tiled_digits(bm: int) -> tuple[Any, Any]:
+    """A and B rows with ``D(m, n) = m + BM n``.
+
+    ``A[m] = (m%8, (m//8)%8, m//64, 1, 1)``, ``B[n] = (1, 8, 64, BM (n%8), 8 BM (n//8))`` (then zeros).
+    """
+    return (lambda m: [m % 8, (m // 8) % 8, m // 64, 1, 1]), (lambda n: [1, 8, 64, bm * (n % 8), 8 * bm * (n // 8)])
+
+
+def _wgmma_tiled_kernel(i: int, c: Case) -> str:
+    a = c.atom.atom
+    n, k = a.shape_mnk[1], a.shape_mnk[2]
+    bits, bm = a.a_bits, tiled_rows(c)
+    mr = bm // 128
+    dt, at, _ = types_of(a)
+    regs = n // 2
+    lay_a = smem_layout(bm, bits)
+    desc_a = make_smem_desc(smem_layout(64, bits), "K", bits).encode()
+    desc_b = make_smem_desc(smem_layout(n, bits), "K", bits).encode()
+    blocks = [int(lay_a(64 * b, 0)) * bits // 8 for b in range(bm // 64)]   # byte offset of A's 64-row block b
+    a_bytes = bm * k * bits // 8
+    b_off = (a_bytes + 1023) // 1024 * 1024
+    dl = ",".join(f"%{j}" for j in range(regs))
+    tail = ", 0, 0" if bits == 16 else ""
+    outs = ", ".join(f'"+f"(d[r][{j}])' for j in range(regs))
+    return f"""
+// case {i}: {c.name}: make_tiled_mma({a.name}, (2,1,1)) over {bm}x{n}; warpgroup w, repetition r reads A block w + 2 r
+__global__ void __launch_bounds__(256, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t*, uint32_t* out) {{
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += 256) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += 256) smem[{b_off} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+  const uint32_t blocks[{bm // 64}] = {{{", ".join(str(b) for b in blocks)}}};
+  const int w = threadIdx.x / 128;
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {b_off}) >> 4) & 0x3FFF);
+  float d[{mr}][{regs}];
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r)
+#pragma unroll
+    for (int j = 0; j < {regs}; ++j) d[r][j] = 0.f;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r) {{
+    const uint64_t da = 0x{desc_a:016x}ull | (((base + blocks[w + 2 * r]) >> 4) & 0x3FFF);
+    asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k{k}.{dt}.{at}.{at} {{{dl}}}, %{regs}, %{regs + 1}, 0, 1, 1{tail};\\n"
+                 : {outs}
+                 : "l"(da), "l"(db));
+  }}
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (int r = 0; r < {mr}; ++r)
+#pragma unroll
+    for (int j = 0; j < {regs}; ++j) out[threadIdx.x * {mr * regs} + r * {regs} + j] = __float_as_uint(d[r][j]);
+}}
+"""
+
+
+def _mma_sync_kernel(i: int, c: Case) -> str:
+    a = c.atom
+    m_, n_, k_ = a.shape_mnk
+    dt, at, bt = types_of(a)
+    ra, rb = m_ * k_ * a.a_bits // 1024, n_ * k_ * a.b_bits // 1024
+    rc = m_ * n_ * a.c_bits // 1024
+    d = ",".join(f"%{j}" for j in range(rc))
+    av = ",".join(f"%{rc + j}" for j in range(ra))
+    bv = ",".join(f"%{rc + ra + j}" for j in range(rb))
+    cv = ",".join(f"%{rc + ra + rb + j}" for j in range(rc))
+    outs = ", ".join(f'"=r"(d[{j}])' for j in range(rc))
+    ins = ", ".join([f'"r"(r[{j}])' for j in range(ra + rb)] + ['"r"(zero)' for _ in range(rc)])
+    ptx = f"mma.sync.aligned.m{m_}n{n_}k{k_}.row.col.{dt}.{_MMA_SYNC_PTX[at]}.{_MMA_SYNC_PTX[bt]}.{dt}"
+    return f"""
+// case {i}: {c.name}
+__global__ void case{i}(const uint8_t*, int, int, const uint32_t* regs, uint32_t* out) {{
+  const int t = threadIdx.x;
+  uint32_t r[{ra + rb}];
+  for (int j = 0; j < {ra + rb}; ++j) r[j] = regs[t * {ra + rb} + j];
+  uint32_t d[{rc}];
+  const uint32_t zero = 0;
+  asm volatile("{ptx} {{{d}}}, {{{av}}}, {{{bv}}}, {{{cv}}};" : {outs} : {ins});
+  for (int j = 0; j < {rc}; ++j) out[t * {rc} + j] = d[j];
+}}
+"""
+
+
+def emit(outdir: Path) -> dict:
+    """Write OUTDIR/atoms_cases.cuh (kernels + data) and OUTDIR/atoms_plan.json; return the plan.
+
+    Pre:  ``outdir`` a directory path (created if missing).
+    Post: the two files written; ``{"cases": plan}``.
+    """
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    src = ["// generated by `pycute-layouts hwcheck --emit` (pycute_layouts.hwcheck.atoms_check) from "
+           "pycute_layouts.arch.atoms: do not edit"]
+    plan = []
+    for i, c in enumerate(cases()):
+        if c.kind == "wgmma":
+            a = c.atom
+            n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
+            kind = types_of(a)[1]
+            img = operand_image(64, k, bits, a_digits, kind) + operand_image(n, k, bits, b_digits, kind)
+            a_bytes = 64 * k * bits // 8
+            regs = a_registers(a) if a.a_source == "reg" else []
+            src.append(_wgmma_kernel(i, c))
+            words = 128 * (n // 2 if a.c_bits == 32 else n // 4)
+            threads = 128
+        elif c.kind == "wgmma_tiled":
+            a, bm = c.atom.atom, tiled_rows(c)
+            n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
+            da, db = tiled_digits(bm)
+            kind = types_of(a)[1]
+            img = operand_image(bm, k, bits, da, kind) + operand_image(n, k, bits, db, kind)
+            a_bytes, regs, threads = bm * k * bits // 8, [], 256
+            src.append(_wgmma_tiled_kernel(i, c))
+            words = 256 * (bm // 128) * (n // 2)
+        elif c.kind == "mma_sync":
+            a = c.atom
+            img, a_bytes = b"", 0
+            regs = [x for pair in zip(*[iter(sync_values(a, "A"))] * 1) for x in pair]
+            ra = a.shape_mnk[0] * a.shape_mnk[2] * a.a_bits // 1024
+            rb = a.shape_mnk[1] * a.shape_mnk[2] * a.b_bits // 1024
+            va, vb = sync_values(a, "A"), sync_values(a, "B")
+            regs = [w for t in range(32) for w in va[t * ra:(t + 1) * ra] + vb[t * rb:(t + 1) * rb]]
+            src.append(_mma_sync_kernel(i, c))
+            words = 32 * (a.shape_mnk[0] * a.shape_mnk[1] * a.c_bits // 1024)
+            threads = 32
+        elif c.kind in ("ldsm_tile", "stsm_tile"):
+            img = tile_image(c.name)
+            a_bytes, regs, threads = len(img), tile_thread_addresses(c), 32
+            src.append(_tile_copy_kernel(i, c))
+            words = len(regs) * 4 if c.kind == "ldsm_tile" else len(img) // 4
+        elif c.kind == "cp_async":
+            _, cols = tile_of(c.name)
+            img = b"".join((r * cols + col).to_bytes(2, "little") for r in range(32) for col in range(cols))
+            a_bytes, regs, threads = len(img), cp_async_addresses(c.name), 128
+            src.append(_cp_async_kernel(i, c))
+            words = len(img) // 4
+        else:
+            img, a_bytes, regs = b"", 0, []
+            src.append(_copy_kernel(i, c))
+            words = 32 * c.atom.num_matrices if c.kind == "ldsm" else 128
+            threads = 32
+        src.append(f"static const uint8_t img{i}[] = {{{', '.join(str(b) for b in img) or '0'}}};")
+        if len(regs) > REGS_WORDS:
+            raise HwCheckError(f"atoms_check: case {c.name} needs {len(regs)} input words > {REGS_WORDS}")
+        padded = list(regs) + [0] * (REGS_WORDS - len(regs)) if regs else []  # atoms.cu copies REGS_WORDS words
+        src.append(f"static const uint32_t regs{i}[] = {{{', '.join(f'{r}u' for r in padded) or '0u'}}};")
+        aname = c.atom.atom.name if c.kind == "wgmma_tiled" else (c.atom.name if c.atom else None)
+        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": aname, "threads": threads,
+                     "words": words, "a_bytes": a_bytes, "img_bytes": len(img), "has_regs": bool(regs)})
+    table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
+                       f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
+                       f"{p['threads']}, {p['words']}}}" for p in plan)
+    src.append(f"static const CaseDef kCases[] = {{\n{table}\n}};\nstatic const int kNumCases = {len(plan)};")
+    src.append(f"static const int kRegsWords = {REGS_WORDS};")
+    (outdir / "atoms_cases.cuh").write_text("\n".join(src) + "\n")
+    (outdir / "atoms_plan.json").write_text(json.dumps(plan, indent=1) + "\n")
+    return {"cases": plan}
+
+
+# --------------------------------------------------------------------------------------------------
+# verification of a result file against the current library
+
+
+def _float(word: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", word & 0xFFFFFFFF))[0]
+
+
+def _value(words: list[int], v: int, dtype: str) -> float:
+    """Accumulator value ``v`` of one thread's raw words: f32/s32 one per word, f16 two per word (low half first)."""
+    if dtype == "f16":
+        return float(np.array((words[v // 2] >> (16 * (v % 2))) & 0xFFFF, dtype=np.uint16).view(np.float16))
+    if dtype == "s32":
+        w = words[v] & 0xFFFFFFFF
+        return float(w - (1 << 32) if w >> 31 else w)
+    return _float(words[v])
+
+
+def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(number of values compared, disagreements) of one case's raw output against the library.
+
+    Pre:  ``c`` one of :func:`cases`; ``out`` the words its kernel wrote (as many as its plan says).
+    Post: (values compared, at most 8 messages per case); HwCheckError for output of the wrong length.
+
+    >>> c = next(c for c in cases() if c.name == "mma.sync/SM80_8x8x16_S32S8S8S32_TN")
+    >>> ok = [0] * 64
+    >>> for t in range(32):
+    ...     for v in range(2):
+    ...         i = int(c.atom.layout_c(t, v)); ok[2 * t + v] = i % 8 + 8 * (i // 8)
+    >>> check_case(c, ok)
+    (64, [])
+    """
+    if not isinstance(c, Case) or not isinstance(out, (list, tuple)):
+        raise HwCheckError(f"check_case: expected a Case and a list of words, got {type(c).__name__}, {type(out).__name__}")
+    errs: list[str] = []
+    a = c.atom
+    n_cmp = 0
+    if c.kind in ("wgmma", "mma_sync"):
+        dt = types_of(a)[0]
+        rows, nthr = a.shape_mnk[0], a.num_threads
+        vals = rows * a.shape_mnk[1] // nthr
+        words = vals * a.c_bits // 32
+        for t in range(nthr):
+            mine = out[t * words:(t + 1) * words]
+            for v in range(vals):
+                idx = int(a.layout_c(t, v))
+                want = idx % rows + rows * (idx // rows)
+                got = _value(mine, v, dt)
+                n_cmp += 1
+                if got != want and len(errs) < 8:
+                    errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
+                                f"library says C({idx % rows},{idx // rows})")
+    elif c.kind == "wgmma_tiled":
+        bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
+        tv = c.atom.partition("C", (bm, n))
+        vals = bm * n // 256
+        for t in range(256):
+            for v in range(vals):
+                idx = int(tv(t, v))
+                got = _float(out[t * vals + v])
+                n_cmp += 1
+                if got != idx and len(errs) < 8:
+                    errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % bm},{int(got) // bm}), "
+                                f"library says C({idx % bm},{idx // bm})")
+    elif c.kind in ("ldsm_tile", "stsm_tile", "cp_async"):
+        return check_tile(c, out)
+    elif c.kind == "ldsm":
+        nm = a.num_matrices
+        for t in range(32):
+            for j in range(nm):
+                for h in range(2):
+                    want = int(a.dst_layout(t, 32 * j + 16 * h)) // 16
+                    got = (out[t * nm + j] >> (16 * h)) & 0xFFFF
+                    n_cmp += 1
+                    if got != want and len(errs) < 8:
+                        errs.append(f"{c.name}: thread {t} register {j} half {h} got element {got}, library says {want}")
+    else:
+        halves = [(w >> (16 * h)) & 0xFFFF for w in out for h in range(2)]
+        for t in range(32):
+            for j in range(a.num_matrices):
+                for h in range(2):
+                    e = int(a.src_layout(t, 32 * j + 16 * h)) // 16
+                    n_cmp += 1
+                    if halves[e] != 8 * t + 2 * j + h and len(errs) < 8:
+                        errs.append(f"{c.name}: shared element {e} holds code {halves[e]}, library says thread {t} "
+                                    f"register {j} half {h} (code {8 * t + 2 * j + h})")
+    return n_cmp, errs
+
+
+def verify(data: dict, the_cases: list[Case] | None = None) -> tuple[int, list[str]]:
+    """(values compared, every disagreement) between a result file and the library.
+
+    Pre:  ``data`` a result dict whose cases have ``name``, ``error`` and ``out``; cases of an older run
+          (a subset of :func:`cases`) are checked one by one.
+    Post: (values compared, disagreements); empty disagreements: every value held.
+    HwCheckError for a dict without a ``cases`` list.
+
+    >>> verify({"cases": []})
+    (0, [])
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise HwCheckError(f"atoms_check.verify: expected a result dict with a 'cases' list, got {type(data).__name__}")
+    by = {c.name: c for c in (the_cases if the_cases is not None else cases())}
+    errs: list[str] = []
+    total = 0
+    names = [r["name"] for r in data["cases"]]
+    if set(names) - set(by):
+        errs.append(f"case set differs: file-only {sorted(set(names) - set(by))}")
+    for r in data["cases"]:
+        if r["name"] not in by:
+            continue
+        if r.get("error"):
+            errs.append(f"{r['name']}: CUDA error {r['error']}")
+            continue
+        n, e = check_case(by[r["name"]], r["out"])
+        total += n
+        errs += e
+    return total, errs
+
+
