@@ -106,14 +106,22 @@ def atom(name: str) -> MmaAtom | CopyAtom:
 
     >>> type(atom("SM90_U16x8_STSM_T")).__name__, type(atom("SM90_64x8x16_F16F16F16_RS")).__name__
     ('CopyAtom', 'MmaAtom')
+    >>> type(atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>")).__name__, type(atom("SM61_DP4A")).__name__
+    ('CopyAtom', 'MmaAtom')
     """
     if not isinstance(name, str):
         raise LayoutTypeError(f"atom: the atom name must be a string, got {name!r}")
     kind = "".join(name.split())
-    if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_")):
+    if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_", "UniversalCopy<", "SM80_CP_ASYNC_", "SM90_TMA_",
+                        "SM90_BULK_COPY_", "SM100_TMA_")):
         return copy_atom(name)
-    if kind.startswith(("SM80_", "SM90_64x", "SM100_MMA_")):
-        return mma_atom(name)
+    if kind.startswith(("SM61_", "SM70_", "SM75_", "SM80_", "SM89_", "SM90_", "SM90::GMMA::SPARSE::", "SM100_MMA_",
+                        "SM120_", "SM120::BLOCKSCALED::")):
+        try:
+            return mma_atom(name)
+        except LayoutValueError as e:
+            if "not an MMA atom name CuTe defines" not in str(e):
+                raise
     raise LayoutValueError(f"atom: unknown atom {name!r}; MMA families: {'; '.join(mma_families())}; copy families: "
                            f"{'; '.join(copy_families())}")
 

@@ -37,7 +37,21 @@ from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
 
-__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
+__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
+           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts"]
+
+#: Bits of the C++ value types CuTe's UniversalCopy / cp.async atoms take (``sizeof_bits``).
+CXX_TYPE_BITS: dict[str, int] = {
+    "uint8_t": 8, "int8_t": 8, "uint16_t": 16, "int16_t": 16, "uint32_t": 32, "int32_t": 32, "uint64_t": 64,
+    "int64_t": 64, "uint128_t": 128, "half_t": 16, "bfloat16_t": 16, "tfloat32_t": 32, "float": 32, "double": 64,
+    "float_e4m3_t": 8, "float_e5m2_t": 8, "uint1b_t": 1, "int4b_t": 4, "uint4b_t": 4, "uint256_t": 256,
+}
+
+#: TMA / bulk-copy operations -> the number of "threads" CuTe's traits give them (2 for the 2-SM loads).
+TMA_OPS: dict[str, int] = {
+    "SM90_TMA_LOAD": 1, "SM90_TMA_LOAD_MULTICAST": 1, "SM90_TMA_STORE": 1, "SM90_TMA_REDUCE_ADD": 1,
+    "SM90_BULK_COPY_G2S": 1, "SM90_BULK_COPY_S2G": 1, "SM100_TMA_2SM_LOAD": 2, "SM100_TMA_2SM_LOAD_MULTICAST": 2,
+}
 
 #: tcgen05.ld/st shapes: name -> (data-path lanes, bits per repetition, largest repetition CuTe defines).
 TMEM_SHAPES: dict[str, tuple[int, int, int]] = {
@@ -49,6 +63,10 @@ _FAMILIES = (
     "SM75_U32x{1,2,4}_LDSM_N", "SM75_U16x{2,4,8}_LDSM_T", "SM90_U32x{1,2,4}_STSM_N", "SM90_U16x{2,4,8}_STSM_T",
     "SM100_TMEM_{LOAD,STORE}_{32dp32b,16dp64b,16dp128b,16dp256b,16dp32b}{1,2,4,..,128}x[_16b] "
     "(at most 32x for 16dp256b, 64x for 16dp128b)",
+    "UniversalCopy<S[,D]> (S, D: C++ value types, e.g. uint128_t, half_t)",
+    "SM80_CP_ASYNC_{CACHEALWAYS,CACHEGLOBAL}[_ZFILL]<S[,D]> (4, 8 or 16 bytes; CACHEGLOBAL 16)",
+    "{SM90_TMA_LOAD,SM90_TMA_LOAD_MULTICAST,SM90_TMA_STORE,SM90_TMA_REDUCE_ADD,SM90_BULK_COPY_G2S,SM90_BULK_COPY_S2G,"
+    "SM100_TMA_2SM_LOAD,SM100_TMA_2SM_LOAD_MULTICAST}<NumBitsPerTMA>, SM90_BULK_COPY_AUTO",
 )
 
 
@@ -205,6 +223,66 @@ def tmem_layouts(shape: str, repeat: int) -> tuple[Layout, Layout]:
     return tmem, regs
 
 
+def single_issue_layouts(src_bits: int, dst_bits: int, threads: int = 1) -> tuple[Layout, Layout, Layout]:
+    """(ThrID, SrcLayout, DstLayout) of a copy one thread issues for its whole payload (UniversalCopy, cp.async, TMA).
+
+    One "thread" moves ``src_bits`` as one value: (1, src_bits):(0, 1). The 2-SM TMA loads have two
+    (the peer CTAs), each its own payload: (2, bits):(bits, 1).
+    Pre: positive bit counts, threads 1 or 2. Post: the layouts of CuTe's Copy_Traits.
+
+    >>> [str(x) for x in single_issue_layouts(128, 128)]
+    ['1:0', '(1,128):(0,1)', '(1,128):(0,1)']
+    """
+    for v in (src_bits, dst_bits):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise LayoutValueError(f"single_issue_layouts: bit counts must be positive ints, got {v!r}")
+    if threads == 2:
+        return Layout(2, 1), Layout((2, src_bits), (src_bits, 1)), Layout((2, dst_bits), (dst_bits, 1))
+    if threads != 1:
+        raise LayoutValueError(f"single_issue_layouts: threads must be 1 or 2, got {threads!r}")
+    return Layout(1, 0), Layout((1, src_bits), (0, 1)), Layout((1, dst_bits), (0, 1))
+
+
+_UNIVERSAL = re.compile(r"^(UniversalCopy|SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?)<([A-Za-z0-9_:]+)"
+                        r"(?:,([A-Za-z0-9_:]+))?>$")
+_TMA = re.compile(r"^([A-Z0-9_]+)<(\d+)>$")
+
+
+def _value_bits(t: str, name: str) -> int:
+    key = t.replace("cutlass::", "").replace("cute::", "")
+    if key not in CXX_TYPE_BITS:
+        raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}: unknown value type {t!r}; known: "
+                               f"{', '.join(CXX_TYPE_BITS)}"[:400])
+    return CXX_TYPE_BITS[key]
+
+
+def _single_issue(text: str) -> CopyAtom | None:
+    m = _UNIVERSAL.match(text)
+    if m is not None:
+        op, s_t, d_t = m.group(1), m.group(2), m.group(3) or m.group(2)
+        sb, db = _value_bits(s_t, text), _value_bits(d_t, text)
+        if op.startswith("SM80"):
+            sizes = (128,) if "CACHEGLOBAL" in op else (32, 64, 128)
+            if sb != db or sb not in sizes:
+                raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: cp.async needs sizeof(S) == sizeof(D) "
+                                       "of "
+                                       f"{' or '.join(str(x // 8) for x in sizes)} bytes, got {sb // 8} and {db // 8}")
+        thr, src, dst = single_issue_layouts(sb, db)
+        return CopyAtom(text, "cp_async" if op.startswith("SM80") else "universal", thr, src, dst, src)
+    if text == "SM90_BULK_COPY_AUTO":
+        return CopyAtom(text, "tma", Layout(1, 0), Layout((1, 1), (0, 0)), Layout((1, 1), (0, 0)),
+                        Layout((1, 1), (0, 0)))
+    m = _TMA.match(text)
+    if m is not None and m.group(1) in TMA_OPS:
+        bits = int(m.group(2))
+        if not 0 < bits <= 1 << 40:
+            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: NumBitsPerTMA must be in [1, 2**40], "
+                                   f"got {bits}")
+        thr, src, dst = single_issue_layouts(bits, bits, TMA_OPS[m.group(1)])
+        return CopyAtom(text, "tma", thr, src, dst, src)
+    return None
+
+
 _LDSM = re.compile(r"^(SM75|SM90)_U(32|16)x(\d+)_(LDSM|STSM)_(N|T)$")
 _TMEM = re.compile(r"^SM100_TMEM_(LOAD|STORE)_(\d+dp\d+b)(\d+)x(_16b)?$")
 
@@ -239,6 +317,9 @@ def parse_copy_name(name: str) -> CopyAtom:
     if not isinstance(name, str):
         raise LayoutTypeError(f"copy_atom: the atom name must be a string, got {name!r}")
     text = "".join(name.split())
+    single = _single_issue(text)
+    if single is not None:
+        return single
     m = _LDSM.match(text)
     if m is not None:
         return _ldsm(m, text)
@@ -272,4 +353,24 @@ def copy_atom_names() -> list[str]:
             while r <= rmax:
                 out += [f"SM100_TMEM_{op}_{shape}{r}x", f"SM100_TMEM_{op}_{shape}{r}x_16b"]
                 r *= 2
+    return out
+
+
+def more_copy_atom_names() -> list[str]:
+    """The copy atoms of the second set: UniversalCopy, sm80 cp.async, the TMA and bulk-copy traits.
+
+    Pre: none. Post: names (TMA atoms at a few NumBitsPerTMA values).
+
+    >>> more_copy_atom_names()[:2]
+    ['UniversalCopy<uint8_t>', 'UniversalCopy<uint16_t>']
+    """
+    out = [f"UniversalCopy<{t}>" for t in ("uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t", "half_t",
+                                            "bfloat16_t", "float", "double", "uint1b_t", "uint4b_t")]
+    out += ["UniversalCopy<half_t,uint16_t>", "UniversalCopy<uint32_t,float>"]
+    for op in ("CACHEALWAYS", "CACHEGLOBAL", "CACHEALWAYS_ZFILL", "CACHEGLOBAL_ZFILL"):
+        types = ("uint128_t",) if "GLOBAL" in op else ("uint32_t", "uint64_t", "uint128_t", "float", "double")
+        out += [f"SM80_CP_ASYNC_{op}<{t}>" for t in types]
+        out.append(f"SM80_CP_ASYNC_{op}<uint128_t,uint128_t>")
+    out += [f"{op}<{bits}>" for op in TMA_OPS for bits in (128, 8192, 65536)]
+    out.append("SM90_BULK_COPY_AUTO")
     return out
