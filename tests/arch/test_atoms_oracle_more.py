@@ -196,3 +196,46 @@ def test_more_copy_atoms_match_cute(oracle):
     print(f"second-set copy atoms: {len(COPY_NAMES)} atoms, {funcs} layouts equal as functions, {printed} also printed "
           "identically")
     assert funcs == 4 * len(COPY_NAMES)
+
+
+TILED_PREAMBLE = r"""
+template <class TM> std::string tiled_str(TM const& t) {
+  std::ostringstream os;
+  os << t.get_layoutA_TV() << " | " << t.get_layoutB_TV() << " | " << t.get_layoutC_TV();
+  return os.str();
+}
+"""
+
+#: (atom, atom layout as C++, as ours): quad-pair ThrID (sm70: 8 of 32 lanes), one-thread atoms, the new mma.sync
+TILED = [
+    ("SM70_8x8x4_F32F16F16F32_TN", "Layout<Shape<_2,_2,_1>>{}", Layout((2, 2, 1))),
+    ("SM70_8x8x4_F16F16F16F16_NT", "Layout<Shape<_1,_1,_1>>{}", Layout((1, 1, 1))),
+    ("SM70_8x8x4_F32F16F16F32_NN", "Layout<Shape<_2,_1,_1>,Stride<_1,_0,_0>>{}", Layout((2, 1, 1), (1, 0, 0))),
+    ("SM61_DP4A", "Layout<Shape<_4,_8,_1>>{}", Layout((4, 8, 1))),
+    ("SM80_16x8x256_S32U1U1S32_TN_XORPOPC", "Layout<Shape<_2,_1,_1>>{}", Layout((2, 1, 1))),
+    ("SM80_8x8x4_F64F64F64F64_TN", "Layout<Shape<_2,_2,_1>,Stride<_2,_1,_0>>{}", Layout((2, 2, 1), (2, 1, 0))),
+    ("SM89_16x8x32_F32E4M3E5M2F32_TN", "Layout<Shape<_1,_2,_1>>{}", Layout((1, 2, 1))),
+    ("SM90_16x8x16_C64C64C64C64_TN", "Layout<Shape<_2,_1,_1>>{}", Layout((2, 1, 1))),
+    ("SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>", "Layout<Shape<_2,_2,_1>>{}", Layout((2, 2, 1))),
+]
+
+
+@pytest.fixture(scope="module")
+def tiled_oracle():
+    import oracles
+
+    oracles.skip_without_cxx()
+    batch = oracles.CuteBatch(preamble=TILED_PREAMBLE, extra_includes=INCLUDES[:10] + ["cute/atom/mma_atom.hpp"])
+    for name, lay, _ in TILED:
+        batch.add(f"tiled_str(make_tiled_mma({name}{{}}, {lay}))")
+    return batch.run()
+
+
+@pytest.mark.oracle
+def test_tiled_mmas_of_new_atoms_match_cute(tiled_oracle):
+    for (name, _cxx, lay), res in zip(TILED, tiled_oracle, strict=True):
+        assert isinstance(res, str), (name, str(res)[:300])
+        tiled = atoms.make_tiled_mma(name, lay)
+        for op, text in zip("ABC", (x.strip() for x in res.split("|")), strict=True):
+            same, _ = _same_function(tiled.partition(op), text)
+            assert same, (name, op, str(tiled.partition(op)), text)
