@@ -38,7 +38,7 @@ from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
-           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts"]
+           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts", "shuffle_transpose_layouts"]
 
 #: Bits of the C++ value types CuTe's UniversalCopy / cp.async atoms take (``sizeof_bits``).
 CXX_TYPE_BITS: dict[str, int] = {
@@ -51,7 +51,13 @@ CXX_TYPE_BITS: dict[str, int] = {
 TMA_OPS: dict[str, int] = {
     "SM90_TMA_LOAD": 1, "SM90_TMA_LOAD_MULTICAST": 1, "SM90_TMA_STORE": 1, "SM90_TMA_REDUCE_ADD": 1,
     "SM90_BULK_COPY_G2S": 1, "SM90_BULK_COPY_S2G": 1, "SM100_TMA_2SM_LOAD": 2, "SM100_TMA_2SM_LOAD_MULTICAST": 2,
+    "SM90_TMA_LOAD_IM2COL": 1, "SM90_TMA_LOAD_IM2COL_MULTICAST": 1, "SM90_TMA_STORE_IM2COL": 1,
+    "SM100_TMA_2SM_LOAD_IM2COL": 2, "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST": 2,
 }
+
+#: Fixed one-thread copies -> bits moved (the global loads/stores of sm100 with a cache hint).
+_FIXED_SINGLE: dict[str, int] = {"SM100_LOAD_256bit_CACHE_NOALLOCATION": 256,
+                                 "SM100_STORE_256bit_CACHE_NOALLOCATION": 256}
 
 #: tcgen05.ld/st shapes: name -> (data-path lanes, bits per repetition, largest repetition CuTe defines).
 TMEM_SHAPES: dict[str, tuple[int, int, int]] = {
@@ -67,6 +73,10 @@ _FAMILIES = (
     "SM80_CP_ASYNC_{CACHEALWAYS,CACHEGLOBAL}[_ZFILL]<S[,D]> (4, 8 or 16 bytes; CACHEGLOBAL 16)",
     "{SM90_TMA_LOAD,SM90_TMA_LOAD_MULTICAST,SM90_TMA_STORE,SM90_TMA_REDUCE_ADD,SM90_BULK_COPY_G2S,SM90_BULK_COPY_S2G,"
     "SM100_TMA_2SM_LOAD,SM100_TMA_2SM_LOAD_MULTICAST}<NumBitsPerTMA>, SM90_BULK_COPY_AUTO",
+    "{SM90_TMA_LOAD_IM2COL,SM90_TMA_LOAD_IM2COL_MULTICAST,SM90_TMA_STORE_IM2COL,SM100_TMA_2SM_LOAD_IM2COL,"
+    "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST}<NumBitsPerTMA>",
+    "SM100_{LOAD,STORE}_256bit_CACHE_NOALLOCATION, AutoVectorizingCopyWithAssumedAlignment<MaxVecBits>",
+    "SM50_Shuffle_U32_2x2Trans_{XOR1,XOR4}, SM75_U32x1_MOVM_T",
 )
 
 
@@ -243,6 +253,27 @@ def single_issue_layouts(src_bits: int, dst_bits: int, threads: int = 1) -> tupl
     return Layout(1, 0), Layout((1, src_bits), (0, 1)), Layout((1, dst_bits), (0, 1))
 
 
+def shuffle_transpose_layouts(xor: int) -> tuple[Layout, Layout]:
+    """(SrcLayout, DstLayout) in bits of ``SM50_Shuffle_U32_2x2Trans_XOR{xor}``: 2x2 transposes between lanes t, t ^ xor.
+
+    Every thread holds two 32-bit words (source (32,64):(64,1)). Afterwards thread ``t`` holds, as its
+    word j, word ``(t & xor) != 0`` of thread ``(t & ~xor) | j * xor``: with ``t = a + xor * b + 2 xor * c``
+    the bit offset is ``64 (a + xor j + 2 xor c) + 32 b + bit``.
+    Pre: xor in (1, 4). Post: the two layouts of CuTe's traits.
+
+    >>> print(shuffle_transpose_layouts(4)[1])
+    ((4,2,4),(32,2)):((64,32,512),(1,256))
+    """
+    if xor not in (1, 4):
+        raise LayoutValueError(f"shuffle_transpose_layouts: CuTe has XOR1 and XOR4, got {xor!r}")
+    src = Layout((32, 64), (64, 1))
+    if xor == 1:
+        return src, Layout(((2, 16), (32, 2)), ((32, 128), (1, 64)))
+    return src, Layout(((xor, 2, 32 // (2 * xor)), (32, 2)), ((64, 32, 128 * xor), (1, 64 * xor)))
+
+
+_AUTOVEC = re.compile(r"^AutoVectorizingCopyWithAssumedAlignment<(\d{1,8})>$")
+_SHFL = re.compile(r"^SM50_Shuffle_U32_2x2Trans_XOR([14])$")
 _UNIVERSAL = re.compile(r"^(UniversalCopy|SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?)<([A-Za-z0-9_:]+)"
                         r"(?:,([A-Za-z0-9_:]+))?>$")
 _TMA = re.compile(r"^([A-Z0-9_]+)<(\d+)>$")
@@ -269,6 +300,22 @@ def _single_issue(text: str) -> CopyAtom | None:
                                        f"{' or '.join(str(x // 8) for x in sizes)} bytes, got {sb // 8} and {db // 8}")
         thr, src, dst = single_issue_layouts(sb, db)
         return CopyAtom(text, "cp_async" if op.startswith("SM80") else "universal", thr, src, dst, src)
+    if text in _FIXED_SINGLE:
+        thr, src, dst = single_issue_layouts(_FIXED_SINGLE[text], _FIXED_SINGLE[text])
+        return CopyAtom(text, "universal", thr, src, dst, src)
+    m = _AUTOVEC.match(text)
+    if m is not None:
+        if not 8 <= int(m.group(1)) <= 1 << 20:
+            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: MaxVecBits must be in [8, 2**20]")
+        z = Layout((1, 1), (0, 0))
+        return CopyAtom(text, "universal", Layout(1, 0), z, z, z)
+    m = _SHFL.match(text)
+    if m is not None:
+        src, dst = shuffle_transpose_layouts(int(m.group(1)))
+        return CopyAtom(text, "shfl", Layout(32), src, dst, src)
+    if text == "SM75_U32x1_MOVM_T":
+        lay = Layout((32, 32), (32, 1))
+        return CopyAtom(text, "movm", Layout(32), lay, lay, lay)
     if text == "SM90_BULK_COPY_AUTO":
         return CopyAtom(text, "tma", Layout(1, 0), Layout((1, 1), (0, 0)), Layout((1, 1), (0, 0)),
                         Layout((1, 1), (0, 0)))
@@ -373,4 +420,6 @@ def more_copy_atom_names() -> list[str]:
         out.append(f"SM80_CP_ASYNC_{op}<uint128_t,uint128_t>")
     out += [f"{op}<{bits}>" for op in TMA_OPS for bits in (128, 8192, 65536)]
     out.append("SM90_BULK_COPY_AUTO")
+    out += list(_FIXED_SINGLE) + ["AutoVectorizingCopyWithAssumedAlignment<128>", "SM50_Shuffle_U32_2x2Trans_XOR1",
+                                  "SM50_Shuffle_U32_2x2Trans_XOR4", "SM75_U32x1_MOVM_T"]
     return out
