@@ -38,7 +38,8 @@ from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
-           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts", "shuffle_transpose_layouts"]
+           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts", "shuffle_transpose_layouts",
+           "ldsm_b8_trans_layouts"]
 
 #: Bits of the C++ value types CuTe's UniversalCopy / cp.async atoms take (``sizeof_bits``).
 CXX_TYPE_BITS: dict[str, int] = {
@@ -77,6 +78,7 @@ _FAMILIES = (
     "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST}<NumBitsPerTMA>",
     "SM100_{LOAD,STORE}_256bit_CACHE_NOALLOCATION, AutoVectorizingCopyWithAssumedAlignment<MaxVecBits>",
     "SM50_Shuffle_U32_2x2Trans_{XOR1,XOR4}, SM75_U32x1_MOVM_T",
+    "SM100_U8x{8,16}_LDSM_T, SM100_U8x{4,8,16}_STSM_T, SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N",
 )
 
 
@@ -330,6 +332,49 @@ def _single_issue(text: str) -> CopyAtom | None:
     return None
 
 
+def ldsm_b8_trans_layouts(rows: int, load: bool) -> tuple[Layout, Layout]:
+    """(shared-memory side, register side) in bits of sm100's 8-bit transposing ldmatrix/stmatrix.
+
+    The reference is ``rows`` rows of 16 bytes (bit ``128 r + b``). Registers: thread ``t4 + 4 g`` holds the
+    bytes of columns ``g`` and ``g + 8`` of rows ``2 t4``, ``2 t4 + 1`` (and ``+ 8``, ``+ 16``, ``+ 24`` in each
+    further 8-row group): ((4,8),(8,2,2,rows/8)):((256,8),(1,128,64,1024)). Shared memory, stmatrix
+    (``load`` False): thread t < rows gives row t, as ldmatrix.x{rows/8}; ldmatrix (``load``, the m16n16
+    ``.b8`` form, rows 16 or 32): thread ``a + 2 b + 4 c + 16 d`` gives row ``a + 8 b + 2 c + 16 d``.
+    Pre: rows in (8, 16, 32), ``load`` only with 16 or 32. Post: CuTe's Src/DstLayout of
+    SM100_U8x{4,8,16}_STSM_T / SM100_U8x{8,16}_LDSM_T.
+
+    >>> [str(x) for x in ldsm_b8_trans_layouts(16, True)]
+    ['((2,2,4,2),128):((128,1024,256,0),1)', '((4,8),(8,2,2,2)):((256,8),(1,128,64,1024))']
+    """
+    if rows not in (8, 16, 32) or (load and rows == 8):
+        raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {rows!r}")
+    vals = (8, 2, 2, rows // 8) if rows > 8 else (8, 2, 2)
+    regs = Layout(((4, 8), vals), ((256, 8), (1, 128, 64, 1024)[:len(vals)]))
+    if load:
+        smem = Layout(((2, 2, 4, 2), 128), ((128, 1024, 256, 2048 if rows == 32 else 0), 1))
+    else:
+        smem = ldsm_layouts(rows // 8, False)[0]
+    return smem, regs
+
+
+_SM100_LDSM = re.compile(r"^SM100_(?:U8x(4|8|16)_(LDSM|STSM)_T|SU([46])_DU8x16_x([124])_LDSM_N)$")
+
+
+def _sm100_ldsm(m: re.Match, name: str) -> CopyAtom | None:
+    if m.group(4) is not None:       # 4/6-bit elements unpacked into 8-bit containers: the ldmatrix.xN fragment
+        nm = int(m.group(4))
+        smem, regs = ldsm_layouts(nm, False)
+        return CopyAtom(name, "ldsm", Layout(32), smem, regs, regs, nm, False)
+    count, op = int(m.group(1)), m.group(2)
+    rows = 2 * count                 # U8xN: N bytes per thread, 32 N bytes in all, 16-byte rows
+    if (op == "LDSM" and count == 4):
+        return None
+    smem, regs = ldsm_b8_trans_layouts(rows, op == "LDSM")
+    if op == "LDSM":
+        return CopyAtom(name, "ldsm", Layout(32), smem, regs, regs, rows // 8, True)
+    return CopyAtom(name, "stsm", Layout(32), regs, smem, regs, rows // 8, True)
+
+
 _LDSM = re.compile(r"^(SM75|SM90)_U(32|16)x(\d+)_(LDSM|STSM)_(N|T)$")
 _TMEM = re.compile(r"^SM100_TMEM_(LOAD|STORE)_(\d+dp\d+b)(\d+)x(_16b)?$")
 
@@ -367,6 +412,11 @@ def parse_copy_name(name: str) -> CopyAtom:
     single = _single_issue(text)
     if single is not None:
         return single
+    m = _SM100_LDSM.match(text)
+    if m is not None:
+        got = _sm100_ldsm(m, text)
+        if got is not None:
+            return got
     m = _LDSM.match(text)
     if m is not None:
         return _ldsm(m, text)
@@ -422,4 +472,6 @@ def more_copy_atom_names() -> list[str]:
     out.append("SM90_BULK_COPY_AUTO")
     out += list(_FIXED_SINGLE) + ["AutoVectorizingCopyWithAssumedAlignment<128>", "SM50_Shuffle_U32_2x2Trans_XOR1",
                                   "SM50_Shuffle_U32_2x2Trans_XOR4", "SM75_U32x1_MOVM_T"]
+    out += ["SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T", "SM100_U8x16_STSM_T"]
+    out += [f"SM100_SU{b}_DU8x16_x{n}_LDSM_N" for b in (4, 6) for n in (1, 2, 4)]
     return out

@@ -149,11 +149,30 @@ def test_umma_f8f6f4_and_mx():
 def test_new_copy_atoms(name):
     a = atoms.copy_atom(name)
     assert atoms.atom(name) == a
+    if a.kind in ("ldsm", "stsm"):   # registers: injective and covering; shared memory: every row named
+        total = 8 * a.num_matrices * 128
+        assert sorted(_image(a.register_layout).tolist()) == list(range(total))
+        other = a.src_layout if a.register_layout is a.dst_layout else a.dst_layout
+        assert set(_image(other).tolist()) == set(range(total))
+        assert len(a.smem_row_threads()) == 8 * a.num_matrices
+        return
     assert a.ref_layout == a.src_layout
     n = int(a.thr_id.size())
     if name != "SM90_BULK_COPY_AUTO":
         bits = int(a.src_layout[1].size())
         assert sorted(_image(a.src_layout).tolist()) == list(range(n * bits))
+
+
+def test_sm100_b8_ldmatrix():
+    a = atoms.copy_atom("SM100_U8x8_LDSM_T")
+    # m16n16 .b8 .trans: threads 0..15 give rows 0, 1, 8, 9, 2, 3, 10, 11, ...; 16..31 repeat them
+    assert [int(a.src_layout(t, 0)) // 128 for t in range(8)] == [0, 1, 8, 9, 2, 3, 10, 11]
+    assert a.src_layout(16, 0) == a.src_layout(0, 0)
+    # thread 5 (t4 = 1, g = 1) receives byte columns 1 and 9 of rows 2, 3, 10, 11 (bit 128 row + 8 byte)
+    assert [int(a.dst_layout(5, v)) for v in (0, 8, 16, 32)] == [2 * 128 + 8, 3 * 128 + 8, 2 * 128 + 72, 10 * 128 + 8]
+    st = atoms.copy_atom("SM100_U8x16_STSM_T")
+    assert (st.num_matrices, str(st.dst_layout)) == (4, "(32,128):(128,1)")
+    assert atoms.copy_atom("SM100_SU6_DU8x16_x2_LDSM_N").dst_layout == atoms.copy_atom("SM75_U32x2_LDSM_N").dst_layout
 
 
 def test_copy_atom_values():
