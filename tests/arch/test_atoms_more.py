@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pycute_layouts import Layout
 from pycute_layouts.analysis import global_access, is_bijective
 from pycute_layouts.arch import atoms
 from pycute_layouts.arch.atoms_copy import more_copy_atom_names
 from pycute_layouts.arch.atoms_mma import dot_layouts, gmma_sparse_e_layout, more_mma_atom_names, sm70_layouts
-from pycute_layouts.errors import LayoutValueError
+from pycute_layouts.errors import LayoutError, LayoutValueError
 
 MORE = more_mma_atom_names()
 #: one atom per (family, N) is enough for the per-atom coverage test; the oracle test checks them all
@@ -190,3 +192,20 @@ def test_global_cost_of_an_atom_fragment():
     a = atoms.mma_atom("SM89_16x8x32_F32E4M3E4M3F32_TN").layout_a
     r = global_access(a, element_bytes=1, data_layout=Layout((16, 32), (32, 1)))
     assert (r.sectors, r.lines, r.sector_efficiency) == (16, 4, 1)
+
+
+_TOKENS = ["SM61_", "SM70_", "SM80_", "SM90_", "SM100_MMA_", "SM120_", "SM90::GMMA::SPARSE::GMMA_", "SM120::BLOCKSCALED::",
+           "16x8x32", "64x64x32", "_TN", "_VS", "_SS", "_TS", "_2x1SM", "F8F6F4", "MXF4", "MXF8F6F4", "<", ">", ",",
+           "float", "half_t", "float_e2m1_t", "float_ue8m0_t", "128", "0", "-1", "99999999999999999999", "UMMA::Major::K",
+           "GMMA::Major::MN", "GMMA::SparseSel::One", "UniversalCopy", "SM80_CP_ASYNC_CACHEALWAYS", "uint128_t",
+           "SM90_TMA_LOAD", "SM100_U8x8_LDSM_T", "SM50_Shuffle_U32_2x2Trans_XOR", "S32S4S4S32", "C64", "\u0661", " "]
+
+
+@given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=12).map("".join))
+def test_atom_names_answer_garbage(name):
+    for fn in (atoms.mma_atom, atoms.copy_atom, atoms.atom):
+        try:
+            got = fn(name)
+        except LayoutError:
+            continue
+        assert isinstance(got, (atoms.MmaAtom, atoms.CopyAtom))
