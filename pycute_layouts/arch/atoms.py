@@ -118,7 +118,7 @@ def atom(name: str) -> MmaAtom | CopyAtom:
                         "SM100_SU",
                         "AutoVectorizingCopy")):
         return copy_atom(name)
-    if kind.startswith(("SM61_", "SM70_", "SM75_", "SM80_", "SM89_", "SM90_", "SM90::GMMA::SPARSE::", "SM100_MMA_",
+    if kind.startswith(("SM61_", "SM70_", "SM75_", "SM80_", "SM89_", "SM90_", "SM90::GMMA::SPARSE::", "SM100_",
                         "SM120_", "SM120::BLOCKSCALED::")):
         try:
             return mma_atom(name)

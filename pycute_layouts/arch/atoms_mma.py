@@ -86,6 +86,8 @@ _FAMILIES = (
     "SM90_64xNx32_{F16,F32}{E4M3,E5M2}{E4M3,E5M2}_{SS,RS}_TN (N = 8..256 step 8)",
     "SM90_64xNx32_S32{S8,U8}{S8,U8}_{SS,RS}_TN[_SATURATE] (N = 8, 16, 24, 32..256 step 16)",
     "SM100_MMA_{TF32,F16BF16,S8}[_2x1SM]_{SS,TS}<a_type,b_type,c_type,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
+    "SM100_MMA_F16BF16[_2x1SM]_{SS,TS}_SCALED<a_type,b_type,c_type,M,N,UMMA::Major::..,UMMA::Major::..,ScaleC>",
+    "SM100_{2x1x1,1x2x1}_F32F32F32F32",
 )
 
 
@@ -367,6 +369,8 @@ def _mma_sync_catalog() -> dict[str, tuple[str, tuple[int, int, int], tuple[str,
         cat[name] = (arch, mnk, types)
 
     add("SM61_DP4A", "sm61", (1, 1, 4), ("S32", "S8", "S8", "S32"))
+    add("SM100_2x1x1_F32F32F32F32", "sm100", (2, 1, 1), ("F32", "F32", "F32", "F32"))
+    add("SM100_1x2x1_F32F32F32F32", "sm100", (1, 2, 1), ("F32", "F32", "F32", "F32"))
     add("SM61_DP2A", "sm61", (1, 1, 2), ("S32", "S16", "S16", "S32"))
     for d in ("F16", "F32"):
         for tn in ("TN", "NT", "NN", "TT"):
@@ -413,6 +417,10 @@ def _mma_sync_atom(name: str) -> MmaAtom:
     arch, (m, n, k), (d, a, b, c) = _MMA_SYNC[name]
     if arch == "sm61":
         thr, la, lb, lc = dot_layouts(k)
+    elif arch == "sm100":  # the paired FFMA2 atoms: one thread, every element (index m + M k etc.) a value
+        thr = Layout(1, 0)
+        la, lb, lc = (Layout((1, r * c), (0, 1)) if r * c > 1 else Layout((1, 1), (0, 0))
+                      for r, c in ((m, k), (n, k), (m, n)))
     elif arch == "sm70":
         ab = name.rsplit("_", 1)[1]
         thr, la, lb, lc = sm70_layouts(ab[0] == "T", ab[1] == "N", ELEMENT_BITS[d])
@@ -432,7 +440,7 @@ def _mma_sync_atom(name: str) -> MmaAtom:
 
 _TYPE_TOKEN = re.compile(r"BF16|TF32|E4M3|E5M2|F16|F32|S32|S8|U8")
 _SM90 = re.compile(r"^SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(_TN)?(_SATURATE)?$")
-_SM100 = re.compile(r"^SM100_MMA_(TF32|F16BF16|S8)(_2x1SM)?_(SS|TS)$")
+_SM100 = re.compile(r"^SM100_MMA_(TF32|F16BF16|S8)(_2x1SM)?_(SS|TS)(_SCALED)?$")
 _MMA_SYNC_LIKE = re.compile(r"^(SM(?:61|70|75|80|89|90))_(?:\d+x\d+x\d+_[A-Z0-9]+_[A-Z_]+|DP\d+A)$")
 _SM100_F8 = re.compile(r"^SM100_MMA_(F8F6F4|MXF8F6F4|MXF4)(_2x1SM)?_(SS|TS)$")
 _SM120 = re.compile(r"^(?:SM120::BLOCKSCALED::)?SM120_16x8x(32|64)_TN(_VS)?$")
@@ -518,6 +526,14 @@ def _umma_shape_ok(kind: str, two: bool, ts: bool, m: int, n: int) -> bool:
 
 def _sm100(mt: re.Match, args: list[str]) -> MmaAtom:
     kind, two, ts = mt.group(1), bool(mt.group(2)), mt.group(3) == "TS"
+    scaled = bool(mt.group(4))
+    if scaled:   # F16BF16 with a ScaleC (uint32) after the majors; otherwise the same atom
+        if kind != "F16BF16" or len(args) < 8 or not args[7].isdigit() or int(args[7]) >= 1 << 32:
+            raise _Unknown("CuTe's _SCALED atoms are SM100_MMA_F16BF16[_2x1SM]_{SS,TS}_SCALED<a_type,b_type,c_type,M,N,"
+                           f"UMMA::Major::..,UMMA::Major::..,ScaleC[,...]> (ScaleC a uint32); got <{','.join(args)}>")
+    orig_args = args
+    if scaled:
+        args = args[:7] + args[8:]
     if len(args) < 7 or len(args) > 9:
         raise _Unknown("SM100_MMA atoms take <a_type,b_type,c_type,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}"
                        f"[,...]>, got <{','.join(args)}>")
@@ -542,7 +558,7 @@ def _sm100(mt: re.Match, args: list[str]) -> MmaAtom:
     bits = ELEMENT_BITS[tys[0]]
     k = 256 // bits
     thr, la, lb, lc = umma_layouts(m, n, k, two)
-    canon = f"SM100_MMA_{kind}{mt.group(2) or ''}_{mt.group(3)}<{','.join(args)}>"
+    canon = f"SM100_MMA_{kind}{mt.group(2) or ''}_{mt.group(3)}{mt.group(4) or ''}<{','.join(orig_args)}>"
     return MmaAtom(canon, "sm100", (m, n, k), thr, la, lb, lc, bits, ELEMENT_BITS[tys[1]], ELEMENT_BITS[tys[2]],
                    mj[0].group(2), mj[1].group(2), "tmem" if ts else "smem")
 
@@ -792,6 +808,10 @@ def more_mma_atom_names() -> list[str]:
             out += [f"SM90::GMMA::SPARSE::GMMA_64x{n}x64_S32{a}{b}_{ss}_TN{sat}" for a in ("S8", "U8")
                     for b in ("S8", "U8") for sat in ("", "_SATURATE")]
     mj = ("UMMA::Major::K,UMMA::Major::K", "UMMA::Major::K,UMMA::Major::MN", "UMMA::Major::MN,UMMA::Major::MN")
+    for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
+        for ss in ("SS", "TS"):
+            out += [f"SM100_MMA_F16BF16{two}_{ss}_SCALED<{ty},{m},{n},{x},{sc}>" for m in ms for n in (64, 256)
+                    for ty, x, sc in (("half_t,half_t,float", mj[0], 1), ("bfloat16_t,bfloat16_t,float", mj[1], 3))]
     for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
         for ss in ("SS", "TS"):
             for m in ms:
