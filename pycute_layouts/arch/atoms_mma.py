@@ -88,6 +88,9 @@ _FAMILIES = (
     "SM100_MMA_{TF32,F16BF16,S8}[_2x1SM]_{SS,TS}<a_type,b_type,c_type,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
     "SM100_MMA_F16BF16[_2x1SM]_{SS,TS}_SCALED<a_type,b_type,c_type,M,N,UMMA::Major::..,UMMA::Major::..,ScaleC>",
     "SM100_{2x1x1,1x2x1}_F32F32F32F32",
+    "SM100_MMA_{TF32,F16BF16,S8,F8F6F4}[_2x1SM]_SS_SPARSE<a_type,b_type,c_type,M,N,majors>, "
+    "SM100_MMA_MXF8F6F4[_2x1SM]_SS_SPARSE<a,b,float,float_ue8m0_t,M,N,majors>, "
+    "SM100_MMA_MXF4NVF4[_2x1SM]_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,sf_type,M,N,VS,majors> (K doubled)",
 )
 
 
@@ -688,6 +691,73 @@ def _sm100_f8(mt: re.Match, args: list[str]) -> MmaAtom:
                    mj[0].group(2), mj[1].group(2), "tmem" if ts else "smem", sf_vec_size=vs)
 
 
+_SM100_SPARSE = re.compile(r"^SM100_MMA_(TF32|F16BF16|S8|F8F6F4|MXF8F6F4|MXF4NVF4)(_2x1SM)?_SS_SPARSE$")
+
+#: Sparse UMMA: kind -> (K, scale-factor type argument, VS argument)
+_SPARSE_KINDS: dict[str, tuple[int, bool, bool]] = {"TF32": (16, False, False), "F16BF16": (32, False, False),
+                                                     "S8": (64, False, False), "F8F6F4": (64, False, False),
+                                                     "MXF8F6F4": (64, True, False), "MXF4NVF4": (128, True, True)}
+
+
+def _sm100_sparse_shape_ok(kind: str, two: bool, m: int, n: int) -> bool:
+    def steps(step: int) -> bool:
+        return n % step == 0 and step <= n <= 256
+    if two:
+        if kind == "MXF8F6F4":
+            return m == 256 and steps(16)
+        return m in (128, 256) and steps(32 if kind in ("S8", "F8F6F4") else 16)
+    if kind in ("MXF8F6F4", "MXF4NVF4"):
+        return m == 128 and steps(8)
+    if kind == "S8":
+        return m in (64, 128) and (n == 8 or steps(16))
+    if kind == "F8F6F4":
+        return (m == 64 and steps(8)) or (m == 128 and steps(16))
+    return m in (64, 128) and steps(8)
+
+
+def _sm100_sparse(mt: re.Match, args: list[str]) -> MmaAtom:
+    """Sparse tcgen05.mma (2:4 A): K doubles; the metadata lives in tensor memory (no thread-value layout in CuTe)."""
+    kind, two = mt.group(1), bool(mt.group(2))
+    k, has_sf, has_vs = _SPARSE_KINDS[kind]
+    need = 7 + has_sf + has_vs
+    if not need <= len(args) <= need + 2:
+        raise _Unknown(f"SM100_MMA_{kind}_SS_SPARSE takes <a_type,b_type,c_type{',sf_type' if has_sf else ''},M,N"
+                       f"{',VS' if has_vs else ''},UMMA::Major::..,UMMA::Major::..[,...]>, got <{','.join(args)}>")
+    tys = [_ctype(x) for x in args[:3]]
+    f8 = [_F8F6F4_CTYPES.get(x) for x in tys[:2]]
+    um = [_UMMA_CTYPES.get(x) for x in tys]
+    sf = _SF_CTYPES.get(_ctype(args[3])) if has_sf else None
+    ok = {"TF32": um[0] == um[1] == "TF32" and um[2] == "F32",
+          "F16BF16": um[0] == um[1] and um[0] in ("F16", "BF16") and um[2] in ("F16", "F32"),
+          "S8": um[0] in ("S8", "U8") and um[1] in ("S8", "U8") and um[2] == "S32",
+          "F8F6F4": None not in f8 and tys[2] in ("float", "half_t"),
+          "MXF8F6F4": None not in f8 and tys[2] == "float" and sf == "UE8M0",
+          "MXF4NVF4": f8 == ["E2M1", "E2M1"] and tys[2] == "float" and sf is not None}[kind]
+    if not ok:
+        raise _Unknown(f"SM100_MMA_{kind}_SS_SPARSE does not take the types <{','.join(args[:3 + has_sf])}>")
+    nums = args[3 + has_sf:5 + has_sf + has_vs]
+    if not all(x.isdigit() for x in nums):
+        raise _Unknown(f"M, N{' and VS' if has_vs else ''} must be integers, got {nums}")
+    m, n = int(nums[0]), int(nums[1])
+    vs = int(nums[2]) if has_vs else (64 if kind == "MXF8F6F4" else 0)
+    if has_vs and (vs not in (32, 64) or (vs == 64 and sf != "UE8M0")):
+        raise _Unknown(f"MXF4NVF4 sparse takes VS 32, or 64 with float_ue8m0_t scale factors; got VS={vs}")
+    if not _sm100_sparse_shape_ok(kind, two, m, n):
+        raise _Unknown(f"CuTe's static_asserts reject M={m}, N={n} for SM100_MMA_{kind}{mt.group(2) or ''}_SS_SPARSE")
+    mj = [_MAJOR.match(x) for x in args[need - 2:need]]
+    if not all(mj) or any(x.group(1) != "UMMA" for x in mj):
+        raise _Unknown(f"majors must be UMMA::Major::K or UMMA::Major::MN, got {args[need - 2:need]}")
+    if any(not _SCALE.match(x) for x in args[need:]):
+        raise _Unknown(f"trailing template arguments must be UMMA::ScaleIn/Saturate values, got {args[need:]}")
+    thr, la, lb, lc = umma_layouts(m, n, k, two)
+    bits = {"TF32": 32, "F16BF16": 16, "S8": 8}.get(kind)
+    ab = (bits, bits) if bits else (ELEMENT_BITS[f8[0]], ELEMENT_BITS[f8[1]])
+    cbits = 16 if tys[2] == "half_t" else 32
+    canon = f"SM100_MMA_{kind}{mt.group(2) or ''}_SS_SPARSE<{','.join(_ctype(x) for x in args)}>"
+    return MmaAtom(canon, "sm100", (m, n, k), thr, la, lb, lc, ab[0], ab[1], cbits, mj[0].group(2), mj[1].group(2),
+                   "smem", sf_vec_size=vs)
+
+
 def parse_mma_name(name: str) -> MmaAtom:
     """The :class:`MmaAtom` of CuTe's MMA atom ``name`` (template arguments as CuTe spells them).
 
@@ -723,6 +793,9 @@ def parse_mma_name(name: str) -> MmaAtom:
         mt = _SM100_F8.match(base)
         if mt is not None:
             return _sm100_f8(mt, args)
+        mt = _SM100_SPARSE.match(base)
+        if mt is not None:
+            return _sm100_sparse(mt, args)
         mt = _SM90.match(base)
         if mt is not None:
             return _sm90(mt, args)
@@ -808,6 +881,18 @@ def more_mma_atom_names() -> list[str]:
             out += [f"SM90::GMMA::SPARSE::GMMA_64x{n}x64_S32{a}{b}_{ss}_TN{sat}" for a in ("S8", "U8")
                     for b in ("S8", "U8") for sat in ("", "_SATURATE")]
     mj = ("UMMA::Major::K,UMMA::Major::K", "UMMA::Major::K,UMMA::Major::MN", "UMMA::Major::MN,UMMA::Major::MN")
+    sparse = {"TF32": "tfloat32_t,tfloat32_t,float", "F16BF16": "bfloat16_t,bfloat16_t,float", "S8": "int8_t,uint8_t,int32_t",
+              "F8F6F4": "float_e4m3_t,float_e2m1_t,half_t", "MXF8F6F4": "float_e5m2_t,float_e3m2_t,float,float_ue8m0_t",
+              "MXF4NVF4": "float_e2m1_t,float_e2m1_t,float,float_ue8m0_t"}
+    for kind, ty in sparse.items():
+        for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
+            for m in ms:
+                if (kind.startswith("MX") and m != (256 if two and kind == "MXF8F6F4" else 128)) or \
+                        (kind == "MXF8F6F4" and two and m != 256):
+                    continue
+                for n in (32, 64, 256):
+                    vs = ",64" if kind == "MXF4NVF4" else ""
+                    out += [f"SM100_MMA_{kind}{two}_SS_SPARSE<{ty},{m},{n}{vs},{x}>" for x in (mj[0], mj[2])]
     for two, ms in (("", (64, 128)), ("_2x1SM", (128, 256))):
         for ss in ("SS", "TS"):
             out += [f"SM100_MMA_F16BF16{two}_{ss}_SCALED<{ty},{m},{n},{x},{sc}>" for m in ms for n in (64, 256)

@@ -303,6 +303,14 @@ BAD_MMA = [
      "VS=32"),
     ("SM100_MMA_MXF4_SS<float_e4m3_t,float_e2m1_t,float,float_ue8m0_t,128,64,16,UMMA::Major::K,UMMA::Major::K>",
      "types"),
+    ("SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,64,UMMA::Major::K,"
+     "UMMA::Major::K>", "VS=64"),
+    ("SM100_MMA_F8F6F4_2x1SM_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,256,16,UMMA::Major::K,UMMA::Major::K>",
+     "static_asserts"),
+    ("SM100_MMA_TF32_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "types"),
+    ("SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,128,64>", "UMMA::Major"),
+    ("SM100_MMA_S8_SS_SCALED<int8_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K,1>", "_SCALED"),
+    ("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "ScaleC"),
     ("SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K", "malformed"),
 ]
 
