@@ -52,6 +52,8 @@ __all__ = [
     "dot_layouts",
     "sm120_sf_layouts",
     "gmma_sparse_e_layout",
+    "sm120_sparse_e_layout",
+    "sm120_sparse_atom_names",
 ]
 
 #: Bits of each element type as CuTe's atom names spell it.
@@ -75,6 +77,9 @@ _FAMILIES = (
     "SM120_16x8x32_TN<a_type,b_type,c_type> (a, b: float_e{4m3,5m2,3m2,2m3,2m1}_t; c: float, half_t)",
     "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<a_type,b_type,float,float_ue8m0_t,32>",
     "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue{8m0,4m3}_t,{16,32}>",
+    "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<a_type,b_type,c_type>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS"
+    "<a,b,float,float_ue8m0_t,64>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,"
+    "float,float_ue{8m0,4m3}_t,{32,64}> (metadata: E)",
     "SM90::GMMA::SPARSE::GMMA_64xNx{32,16,64}_<types as the dense wgmma>_{SS,RS}[_TN][_SATURATE][<...>] (metadata: E)",
     "SM100_MMA_F8F6F4[_2x1SM]_{SS,TS}<a_type,b_type,c_type,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
     "SM100_MMA_MXF8F6F4[_2x1SM]_SS<a_type,b_type,float,float_ue8m0_t,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
@@ -227,13 +232,13 @@ def sm80_layouts(m: int, n: int, k: int, ab_bits: int) -> tuple[Layout, Layout, 
 
     Every warp-wide mma.sync of sm75..sm120 follows it (``e = max(1, 32 / ab_bits)`` elements per
     register: 64-bit F64/C64 atoms take one element per register pair, the same fragment as TF32).
-    Pre: m in (8, 16), n == 8, ab_bits in (1, 4, 8, 16, 32, 64), k a multiple of 4 * e. Post: CuTe's layouts.
+    Pre: m in (8, 16), n == 8, ab_bits in (1, 2, 4, 8, 16, 32, 64), k a multiple of 4 * e. Post: CuTe's layouts.
 
     >>> print(sm80_layouts(16, 8, 16, 16)[0])
     ((4,8),(2,2,2)):((32,1),(16,8,128))
     """
-    if ab_bits not in (1, 4, 8, 16, 32, 64):
-        raise LayoutValueError(f"sm80_layouts: A/B element width must be 1, 4, 8, 16, 32 or 64 bits, got {ab_bits!r}")
+    if ab_bits not in (1, 2, 4, 8, 16, 32, 64):
+        raise LayoutValueError(f"sm80_layouts: A/B element width must be 1, 2, 4, 8, 16, 32 or 64 bits, got {ab_bits!r}")
     e = max(1, 32 // ab_bits)
     if m not in (8, 16) or n != 8 or k % (4 * e):
         raise LayoutValueError(f"sm80_layouts: no mma.sync m{m}n{n}k{k} for {ab_bits}-bit inputs (m 8 or 16, n 8, "
@@ -345,6 +350,21 @@ def sm120_sf_layouts(k: int) -> tuple[Layout, Layout]:
     return Layout(((2, 2, 8), k), ((8, 0, 1), 16)), Layout(((4, 8), k), ((0, 1), 8))
 
 
+def sm120_sparse_e_layout(k: int) -> Layout:
+    """ELayout of a sparse sm120 ``mma.sync.sp.m16n8k{k}``: (thread, value) -> m + 16 * k of the metadata.
+
+    Thread ``t = t0 + 2 * t1 + 4 * g`` holds row ``g + 8 * t0`` and the K half ``t1`` (k / 2 values each):
+    ((2,2,8),k/2):((8,8k,1),16).
+    Pre: k in (64, 128). Post: CuTe's ELayout of SM120_SPARSE_16x8x{64,128}.
+
+    >>> print(sm120_sparse_e_layout(64))
+    ((2,2,8),32):((8,512,1),16)
+    """
+    if k not in (64, 128):
+        raise LayoutValueError(f"sm120_sparse_e_layout: sparse sm120 mma.sync has K = 64 or 128, got {k!r}")
+    return Layout(((2, 2, 8), k // 2), ((8, 8 * k, 1), 16))
+
+
 def gmma_sparse_e_layout(k: int) -> Layout:
     """ELayout of a sparse ``wgmma.mma_async.sp.m64nNk{k}``: (thread, value) -> m + 64 * k of the metadata.
 
@@ -447,6 +467,7 @@ _SM100 = re.compile(r"^SM100_MMA_(TF32|F16BF16|S8)(_2x1SM)?_(SS|TS)(_SCALED)?$")
 _MMA_SYNC_LIKE = re.compile(r"^(SM(?:61|70|75|80|89|90))_(?:\d+x\d+x\d+_[A-Z0-9]+_[A-Z_]+|DP\d+A)$")
 _SM100_F8 = re.compile(r"^SM100_MMA_(F8F6F4|MXF8F6F4|MXF4)(_2x1SM)?_(SS|TS)$")
 _SM120 = re.compile(r"^(?:SM120::BLOCKSCALED::)?SM120_16x8x(32|64)_TN(_VS)?$")
+_SM120_SPARSE = re.compile(r"^(?:SM120::(?:BLOCKSCALED::)?SPARSE::)?SM120_SPARSE_16x8x(64|128)_TN(_VS)?$")
 _SM90_SPARSE = re.compile(r"^SM90::GMMA::SPARSE::GMMA_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(_TN)?(_SATURATE)?$")
 _SPSEL = re.compile(r"^(?:cute::)?(?:SM90::)?GMMA::(ScaleIn::(One|Neg)|SparseSel::(Zero|One))$")
 _MAJOR = re.compile(r"^(?:cute::)?(?:SM90::)?(GMMA|UMMA)::Major::(K|MN)$")
@@ -632,6 +653,39 @@ def _sm120(mt: re.Match, args: list[str]) -> MmaAtom:
                    "reg", layout_sfa=sfa, layout_sfb=sfb, sf_vec_size=int(vsz))
 
 
+def _sm120_sparse(mt: re.Match, args: list[str]) -> MmaAtom:
+    k, vs = int(mt.group(1)), bool(mt.group(2))
+    if len(args) != (5 if vs else 3) or (k == 128 and not vs):
+        raise _Unknown("SM120::SPARSE::SM120_SPARSE_16x8x64_TN takes <a_type,b_type,c_type>, the block-scaled "
+                       "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x{64,128}_TN_VS <a_type,b_type,c_type,sf_type,VS>; "
+                       f"got <{','.join(args)}>")
+    a, b = (_F8F6F4_CTYPES.get(_ctype(x)) for x in args[:2])
+    c = _ctype(args[2])
+    sf = _SF_CTYPES.get(_ctype(args[3])) if vs else None
+    vsz = args[4] if vs else "0"
+    if not vs:
+        ok = a is not None and b is not None and c in ("float", "half_t")
+    elif k == 64:
+        ok = a is not None and b is not None and c == "float" and sf == "UE8M0" and vsz == "64"
+    else:
+        ok = a == b == "E2M1" and c == "float" and ((sf == "UE8M0" and vsz in ("32", "64")) or (sf == "UE4M3" and vsz == "32"))
+    if not ok:
+        raise _Unknown("sparse sm120 atoms take F8F6F4 a/b types and float/half_t (16x8x64_TN), float, float_ue8m0_t, VS 64 "
+                       "(16x8x64_TN_VS), float_e2m1_t x2, float and float_ue8m0_t with VS 32 or 64 or float_ue4m3_t with "
+                       f"VS 32 (16x8x128_TN_VS); got <{','.join(args)}>")
+    la = sm80_layouts(16, 8, k, 4 if k == 64 else 2)[0]
+    lb = sm80_layouts(16, 8, k, 8 if k == 64 else 4)[1]
+    lc = sm80_layouts(16, 8, 16, 16)[2]
+    extra: dict[str, Any] = {"layout_e": sm120_sparse_e_layout(k)}
+    if vs:
+        extra["layout_sfa"], extra["layout_sfb"] = sm120_sf_layouts(k)
+        extra["sf_vec_size"] = int(vsz)
+    ns = "SM120::BLOCKSCALED::SPARSE::" if vs else "SM120::SPARSE::"
+    canon = f"{ns}SM120_SPARSE_16x8x{k}_TN{'_VS' if vs else ''}<{','.join(_ctype(x) for x in args)}>"
+    return MmaAtom(canon, "sm120", (16, 8, k), Layout(32), la, lb, lc, ELEMENT_BITS[a], ELEMENT_BITS[b],
+                   32 if c == "float" else 16, "K", "K", "reg", **extra)
+
+
 def _sm100_f8_shape_ok(kind: str, two: bool, ts: bool, m: int, n: int, b_k: bool) -> bool:
     def steps(step: int) -> bool:
         return n % step == 0 and step <= n <= 256
@@ -790,6 +844,9 @@ def parse_mma_name(name: str) -> MmaAtom:
         mt = _SM120.match(base)
         if mt is not None:
             return _sm120(mt, args)
+        mt = _SM120_SPARSE.match(base)
+        if mt is not None:
+            return _sm120_sparse(mt, args)
         mt = _SM100_F8.match(base)
         if mt is not None:
             return _sm100_f8(mt, args)
@@ -910,4 +967,21 @@ def more_mma_atom_names() -> list[str]:
                     for ty in ("float_e4m3_t,float_e4m3_t", "float_e2m1_t,float_e2m3_t")]
             out += [f"SM100_MMA_MXF4{two}_SS<float_e2m1_t,float_e2m1_t,float,{sf},{m},{n},{vs},{x}>" for x in mj
                     for sf, vs in (("float_ue8m0_t", 32), ("float_ue8m0_t", 16), ("float_ue4m3_t", 16))]
+    return out + sm120_sparse_atom_names()
+
+
+def sm120_sparse_atom_names() -> list[str]:
+    """The sparse sm120 mma.sync atoms (plain and block-scaled), every type combination CuTe defines.
+
+    Pre: none. Post: canonical names (part of :func:`more_mma_atom_names`).
+
+    >>> len(sm120_sparse_atom_names()), sm120_sparse_atom_names()[-1]
+    (78, 'SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,32>')
+    """
+    f8 = ("float_e4m3_t", "float_e5m2_t", "float_e3m2_t", "float_e2m3_t", "float_e2m1_t")
+    out = [f"SM120::SPARSE::SM120_SPARSE_16x8x64_TN<{a},{b},{c}>" for a in f8 for b in f8 for c in ("float", "half_t")]
+    out += [f"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS<{a},{b},float,float_ue8m0_t,64>" for a in f8
+            for b in f8]
+    out += [f"SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,float,{sf},{vs}>"
+            for sf, vs in (("float_ue8m0_t", 32), ("float_ue8m0_t", 64), ("float_ue4m3_t", 32))]
     return out

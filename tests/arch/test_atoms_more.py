@@ -91,17 +91,17 @@ def test_every_new_mma_atom_covers_its_tiles(name):
             assert lay[0].stride == 0 and lay[0].size() == 128
             lay = lay[1]
         assert sorted(_image(lay).tolist()) == list(range(r * c)), (name, op)
-    if a.layout_e is not None:   # sparse metadata: 8-bit inputs one thread per element, else the t1 pair shares it
+    if a.layout_e is not None:   # sparse metadata: wgmma 8-bit inputs and sm120 one thread per element, else a pair
         m, k = a.tile_shape("E")
         img = _image(a.layout("E"))
-        per = 1 if k == 64 else 2
+        per = 1 if k == 64 or a.arch == "sm120" else 2
         assert sorted(img.tolist()) == sorted(list(range(m * k)) * per), name
     if a.layout_sfa is not None:
         m, k = a.tile_shape("SFA")
         assert sorted(set(_image(a.layout("SFA")).tolist())) == list(range(m * k))
         n, _ = a.tile_shape("SFB")
         assert sorted(set(_image(a.layout("SFB")).tolist())) == list(range(n * k))
-        assert a.sf_vec_size in (16, 32)
+        assert a.sf_vec_size in (16, 32, 64)
 
 
 def test_sparse_wgmma():

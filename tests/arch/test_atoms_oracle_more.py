@@ -20,7 +20,7 @@ import pytest
 from pycute_layouts import Layout
 from pycute_layouts.arch import atoms
 from pycute_layouts.arch.atoms_copy import more_copy_atom_names
-from pycute_layouts.arch.atoms_mma import more_mma_atom_names
+from pycute_layouts.arch.atoms_mma import more_mma_atom_names, sm120_sparse_atom_names
 
 PREAMBLE = r"""
 template <class T> std::string traits_str() {
@@ -37,6 +37,11 @@ template <class T> std::string sparse_str() {
 template <class T> std::string scaled_str() {
   std::ostringstream os;
   os << traits_str<T>() << " | " << typename T::SFALayout{} << " | " << typename T::SFBLayout{} << " | " << T::SFVecSize;
+  return os.str();
+}
+template <class T> std::string sparse_scaled_str() {
+  std::ostringstream os;
+  os << scaled_str<T>() << " | " << typename T::ELayout{};
   return os.str();
 }
 template <class T> std::string copy_traits_str() {
@@ -58,7 +63,9 @@ COPY_INCLUDES = ["cute/atom/copy_traits_sm50.hpp", "cute/atom/copy_traits_sm75.h
                  "cute/atom/copy_traits_sm100.hpp", "cute/atom/copy_traits_sm100_tma.hpp",
                  "cute/atom/copy_traits_sm100_im2col.hpp", "cute/atom/copy_atom.hpp"]
 
-MMA_NAMES = more_mma_atom_names()
+#: the sparse sm120 atoms (added last) compile in their own small batch, so the big one stays cached
+SM120_SPARSE = sm120_sparse_atom_names()
+MMA_NAMES = [n for n in more_mma_atom_names() if n not in set(SM120_SPARSE)]
 COPY_NAMES = more_copy_atom_names()
 
 _UMMA_NONTEMPLATE = re.compile(r"^SM100_MMA_F8F6F4(_2x1SM)?_SS<(.*)>$")
@@ -76,6 +83,10 @@ def mma_expr(name: str) -> str:
     cxx = name + "<>" if name.startswith("SM90::GMMA::SPARSE::") and "<" not in name else name
     if name.startswith("SM90::GMMA::SPARSE::"):
         return f"sparse_str<MMA_Traits<{cxx}>>()"
+    if name.startswith("SM120::SPARSE::"):
+        return f"sparse_str<MMA_Traits<{cxx}>>()"
+    if name.startswith("SM120::BLOCKSCALED::SPARSE::"):
+        return f"sparse_scaled_str<MMA_Traits<{cxx}>>()"
     if "_TN_VS<" in name:
         return f"scaled_str<MMA_Traits<{cxx}>>()"
     return f"traits_str<MMA_Traits<{cxx}>>()"
@@ -254,3 +265,39 @@ def test_tiled_mmas_of_new_atoms_match_cute(tiled_oracle):
         for op, text in zip("ABC", (x.strip() for x in res.split("|")), strict=True):
             same, _ = _same_function(tiled.partition(op), text)
             assert same, (name, op, str(tiled.partition(op)), text)
+
+
+@pytest.fixture(scope="module")
+def sm120_sparse_oracle():
+    import oracles
+
+    oracles.skip_without_cxx()
+    batch = oracles.CuteBatch(preamble=PREAMBLE, extra_includes=["cute/atom/mma_traits_sm120_sparse.hpp",
+                                                                 "cute/atom/mma_atom.hpp"])
+    for n in SM120_SPARSE:
+        batch.add(mma_expr(n))
+    return batch.run()
+
+
+@pytest.mark.oracle
+def test_sm120_sparse_atoms_match_cute(sm120_sparse_oracle):
+    import oracles
+
+    for name, res in zip(SM120_SPARSE, sm120_sparse_oracle, strict=True):
+        assert isinstance(res, str), (name, str(res)[:300])
+        parts = [x.strip() for x in res.split("|")]
+        atom = atoms.mma_atom(name)
+        assert atom.name == name and oracles.parse_int_tuple(parts[0]) == atom.shape_mnk, name
+        ours = [atom.thr_id, atom.layout_a, atom.layout_b, atom.layout_c]
+        if atom.layout_sfa is not None:   # scaled_str: ..., SFA, SFB, SFVecSize, then E
+            ours += [atom.layout_sfa, atom.layout_sfb]
+            assert int(parts[7]) == atom.sf_vec_size, name
+            texts = parts[1:7] + parts[8:]
+        else:
+            texts = parts[1:]
+        ours.append(atom.layout_e)
+        assert len(texts) == len(ours), (name, parts)
+        for lay, text in zip(ours, texts, strict=True):
+            same, _ = _same_function(lay, text)
+            assert same, (name, str(lay), text)
+
