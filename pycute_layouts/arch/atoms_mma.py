@@ -54,6 +54,7 @@ __all__ = [
     "gmma_sparse_e_layout",
     "sm120_sparse_e_layout",
     "sm120_sparse_atom_names",
+    "sm103_atom_names",
 ]
 
 #: Bits of each element type as CuTe's atom names spell it.
@@ -80,6 +81,7 @@ _FAMILIES = (
     "SM120::SPARSE::SM120_SPARSE_16x8x64_TN<a_type,b_type,c_type>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS"
     "<a,b,float,float_ue8m0_t,64>, SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS<float_e2m1_t,float_e2m1_t,"
     "float,float_ue{8m0,4m3}_t,{32,64}> (metadata: E)",
+    "SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<float_e2m1_t,float_e2m1_t,float,sf_type,M,N,VS,UMMA::Major::K,UMMA::Major::K>",
     "SM90::GMMA::SPARSE::GMMA_64xNx{32,16,64}_<types as the dense wgmma>_{SS,RS}[_TN][_SATURATE][<...>] (metadata: E)",
     "SM100_MMA_F8F6F4[_2x1SM]_{SS,TS}<a_type,b_type,c_type,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
     "SM100_MMA_MXF8F6F4[_2x1SM]_SS<a_type,b_type,float,float_ue8m0_t,M,N,UMMA::Major::{K,MN},UMMA::Major::{K,MN}>",
@@ -812,6 +814,54 @@ def _sm100_sparse(mt: re.Match, args: list[str]) -> MmaAtom:
                    "smem", sf_vec_size=vs)
 
 
+_SM103 = re.compile(r"^(?:SM103::)?SM103_MXF4_ULTRA(_2x1SM)?_SS_VS$")
+
+
+def _sm103(mt: re.Match, args: list[str]) -> MmaAtom:
+    """sm103's MXF4 "ultra" UMMA: K = 96 FP4 elements, both operands K-major."""
+    two = bool(mt.group(1))
+    if not 9 <= len(args) <= 11:
+        raise _Unknown("SM103_MXF4_ULTRA atoms take <a_type,b_type,c_type,sf_type,M,N,VS,UMMA::Major::K,UMMA::Major::K"
+                       f"[,...]>, got <{','.join(args)}>")
+    a, b = (_F8F6F4_CTYPES.get(_ctype(x)) for x in args[:2])
+    c, sf = _ctype(args[2]), _SF_CTYPES.get(_ctype(args[3]))
+    if not (a == b == "E2M1" and c == "float" and sf is not None):
+        raise _Unknown(f"SM103_MXF4_ULTRA takes float_e2m1_t x2, float and float_ue{{8m0,4m3}}_t, got <{','.join(args[:4])}>")
+    if not all(x.isdigit() for x in args[4:7]):
+        raise _Unknown(f"M, N and VS must be integers, got {args[4:7]}")
+    m, n, vs = (int(x) for x in args[4:7])
+    if m not in ((128, 256) if two else (128,)) or n % 16 or not 16 <= n <= 256:
+        raise _Unknown(f"CuTe's static_asserts reject M={m}, N={n} for SM103_MXF4_ULTRA{mt.group(1) or ''}_SS_VS")
+    if vs not in (16, 32) or (vs == 32 and sf != "UE8M0"):
+        raise _Unknown(f"SM103_MXF4_ULTRA takes VS 16, or 32 with float_ue8m0_t; got VS={vs}")
+    mj = [_MAJOR.match(x) for x in args[7:9]]
+    if not all(mj) or any(x.group(1) != "UMMA" or x.group(2) != "K" for x in mj):
+        raise _Unknown(f"SM103_MXF4_ULTRA does not support transpose: majors must be UMMA::Major::K, got {args[7:9]}")
+    if any(not _SCALE.match(x) for x in args[9:]):
+        raise _Unknown(f"trailing template arguments must be UMMA::ScaleIn values, got {args[9:]}")
+    thr, la, lb, lc = umma_layouts(m, n, 96, two)
+    canon = f"SM103::SM103_MXF4_ULTRA{mt.group(1) or ''}_SS_VS<{','.join(_ctype(x) for x in args)}>"
+    return MmaAtom(canon, "sm103", (m, n, 96), thr, la, lb, lc, 4, 4, 32, "K", "K", "smem", sf_vec_size=vs)
+
+
+def sm103_atom_names() -> list[str]:
+    """sm103's MXF4 "ultra" UMMA atoms at a representative set of M, N, scale types (part of :func:`more_mma_atom_names`).
+
+    Pre: none. Post: canonical names.
+
+    >>> sm103_atom_names()[0]
+    'SM103::SM103_MXF4_ULTRA_SS_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,16,32,UMMA::Major::K,UMMA::Major::K>'
+    """
+    out = []
+    for two, ms in (("", (128,)), ("_2x1SM", (128, 256))):
+        for m in ms:
+            for n in (16, 128, 256):
+                for sf, vs in (("float_ue8m0_t", 32), ("float_ue8m0_t", 16), ("float_ue4m3_t", 16)):
+                    out.append(f"SM103::SM103_MXF4_ULTRA{two}_SS_VS<float_e2m1_t,float_e2m1_t,float,{sf},{m},{n},{vs},"
+                               "UMMA::Major::K,UMMA::Major::K>")
+    return out
+
+
 def parse_mma_name(name: str) -> MmaAtom:
     """The :class:`MmaAtom` of CuTe's MMA atom ``name`` (template arguments as CuTe spells them).
 
@@ -847,6 +897,9 @@ def parse_mma_name(name: str) -> MmaAtom:
         mt = _SM120_SPARSE.match(base)
         if mt is not None:
             return _sm120_sparse(mt, args)
+        mt = _SM103.match(base)
+        if mt is not None:
+            return _sm103(mt, args)
         mt = _SM100_F8.match(base)
         if mt is not None:
             return _sm100_f8(mt, args)
@@ -967,7 +1020,7 @@ def more_mma_atom_names() -> list[str]:
                     for ty in ("float_e4m3_t,float_e4m3_t", "float_e2m1_t,float_e2m3_t")]
             out += [f"SM100_MMA_MXF4{two}_SS<float_e2m1_t,float_e2m1_t,float,{sf},{m},{n},{vs},{x}>" for x in mj
                     for sf, vs in (("float_ue8m0_t", 32), ("float_ue8m0_t", 16), ("float_ue4m3_t", 16))]
-    return out + sm120_sparse_atom_names()
+    return out + sm120_sparse_atom_names() + sm103_atom_names()
 
 
 def sm120_sparse_atom_names() -> list[str]:
