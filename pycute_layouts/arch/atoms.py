@@ -115,7 +115,7 @@ def atom(name: str) -> MmaAtom | CopyAtom:
     kind = "".join(name.split())
     if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_", "UniversalCopy<", "SM80_CP_ASYNC_", "SM90_TMA_",
                         "SM90_BULK_COPY_", "SM100_TMA_", "SM100_LOAD_", "SM100_STORE_", "SM50_Shuffle_", "SM100_U8x",
-                        "SM100_SU",
+                        "SM100_SU", "SM100_UTCCP_",
                         "AutoVectorizingCopy")):
         return copy_atom(name)
     if kind.startswith(("SM61_", "SM70_", "SM75_", "SM80_", "SM89_", "SM90_", "SM90::GMMA::SPARSE::", "SM100_",

@@ -39,7 +39,7 @@ from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
            "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts", "shuffle_transpose_layouts",
-           "ldsm_b8_trans_layouts"]
+           "ldsm_b8_trans_layouts", "utccp_layouts"]
 
 #: Bits of the C++ value types CuTe's UniversalCopy / cp.async atoms take (``sizeof_bits``).
 CXX_TYPE_BITS: dict[str, int] = {
@@ -79,6 +79,7 @@ _FAMILIES = (
     "SM100_{LOAD,STORE}_256bit_CACHE_NOALLOCATION, AutoVectorizingCopyWithAssumedAlignment<MaxVecBits>",
     "SM50_Shuffle_U32_2x2Trans_{XOR1,XOR4}, SM75_U32x1_MOVM_T",
     "SM100_U8x{8,16}_LDSM_T, SM100_U8x{4,8,16}_STSM_T, SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N",
+    "SM100_UTCCP_{128dp256bit,128dp128bit,4dp256bit,4x32dp128bit,2x64dp128bitlw0213,2x64dp128bitlw0123}_{1,2}cta",
 )
 
 
@@ -274,6 +275,42 @@ def shuffle_transpose_layouts(xor: int) -> tuple[Layout, Layout]:
     return src, Layout(((xor, 2, 32 // (2 * xor)), (32, 2)), ((64, 32, 128 * xor), (1, 64 * xor)))
 
 
+def utccp_layouts(shape: str, ctas: int) -> tuple[Layout, Layout, Layout]:
+    """(ThrID, SrcLayout, DstLayout) in bits of ``tcgen05.cp`` (CuTe's ``SM100_UTCCP_<shape>_{1,2}cta``).
+
+    The reference is the tensor-memory tile, bit ``b`` of data-path lane ``l`` at ``l + lanes * b`` (lane
+    fastest) except ``4dp256bit`` (4 lanes x 256 bits at ``32 l + 128 b``). One issuing thread per CTA; both
+    CTAs of a 2-CTA copy see the same tile (thread stride 0). The multicast shapes read a smaller source
+    that several lane groups receive: ``4x32dp128bit`` a 32-lane source copied to 4 warps' lanes,
+    ``2x64dp128bitlw0213`` a 64-lane source to 2 halves, ``2x64dp128bitlw0123`` two 32-lane halves each
+    copied twice: the copy index has source stride 0.
+    Pre: shape one of 128dp256bit, 128dp128bit, 4dp256bit, 4x32dp128bit, 2x64dp128bitlw0213,
+    2x64dp128bitlw0123; ctas 1 or 2. Post: the three layouts.
+
+    >>> [str(x) for x in utccp_layouts("4x32dp128bit", 2)]
+    ['2:1', '(2,(32,128,4)):(0,(1,32,0))', '(2,16384):(0,1)']
+    """
+    if ctas not in (1, 2):
+        raise LayoutValueError(f"utccp_layouts: ctas must be 1 or 2, got {ctas!r}")
+    thr = Layout(1, 0) if ctas == 1 else Layout(2, 1)
+    shapes = {
+        "128dp256bit": ((128 * 256,), (1,)),
+        "128dp128bit": ((128 * 128,), (1,)),
+        "4dp256bit": ((4, 256), (32, 128)),
+        "4x32dp128bit": ((32, 128, 4), (1, 32, 0)),
+        "2x64dp128bitlw0213": ((64, 128, 2), (1, 64, 0)),
+        "2x64dp128bitlw0123": ((32, 128, 2, 2), (1, 32, 32 * 128, 0)),
+    }
+    if shape not in shapes:
+        raise LayoutValueError(f"utccp_layouts: unknown tcgen05.cp shape {shape!r}; known: {', '.join(shapes)}")
+    sh, st = shapes[shape]
+    src = Layout((ctas, sh if len(sh) > 1 else sh[0]), (0, st if len(st) > 1 else st[0]))
+    dst = src if shape.startswith(("128dp", "4dp")) else Layout((ctas, 128 * 128), (0, 1))
+    return thr, src, dst
+
+
+_UTCCP = re.compile(r"^SM100_UTCCP_(128dp256bit|128dp128bit|4dp256bit|4x32dp128bit|2x64dp128bitlw0213|"
+                    r"2x64dp128bitlw0123)_([12])cta$")
 _AUTOVEC = re.compile(r"^AutoVectorizingCopyWithAssumedAlignment<(\d{1,8})>$")
 _SHFL = re.compile(r"^SM50_Shuffle_U32_2x2Trans_XOR([14])$")
 _UNIVERSAL = re.compile(r"^(UniversalCopy|SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?)<([A-Za-z0-9_:]+)"
@@ -315,6 +352,10 @@ def _single_issue(text: str) -> CopyAtom | None:
     if m is not None:
         src, dst = shuffle_transpose_layouts(int(m.group(1)))
         return CopyAtom(text, "shfl", Layout(32), src, dst, src)
+    m = _UTCCP.match(text)
+    if m is not None:
+        thr, src, dst = utccp_layouts(m.group(1), int(m.group(2)))
+        return CopyAtom(text, "utccp", thr, src, dst, dst)
     if text == "SM75_U32x1_MOVM_T":
         lay = Layout((32, 32), (32, 1))
         return CopyAtom(text, "movm", Layout(32), lay, lay, lay)
@@ -474,4 +515,6 @@ def more_copy_atom_names() -> list[str]:
                                   "SM50_Shuffle_U32_2x2Trans_XOR4", "SM75_U32x1_MOVM_T"]
     out += ["SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T", "SM100_U8x16_STSM_T"]
     out += [f"SM100_SU{b}_DU8x16_x{n}_LDSM_N" for b in (4, 6) for n in (1, 2, 4)]
+    out += [f"SM100_UTCCP_{sh}_{c}cta" for sh in ("128dp256bit", "128dp128bit", "4dp256bit", "4x32dp128bit",
+                                                  "2x64dp128bitlw0213", "2x64dp128bitlw0123") for c in (1, 2)]
     return out
