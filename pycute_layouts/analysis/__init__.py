@@ -1,5 +1,6 @@
-"""Analyses of layouts: shared-memory bank conflicts (``banks``), F2 linear layouts (``linear``) and
-``explain``.
+"""Analyses of layouts: shared-memory bank conflicts (``banks``), F2 linear layouts (``linear``),
+``explain``, the image / footprint / gaps / aliasing / permutation cycles of a layout (``footprint``)
+and the global-memory and grouped bank cost of a thread-value access (``coalescing``).
 """
 
 from .banks import (
@@ -16,10 +17,38 @@ from .banks import (
     stmatrix_pattern,
     vector_pattern,
 )
+from .coalescing import (
+    LINE_BYTES,
+    SECTOR_BYTES,
+    GlobalAccess,
+    GroupBankConflicts,
+    GroupBanks,
+    RequestCost,
+    global_access,
+    group_bank_conflicts,
+    tv_byte_addresses,
+)
 from .explain import (
     EXPLAIN_MAX_SIZE,
     LayoutExplanation,
     explain,
+)
+from .footprint import (
+    Aliasing,
+    Footprint,
+    GapProfile,
+    aliasing,
+    fixed_points,
+    footprint,
+    gaps,
+    image,
+    is_bijective,
+    is_injective,
+    is_surjective,
+    layout_values,
+    permutation_cycles,
+    permutation_order,
+    permutation_parity,
 )
 from .linear import (
     LinearLayout,
@@ -46,4 +75,28 @@ __all__ = [
     "EXPLAIN_MAX_SIZE",
     "LayoutExplanation",
     "explain",
+    "Footprint",
+    "GapProfile",
+    "Aliasing",
+    "layout_values",
+    "image",
+    "is_injective",
+    "is_surjective",
+    "is_bijective",
+    "footprint",
+    "gaps",
+    "aliasing",
+    "permutation_cycles",
+    "permutation_parity",
+    "permutation_order",
+    "fixed_points",
+    "SECTOR_BYTES",
+    "LINE_BYTES",
+    "RequestCost",
+    "GlobalAccess",
+    "GroupBanks",
+    "GroupBankConflicts",
+    "tv_byte_addresses",
+    "global_access",
+    "group_bank_conflicts",
 ]

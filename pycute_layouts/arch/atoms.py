@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.algebra import composition, right_inverse
+from ..core.algebra import complement, composition, right_inverse
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
 from ..core.display import rich_repr
 from ..core.layout import Layout, make_layout
 from ..core.swizzle import Swizzle
+from ..core.tiling import logical_product
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
@@ -107,14 +108,24 @@ def atom(name: str) -> MmaAtom | CopyAtom:
 
     >>> type(atom("SM90_U16x8_STSM_T")).__name__, type(atom("SM90_64x8x16_F16F16F16_RS")).__name__
     ('CopyAtom', 'MmaAtom')
+    >>> type(atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>")).__name__, type(atom("SM61_DP4A")).__name__
+    ('CopyAtom', 'MmaAtom')
     """
     if not isinstance(name, str):
         raise LayoutTypeError(f"atom: the atom name must be a string, got {name!r}")
     kind = "".join(name.split())
-    if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_")):
+    if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_", "UniversalCopy<", "SM80_CP_ASYNC_", "SM90_TMA_",
+                        "SM90_BULK_COPY_", "SM100_TMA_", "SM100_LOAD_", "SM100_STORE_", "SM50_Shuffle_", "SM100_U8x",
+                        "SM100_SU", "SM100_UTCCP_",
+                        "AutoVectorizingCopy")):
         return copy_atom(name)
-    if kind.startswith(("SM80_", "SM90_64x", "SM100_MMA_")):
-        return mma_atom(name)
+    if kind.startswith(("SM61_", "SM70_", "SM75_", "SM80_", "SM89_", "SM90_", "SM90::GMMA::SPARSE::", "SM100_",
+                        "SM120_", "SM120::BLOCKSCALED::")):
+        try:
+            return mma_atom(name)
+        except LayoutValueError as e:
+            if "not an MMA atom name CuTe defines" not in str(e):
+                raise
     raise LayoutValueError(f"atom: unknown atom {name!r}; MMA families: {'; '.join(mma_families())}; copy families: "
                            f"{'; '.join(copy_families())}")
 
@@ -192,7 +203,17 @@ class TiledMma:
         gstride = tuple(ar if i == d0 else (ac * tr if i == d1 else 0) for i in range(3))
         group = composition(Layout(shp, gstride), right_inverse(self.atom_layout))
         rest = Layout((tr // (shp[d0] * ar), tc // (shp[d1] * ac)), (shp[d0] * ar, shp[d1] * ac * tr))
-        tv = make_layout(make_layout(thr, group), make_layout(val, rest))
+        if _trivial_thr_id(self.atom.thr_id):
+            thr_mode = make_layout(thr, group)
+        else:
+            # e.g. sm70's quad-pairs. As CuTe's get_layout*_TV: the threads are T = tiled_product(ThrID, atoms)
+            # completed by complement(T) to [0, size); hardware thread h is (atom thread, atom) number
+            # right_inverse(T, complement(T))(h) mod size(T) (a lane outside T repeats one inside).
+            lanes = logical_product(self.atom.thr_id, self.atom_layout)
+            n = int(lanes.size())
+            h2t = composition(Layout((n, 1), (1, 0)), right_inverse(make_layout(lanes, complement(lanes))))
+            thr_mode = composition(make_layout(thr, Layout(shp, gstride)), h2t)
+        tv = make_layout(thr_mode, make_layout(val, rest))
         pr, pc = self.permutation[d0], self.permutation[d1]
         if not isinstance(pr, Layout) and not isinstance(pc, Layout):
             return tv
@@ -229,6 +250,12 @@ class TiledMma:
         16384
         """
         return self.partition("C", tile_shape)
+
+def _trivial_thr_id(thr_id: Layout) -> bool:
+    """ThrID is the identity on its threads (n:1, or one thread)."""
+    n = int(thr_id.size())
+    return n == 1 or bool(np.array_equal(thr_id.to_numpy(), np.arange(n)))
+
 
 def _shape3(lay: Layout) -> tuple[int, int, int]:
     s = lay.shape if isinstance(lay.shape, tuple) else (lay.shape,)

@@ -38,7 +38,28 @@ from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from .access import AccessPattern
 
-__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
+__all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
+           "more_copy_atom_names", "CXX_TYPE_BITS", "TMA_OPS", "single_issue_layouts", "shuffle_transpose_layouts",
+           "ldsm_b8_trans_layouts", "utccp_layouts"]
+
+#: Bits of the C++ value types CuTe's UniversalCopy / cp.async atoms take (``sizeof_bits``).
+CXX_TYPE_BITS: dict[str, int] = {
+    "uint8_t": 8, "int8_t": 8, "uint16_t": 16, "int16_t": 16, "uint32_t": 32, "int32_t": 32, "uint64_t": 64,
+    "int64_t": 64, "uint128_t": 128, "half_t": 16, "bfloat16_t": 16, "tfloat32_t": 32, "float": 32, "double": 64,
+    "float_e4m3_t": 8, "float_e5m2_t": 8, "uint1b_t": 1, "int4b_t": 4, "uint4b_t": 4, "uint256_t": 256,
+}
+
+#: TMA / bulk-copy operations -> the number of "threads" CuTe's traits give them (2 for the 2-SM loads).
+TMA_OPS: dict[str, int] = {
+    "SM90_TMA_LOAD": 1, "SM90_TMA_LOAD_MULTICAST": 1, "SM90_TMA_STORE": 1, "SM90_TMA_REDUCE_ADD": 1,
+    "SM90_BULK_COPY_G2S": 1, "SM90_BULK_COPY_S2G": 1, "SM100_TMA_2SM_LOAD": 2, "SM100_TMA_2SM_LOAD_MULTICAST": 2,
+    "SM90_TMA_LOAD_IM2COL": 1, "SM90_TMA_LOAD_IM2COL_MULTICAST": 1, "SM90_TMA_STORE_IM2COL": 1,
+    "SM100_TMA_2SM_LOAD_IM2COL": 2, "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST": 2,
+}
+
+#: Fixed one-thread copies -> bits moved (the global loads/stores of sm100 with a cache hint).
+_FIXED_SINGLE: dict[str, int] = {"SM100_LOAD_256bit_CACHE_NOALLOCATION": 256,
+                                 "SM100_STORE_256bit_CACHE_NOALLOCATION": 256}
 
 #: tcgen05.ld/st shapes: name -> (data-path lanes, bits per repetition, largest repetition CuTe defines).
 TMEM_SHAPES: dict[str, tuple[int, int, int]] = {
@@ -50,6 +71,16 @@ _FAMILIES = (
     "SM75_U32x{1,2,4}_LDSM_N", "SM75_U16x{2,4,8}_LDSM_T", "SM90_U32x{1,2,4}_STSM_N", "SM90_U16x{2,4,8}_STSM_T",
     "SM100_TMEM_{LOAD,STORE}_{32dp32b,16dp64b,16dp128b,16dp256b,16dp32b}{1,2,4,..,128}x[_16b] "
     "(at most 32x for 16dp256b, 64x for 16dp128b)",
+    "UniversalCopy<S[,D]> (S, D: C++ value types, e.g. uint128_t, half_t)",
+    "SM80_CP_ASYNC_{CACHEALWAYS,CACHEGLOBAL}[_ZFILL]<S[,D]> (4, 8 or 16 bytes; CACHEGLOBAL 16)",
+    "{SM90_TMA_LOAD,SM90_TMA_LOAD_MULTICAST,SM90_TMA_STORE,SM90_TMA_REDUCE_ADD,SM90_BULK_COPY_G2S,SM90_BULK_COPY_S2G,"
+    "SM100_TMA_2SM_LOAD,SM100_TMA_2SM_LOAD_MULTICAST}<NumBitsPerTMA>, SM90_BULK_COPY_AUTO",
+    "{SM90_TMA_LOAD_IM2COL,SM90_TMA_LOAD_IM2COL_MULTICAST,SM90_TMA_STORE_IM2COL,SM100_TMA_2SM_LOAD_IM2COL,"
+    "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST}<NumBitsPerTMA>",
+    "SM100_{LOAD,STORE}_256bit_CACHE_NOALLOCATION, AutoVectorizingCopyWithAssumedAlignment<MaxVecBits>",
+    "SM50_Shuffle_U32_2x2Trans_{XOR1,XOR4}, SM75_U32x1_MOVM_T",
+    "SM100_U8x{8,16}_LDSM_T, SM100_U8x{4,8,16}_STSM_T, SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N",
+    "SM100_UTCCP_{128dp256bit,128dp128bit,4dp256bit,4x32dp128bit,2x64dp128bitlw0213,2x64dp128bitlw0123}_{1,2}cta",
 )
 
 
@@ -210,6 +241,186 @@ def tmem_layouts(shape: str, repeat: int) -> tuple[Layout, Layout]:
     return tmem, regs
 
 
+def single_issue_layouts(src_bits: int, dst_bits: int, threads: int = 1) -> tuple[Layout, Layout, Layout]:
+    """(ThrID, SrcLayout, DstLayout) of a copy one thread issues for its whole payload (UniversalCopy, cp.async, TMA).
+
+    One "thread" moves ``src_bits`` as one value: (1, src_bits):(0, 1). The 2-SM TMA loads have two
+    (the peer CTAs), each its own payload: (2, bits):(bits, 1).
+    Pre: positive bit counts, threads 1 or 2. Post: the layouts of CuTe's Copy_Traits.
+
+    >>> [str(x) for x in single_issue_layouts(128, 128)]
+    ['1:0', '(1,128):(0,1)', '(1,128):(0,1)']
+    """
+    for v in (src_bits, dst_bits):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise LayoutValueError(f"single_issue_layouts: bit counts must be positive ints, got {v!r}")
+    if threads == 2:
+        return Layout(2, 1), Layout((2, src_bits), (src_bits, 1)), Layout((2, dst_bits), (dst_bits, 1))
+    if threads != 1:
+        raise LayoutValueError(f"single_issue_layouts: threads must be 1 or 2, got {threads!r}")
+    return Layout(1, 0), Layout((1, src_bits), (0, 1)), Layout((1, dst_bits), (0, 1))
+
+
+def shuffle_transpose_layouts(xor: int) -> tuple[Layout, Layout]:
+    """(SrcLayout, DstLayout) in bits of ``SM50_Shuffle_U32_2x2Trans_XOR{xor}``: 2x2 transposes between lanes t, t ^ xor.
+
+    Every thread holds two 32-bit words (source (32,64):(64,1)). Afterwards thread ``t`` holds, as its
+    word j, word ``(t & xor) != 0`` of thread ``(t & ~xor) | j * xor``: with ``t = a + xor * b + 2 xor * c``
+    the bit offset is ``64 (a + xor j + 2 xor c) + 32 b + bit``.
+    Pre: xor in (1, 4). Post: the two layouts of CuTe's traits.
+
+    >>> print(shuffle_transpose_layouts(4)[1])
+    ((4,2,4),(32,2)):((64,32,512),(1,256))
+    """
+    if xor not in (1, 4):
+        raise LayoutValueError(f"shuffle_transpose_layouts: CuTe has XOR1 and XOR4, got {xor!r}")
+    src = Layout((32, 64), (64, 1))
+    if xor == 1:
+        return src, Layout(((2, 16), (32, 2)), ((32, 128), (1, 64)))
+    return src, Layout(((xor, 2, 32 // (2 * xor)), (32, 2)), ((64, 32, 128 * xor), (1, 64 * xor)))
+
+
+def utccp_layouts(shape: str, ctas: int) -> tuple[Layout, Layout, Layout]:
+    """(ThrID, SrcLayout, DstLayout) in bits of ``tcgen05.cp`` (CuTe's ``SM100_UTCCP_<shape>_{1,2}cta``).
+
+    The reference is the tensor-memory tile, bit ``b`` of data-path lane ``l`` at ``l + lanes * b`` (lane
+    fastest) except ``4dp256bit`` (4 lanes x 256 bits at ``32 l + 128 b``). One issuing thread per CTA; both
+    CTAs of a 2-CTA copy see the same tile (thread stride 0). The multicast shapes read a smaller source
+    that several lane groups receive: ``4x32dp128bit`` a 32-lane source copied to 4 warps' lanes,
+    ``2x64dp128bitlw0213`` a 64-lane source to 2 halves, ``2x64dp128bitlw0123`` two 32-lane halves each
+    copied twice: the copy index has source stride 0.
+    Pre: shape one of 128dp256bit, 128dp128bit, 4dp256bit, 4x32dp128bit, 2x64dp128bitlw0213,
+    2x64dp128bitlw0123; ctas 1 or 2. Post: the three layouts.
+
+    >>> [str(x) for x in utccp_layouts("4x32dp128bit", 2)]
+    ['2:1', '(2,(32,128,4)):(0,(1,32,0))', '(2,16384):(0,1)']
+    """
+    if ctas not in (1, 2):
+        raise LayoutValueError(f"utccp_layouts: ctas must be 1 or 2, got {ctas!r}")
+    thr = Layout(1, 0) if ctas == 1 else Layout(2, 1)
+    shapes = {
+        "128dp256bit": ((128 * 256,), (1,)),
+        "128dp128bit": ((128 * 128,), (1,)),
+        "4dp256bit": ((4, 256), (32, 128)),
+        "4x32dp128bit": ((32, 128, 4), (1, 32, 0)),
+        "2x64dp128bitlw0213": ((64, 128, 2), (1, 64, 0)),
+        "2x64dp128bitlw0123": ((32, 128, 2, 2), (1, 32, 32 * 128, 0)),
+    }
+    if shape not in shapes:
+        raise LayoutValueError(f"utccp_layouts: unknown tcgen05.cp shape {shape!r}; known: {', '.join(shapes)}")
+    sh, st = shapes[shape]
+    src = Layout((ctas, sh if len(sh) > 1 else sh[0]), (0, st if len(st) > 1 else st[0]))
+    dst = src if shape.startswith(("128dp", "4dp")) else Layout((ctas, 128 * 128), (0, 1))
+    return thr, src, dst
+
+
+_UTCCP = re.compile(r"^SM100_UTCCP_(128dp256bit|128dp128bit|4dp256bit|4x32dp128bit|2x64dp128bitlw0213|"
+                    r"2x64dp128bitlw0123)_([12])cta$")
+_AUTOVEC = re.compile(r"^AutoVectorizingCopyWithAssumedAlignment<(\d{1,8})>$")
+_SHFL = re.compile(r"^SM50_Shuffle_U32_2x2Trans_XOR([14])$")
+_UNIVERSAL = re.compile(r"^(UniversalCopy|SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?)<([A-Za-z0-9_:]+)"
+                        r"(?:,([A-Za-z0-9_:]+))?>$")
+_TMA = re.compile(r"^([A-Z0-9_]+)<(\d+)>$")
+
+
+def _value_bits(t: str, name: str) -> int:
+    key = t.replace("cutlass::", "").replace("cute::", "")
+    if key not in CXX_TYPE_BITS:
+        raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}: unknown value type {t!r}; known: "
+                               f"{', '.join(CXX_TYPE_BITS)}"[:400])
+    return CXX_TYPE_BITS[key]
+
+
+def _single_issue(text: str) -> CopyAtom | None:
+    m = _UNIVERSAL.match(text)
+    if m is not None:
+        op, s_t, d_t = m.group(1), m.group(2), m.group(3) or m.group(2)
+        sb, db = _value_bits(s_t, text), _value_bits(d_t, text)
+        if op.startswith("SM80"):
+            sizes = (128,) if "CACHEGLOBAL" in op else (32, 64, 128)
+            if sb != db or sb not in sizes:
+                raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: cp.async needs sizeof(S) == sizeof(D) "
+                                       "of "
+                                       f"{' or '.join(str(x // 8) for x in sizes)} bytes, got {sb // 8} and {db // 8}")
+        thr, src, dst = single_issue_layouts(sb, db)
+        return CopyAtom(text, "cp_async" if op.startswith("SM80") else "universal", thr, src, dst, src)
+    if text in _FIXED_SINGLE:
+        thr, src, dst = single_issue_layouts(_FIXED_SINGLE[text], _FIXED_SINGLE[text])
+        return CopyAtom(text, "universal", thr, src, dst, src)
+    m = _AUTOVEC.match(text)
+    if m is not None:
+        if not 8 <= int(m.group(1)) <= 1 << 20:
+            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: MaxVecBits must be in [8, 2**20]")
+        z = Layout((1, 1), (0, 0))
+        return CopyAtom(text, "universal", Layout(1, 0), z, z, z)
+    m = _SHFL.match(text)
+    if m is not None:
+        src, dst = shuffle_transpose_layouts(int(m.group(1)))
+        return CopyAtom(text, "shfl", Layout(32), src, dst, src)
+    m = _UTCCP.match(text)
+    if m is not None:
+        thr, src, dst = utccp_layouts(m.group(1), int(m.group(2)))
+        return CopyAtom(text, "utccp", thr, src, dst, dst)
+    if text == "SM75_U32x1_MOVM_T":
+        lay = Layout((32, 32), (32, 1))
+        return CopyAtom(text, "movm", Layout(32), lay, lay, lay)
+    if text == "SM90_BULK_COPY_AUTO":
+        return CopyAtom(text, "tma", Layout(1, 0), Layout((1, 1), (0, 0)), Layout((1, 1), (0, 0)),
+                        Layout((1, 1), (0, 0)))
+    m = _TMA.match(text)
+    if m is not None and m.group(1) in TMA_OPS:
+        bits = int(m.group(2))
+        if not 0 < bits <= 1 << 40:
+            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: NumBitsPerTMA must be in [1, 2**40], "
+                                   f"got {bits}")
+        thr, src, dst = single_issue_layouts(bits, bits, TMA_OPS[m.group(1)])
+        return CopyAtom(text, "tma", thr, src, dst, src)
+    return None
+
+
+def ldsm_b8_trans_layouts(rows: int, load: bool) -> tuple[Layout, Layout]:
+    """(shared-memory side, register side) in bits of sm100's 8-bit transposing ldmatrix/stmatrix.
+
+    The reference is ``rows`` rows of 16 bytes (bit ``128 r + b``). Registers: thread ``t4 + 4 g`` holds the
+    bytes of columns ``g`` and ``g + 8`` of rows ``2 t4``, ``2 t4 + 1`` (and ``+ 8``, ``+ 16``, ``+ 24`` in each
+    further 8-row group): ((4,8),(8,2,2,rows/8)):((256,8),(1,128,64,1024)). Shared memory, stmatrix
+    (``load`` False): thread t < rows gives row t, as ldmatrix.x{rows/8}; ldmatrix (``load``, the m16n16
+    ``.b8`` form, rows 16 or 32): thread ``a + 2 b + 4 c + 16 d`` gives row ``a + 8 b + 2 c + 16 d``.
+    Pre: rows in (8, 16, 32), ``load`` only with 16 or 32. Post: CuTe's Src/DstLayout of
+    SM100_U8x{4,8,16}_STSM_T / SM100_U8x{8,16}_LDSM_T.
+
+    >>> [str(x) for x in ldsm_b8_trans_layouts(16, True)]
+    ['((2,2,4,2),128):((128,1024,256,0),1)', '((4,8),(8,2,2,2)):((256,8),(1,128,64,1024))']
+    """
+    if rows not in (8, 16, 32) or (load and rows == 8):
+        raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {rows!r}")
+    vals = (8, 2, 2, rows // 8) if rows > 8 else (8, 2, 2)
+    regs = Layout(((4, 8), vals), ((256, 8), (1, 128, 64, 1024)[:len(vals)]))
+    if load:
+        smem = Layout(((2, 2, 4, 2), 128), ((128, 1024, 256, 2048 if rows == 32 else 0), 1))
+    else:
+        smem = ldsm_layouts(rows // 8, False)[0]
+    return smem, regs
+
+
+_SM100_LDSM = re.compile(r"^SM100_(?:U8x(4|8|16)_(LDSM|STSM)_T|SU([46])_DU8x16_x([124])_LDSM_N)$")
+
+
+def _sm100_ldsm(m: re.Match, name: str) -> CopyAtom | None:
+    if m.group(4) is not None:       # 4/6-bit elements unpacked into 8-bit containers: the ldmatrix.xN fragment
+        nm = int(m.group(4))
+        smem, regs = ldsm_layouts(nm, False)
+        return CopyAtom(name, "ldsm", Layout(32), smem, regs, regs, nm, False)
+    count, op = int(m.group(1)), m.group(2)
+    rows = 2 * count                 # U8xN: N bytes per thread, 32 N bytes in all, 16-byte rows
+    if (op == "LDSM" and count == 4):
+        return None
+    smem, regs = ldsm_b8_trans_layouts(rows, op == "LDSM")
+    if op == "LDSM":
+        return CopyAtom(name, "ldsm", Layout(32), smem, regs, regs, rows // 8, True)
+    return CopyAtom(name, "stsm", Layout(32), regs, smem, regs, rows // 8, True)
+
+
 _LDSM = re.compile(r"^(SM75|SM90)_U(32|16)x(\d+)_(LDSM|STSM)_(N|T)$")
 _TMEM = re.compile(r"^SM100_TMEM_(LOAD|STORE)_(\d+dp\d+b)(\d+)x(_16b)?$")
 
@@ -244,6 +455,14 @@ def parse_copy_name(name: str) -> CopyAtom:
     if not isinstance(name, str):
         raise LayoutTypeError(f"copy_atom: the atom name must be a string, got {name!r}")
     text = "".join(name.split())
+    single = _single_issue(text)
+    if single is not None:
+        return single
+    m = _SM100_LDSM.match(text)
+    if m is not None:
+        got = _sm100_ldsm(m, text)
+        if got is not None:
+            return got
     m = _LDSM.match(text)
     if m is not None:
         return _ldsm(m, text)
@@ -277,4 +496,30 @@ def copy_atom_names() -> list[str]:
             while r <= rmax:
                 out += [f"SM100_TMEM_{op}_{shape}{r}x", f"SM100_TMEM_{op}_{shape}{r}x_16b"]
                 r *= 2
+    return out
+
+
+def more_copy_atom_names() -> list[str]:
+    """The copy atoms of the second set: UniversalCopy, sm80 cp.async, the TMA and bulk-copy traits.
+
+    Pre: none. Post: names (TMA atoms at a few NumBitsPerTMA values).
+
+    >>> more_copy_atom_names()[:2]
+    ['UniversalCopy<uint8_t>', 'UniversalCopy<uint16_t>']
+    """
+    out = [f"UniversalCopy<{t}>" for t in ("uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t", "half_t",
+                                            "bfloat16_t", "float", "double", "uint1b_t", "uint4b_t")]
+    out += ["UniversalCopy<half_t,uint16_t>", "UniversalCopy<uint32_t,float>"]
+    for op in ("CACHEALWAYS", "CACHEGLOBAL", "CACHEALWAYS_ZFILL", "CACHEGLOBAL_ZFILL"):
+        types = ("uint128_t",) if "GLOBAL" in op else ("uint32_t", "uint64_t", "uint128_t", "float", "double")
+        out += [f"SM80_CP_ASYNC_{op}<{t}>" for t in types]
+        out.append(f"SM80_CP_ASYNC_{op}<uint128_t,uint128_t>")
+    out += [f"{op}<{bits}>" for op in TMA_OPS for bits in (128, 8192, 65536)]
+    out.append("SM90_BULK_COPY_AUTO")
+    out += list(_FIXED_SINGLE) + ["AutoVectorizingCopyWithAssumedAlignment<128>", "SM50_Shuffle_U32_2x2Trans_XOR1",
+                                  "SM50_Shuffle_U32_2x2Trans_XOR4", "SM75_U32x1_MOVM_T"]
+    out += ["SM100_U8x8_LDSM_T", "SM100_U8x16_LDSM_T", "SM100_U8x4_STSM_T", "SM100_U8x8_STSM_T", "SM100_U8x16_STSM_T"]
+    out += [f"SM100_SU{b}_DU8x16_x{n}_LDSM_N" for b in (4, 6) for n in (1, 2, 4)]
+    out += [f"SM100_UTCCP_{sh}_{c}cta" for sh in ("128dp256bit", "128dp128bit", "4dp256bit", "4x32dp128bit",
+                                                  "2x64dp128bitlw0213", "2x64dp128bitlw0123") for c in (1, 2)]
     return out

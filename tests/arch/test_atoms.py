@@ -273,7 +273,44 @@ BAD_MMA = [
     ("SM100_MMA_TF32_SS<float,float,float,128,128,UMMA::Major::K,UMMA::Major::K>", "types"),
     ("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128>", "a_type,b_type"),
     ("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,128,GMMA::Major::K,UMMA::Major::K>", "UMMA::Major"),
-    ("SM70_8x8x4_F16F16F16F16_TN", "not an MMA atom"),
+    ("SM70_8x8x4_F16F16F16F16_XY", "no sm70 atom"),
+    ("SM70_8x8x4_F32F32F32F32_TN", "no sm70 atom"),
+    ("SM61_DP8A", "no sm61 atom"),
+    ("SM75_16x8x16_F32F16F16F32_TN", "no sm75 atom"),
+    ("SM80_16x8x128_S32U1U1S32_TN", "no sm80 atom"),
+    ("SM89_16x8x32_F32E4M3E4M3F16_TN", "no sm89 atom"),
+    ("SM90_16x8x32_F64F64F64F64_TN", "no sm90 atom"),
+    ("SM90_64x64x16_F32F16F16_SS_TN", "no wgmma atom"),
+    ("SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,int32_t>", "c_type float"),
+    ("SM120_16x8x32_TN<int8_t,float_e4m3_t,float>", "a_type, b_type"),
+    ("SM120::BLOCKSCALED::SM120_16x8x32_TN_VS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,16>", "VS 32"),
+    ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e4m3_t,float_e2m1_t,float,float_ue8m0_t,32>", "VS 16 or 32"),
+    ("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t>", "sf_type,VS"),
+    ("SM90::GMMA::SPARSE::GMMA_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K>", "512 bits"),
+    ("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_SS", "GMMA::Major"),
+    ("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>", "K-major"),
+    ("SM90::GMMA::SPARSE::GMMA_64x40x64_S32S8S8_SS_TN", "N=40"),
+    ("SM90::GMMA::SPARSE::GMMA_64x64x64_S32S8S8_SS_TN<GMMA::ScaleIn::One>", "SparseSel"),
+    ("SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e4m3_t,float,256,128,UMMA::Major::K,UMMA::Major::K>", "static_asserts"),
+    ("SM100_MMA_F8F6F4_SS<float_e4m3_t,float_e4m3_t,float,128,8,UMMA::Major::K,UMMA::Major::MN>", "static_asserts"),
+    ("SM100_MMA_F8F6F4_TS<float_e4m3_t,float_e4m3_t,float,128,64,UMMA::Major::MN,UMMA::Major::K>", "transposed"),
+    ("SM100_MMA_F8F6F4_SS<half_t,float_e4m3_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "types"),
+    ("SM100_MMA_MXF8F6F4_TS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+     "no TS form"),
+    ("SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,64,64,UMMA::Major::K,UMMA::Major::K>",
+     "static_asserts"),
+    ("SM100_MMA_MXF4_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,32,UMMA::Major::K,UMMA::Major::K>",
+     "VS=32"),
+    ("SM100_MMA_MXF4_SS<float_e4m3_t,float_e2m1_t,float,float_ue8m0_t,128,64,16,UMMA::Major::K,UMMA::Major::K>",
+     "types"),
+    ("SM100_MMA_MXF4NVF4_SS_SPARSE<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,128,64,64,UMMA::Major::K,"
+     "UMMA::Major::K>", "VS=64"),
+    ("SM100_MMA_F8F6F4_2x1SM_SS_SPARSE<float_e4m3_t,float_e4m3_t,float,256,16,UMMA::Major::K,UMMA::Major::K>",
+     "static_asserts"),
+    ("SM100_MMA_TF32_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "types"),
+    ("SM100_MMA_S8_SS_SPARSE<int8_t,int8_t,int32_t,128,64>", "UMMA::Major"),
+    ("SM100_MMA_S8_SS_SCALED<int8_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K,1>", "_SCALED"),
+    ("SM100_MMA_F16BF16_SS_SCALED<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>", "ScaleC"),
     ("SM90_64x64x16_F16F16F16_SS<GMMA::Major::K,GMMA::Major::K", "malformed"),
 ]
 
@@ -296,6 +333,13 @@ BAD_COPY = [
     ("SM100_TMEM_LOAD_32dp32b3x", "repeats"),
     ("SM100_TMEM_LOAD_16dp16b1x", "known families"),
     ("SM90_TMA_LOAD", "known families"),
+    ("SM90_TMA_LOAD<0>", "NumBitsPerTMA"),
+    ("SM90_TMA_FOO<128>", "known families"),
+    ("UniversalCopy<foo_t>", "unknown value type"),
+    ("UniversalCopy<>", "known families"),
+    ("SM80_CP_ASYNC_CACHEALWAYS<uint16_t>", "cp.async needs"),
+    ("SM80_CP_ASYNC_CACHEGLOBAL<uint64_t>", "cp.async needs"),
+    ("SM80_CP_ASYNC_CACHEALWAYS<uint32_t,uint64_t>", "cp.async needs"),
 ]
 
 
@@ -314,8 +358,12 @@ def test_bad_arguments():
     with pytest.raises(LayoutValueError, match="MMA families.*copy families"):
         atoms.atom("SM89_whatever")
     a = atoms.mma_atom("SM80_16x8x8_F16F16F16F16_TN")
-    with pytest.raises(LayoutValueError, match="operand must be 'A', 'B' or 'C'"):
+    with pytest.raises(LayoutValueError, match="operand must be 'A', 'B', 'C'"):
+        a.layout("X")
+    with pytest.raises(LayoutValueError, match="has no operand E"):
         a.layout("E")
+    with pytest.raises(LayoutValueError, match="has no operand SFA"):
+        a.layout("SFA")
     with pytest.raises(LayoutValueError, match="bijection"):
         atoms.make_tiled_mma(a, Layout((2, 2), (1, 1)))
     with pytest.raises(LayoutValueError, match="not a multiple of the atoms' extent 16 along M"):
