@@ -48,6 +48,7 @@ there needs descriptor base offset 0.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum, EnumMeta, IntEnum
 from typing import Any, NamedTuple
 
@@ -123,6 +124,14 @@ _EXTRA_SPELLINGS: dict[str, str] = {
     "SWIZZLE_128B_ATOM_64B": "B128_ATOM_64B",
     "SWIZZLE_96B": "B96",
 }
+
+
+@functools.cache
+def _byte_map_of(spec: tuple, flip_8b: bool) -> Swizzle | XorSwizzle:
+    """The byte map of a facts row (immutable, so built once per row)."""
+    if flip_8b:
+        return XorSwizzle([spec[0]]).compose(Swizzle(2, 5, 2))
+    return Swizzle(*spec)
 
 
 def xor_pairs(m: Swizzle | XorSwizzle) -> tuple[tuple[int, int], ...]:
@@ -229,10 +238,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         >>> str(SwizzleMode.B128_ATOM_64B.byte_map), SwizzleMode.B128_ATOM_32B_FLIP_8B.byte_map.pairs
         ('Sw<1,6,1>', ((7, 3), (7, 5), (8, 6)))
         """
-        spec = self.facts.byte_map
-        if self.facts.flip_8b:
-            return XorSwizzle([spec[0]]).compose(Swizzle(2, 5, 2))
-        return Swizzle(*spec)
+        return _byte_map_of(self.facts.byte_map, self.facts.flip_8b)
 
     @property
     def byte_swizzle(self) -> Swizzle:

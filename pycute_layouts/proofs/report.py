@@ -24,6 +24,7 @@ from .model import (
     Faults,
     NotApplicable,
     Pairing,
+    fact_scope,
     instruction_descriptors,
     pairing,
     parse_arch,
@@ -271,13 +272,14 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     if not isinstance(exhaustive, bool):
         raise ProofError(f"report: exhaustive must be a bool, got {exhaustive!r}"[:200])
     rep = ProofReport()
-    for mode in mds:
-        for major in majors:
-            for bits in bits_list:
-                for arch in archs:
-                    rep.rows.append(_row(mode, major, bits, arch, exhaustive))
-    _negatives(rep, exhaustive, mds, majors, bits_list, archs)
-    _lemmas(rep, mds, majors, bits_list, archs)
+    with fact_scope():
+        for mode in mds:
+            for major in majors:
+                for bits in bits_list:
+                    for arch in archs:
+                        rep.rows.append(_row(mode, major, bits, arch, exhaustive))
+        _negatives(rep, exhaustive, mds, majors, bits_list, archs)
+        _lemmas(rep, mds, majors, bits_list, archs)
     rep.seconds = time.perf_counter() - t0
     return rep
 

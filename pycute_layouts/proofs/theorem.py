@@ -68,6 +68,7 @@ from .model import (
     NotApplicable,
     Pairing,
     check_pairing,
+    fact_scope,
     instruction_descriptors,
     pairing,
     tma_addresses,
@@ -720,9 +721,10 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
         mn, kk = p.tile_shape(1, 1)
         raise ProofError(f"dst_address {dst_address:#x}: the smallest tile ({mn}x{kk}) does not fit the 256 KiB "
                          "shared-memory window there")
-    if method == "exhaustive":
-        return prove_exhaustive(p, dst_address, f)
-    return _symbolic(p, dst_address, f)
+    with fact_scope():
+        if method == "exhaustive":
+            return prove_exhaustive(p, dst_address, f)
+        return _symbolic(p, dst_address, f)
 
 
 def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
