@@ -683,6 +683,11 @@ class SmemDescriptorBase:
     _ARCH: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
+        s, lb, sb, bo, sw = self.start_address, self.lbo_bytes, self.sbo_bytes, self.base_offset, self.swizzle
+        if type(s) is int and type(lb) is int and type(sb) is int and type(bo) is int and type(sw) is SwizzleMode \
+                and not (s | lb | sb) & 15 and 0 <= s < SMEM_WINDOW_BYTES and 0 <= lb < SMEM_WINDOW_BYTES \
+                and 0 <= sb < SMEM_WINDOW_BYTES and (bo == 0 or (0 < bo <= 7 and sw.is_swizzled)) and sw.is_mma:
+            return  # plain valid fields (the common case, e.g. decode): the checks below would all pass
         who = type(self).__name__
         if isinstance(self.swizzle, (int, np.integer)) and not isinstance(self.swizzle, SwizzleMode):
             raise DescriptorError(

@@ -200,7 +200,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         >>> SwizzleMode.B64.facts.atomicity_bytes
         16
         """
-        return _FACTS[self.name]
+        return _FACTS_OF[self]
 
     @property
     def short_name(self) -> str:
@@ -652,6 +652,9 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
 
 
 #: The modes an MMA unit reads (tcgen05 reads all five; wgmma all but B128_BASE32B), in enum order.
+#: Each member's facts row, looked up by value (``self.name`` goes through the enum machinery: slow in loops).
+_FACTS_OF: dict = {m: _FACTS[m.name] for m in SwizzleMode}
+
 MMA_MODES: tuple[SwizzleMode, ...] = tuple(m for m in SwizzleMode if m.is_mma)
 #: The modes wgmma (sm90) has a layout type for.
 WGMMA_MODES: tuple[SwizzleMode, ...] = tuple(m for m in SwizzleMode if m.on_wgmma)

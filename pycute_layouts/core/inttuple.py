@@ -1033,6 +1033,16 @@ def simplify(x: Any) -> Any:
     return x
 
 
+def _is_monomial(x: Any) -> bool:
+    """An integer, a symbol, or an integer times distinct symbols: already as simple as sympy.simplify makes it."""
+    if x.is_Integer or x.is_Symbol:
+        return True
+    if not x.is_Mul:
+        return False
+    args = x.args
+    return all(a.is_Symbol for a in args[1:]) and (args[0].is_Integer or args[0].is_Symbol)
+
+
 #: sympy.simplify of each expression seen (expressions are immutable; simplify is deterministic and slow).
 _SIMPLIFIED: dict = {}
 
@@ -1041,7 +1051,7 @@ def _sympy_simplify(x: Any) -> Any:
     """``sympy.simplify(x)``, computed once per expression (symbolic layouts repeat a few forms many times)."""
     r = _SIMPLIFIED.get(x)
     if r is None:
-        r = _sp().simplify(x)
+        r = x if _is_monomial(x) else _sp().simplify(x)
         if len(_SIMPLIFIED) >= 4096:  # a bound, not an eviction policy
             _SIMPLIFIED.clear()
         _SIMPLIFIED[x] = r

@@ -116,6 +116,7 @@ def descriptor_swizzle(d: Any) -> Any:
                                f"{int(d.swizzled_address(x)):#x}, the PTX formula for {d.swizzle} base offset "
                                f"{d.base_offset} gives {desc_swizzle(x):#x}")
     desc_swizzle.__name__ = f"desc_swizzle[{d.swizzle}, base offset {d.base_offset}]"
+    desc_swizzle.model_key = ("ptx_swizzle", name, bo)  # what the function is, for facts derived once
     return desc_swizzle
 
 

@@ -67,6 +67,7 @@ __all__ = [
     "PTX_TCGEN05_FIELDS",
     "PTX_TCGEN05_LAYOUT_TYPE",
     "fact_scope",
+    "derived_once",
     "PTX_SWIZZLE_XOR",
     "PTX_PATTERN_BOUNDARY_BYTES",
     "ptx_swizzle",
@@ -129,8 +130,13 @@ def fact_scope() -> Iterator[None]:
             _FACTS = None
 
 
-def _memo(key: tuple, fn: Callable[[], Any]) -> Any:
-    """``fn()``, computed once per key inside a :func:`fact_scope` (every time outside one)."""
+def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
+    """``fn()``, computed once per key inside a :func:`fact_scope` (every time outside one).
+
+    >>> with fact_scope():
+    ...     derived_once(("x",), lambda: [1]) is derived_once(("x",), lambda: [2])
+    True
+    """
     facts = _FACTS
     if facts is None:
         return fn()
@@ -532,7 +538,7 @@ class Pairing:
     def tile_layout(self, m: Any, k: Any) -> Any:
         """The MMA side's tile (elements): its atom tiled to the tile shape, MN first (CuTe's default)."""
         shape = self.tile_shape(m, k)
-        return _memo(("tile", self.mma_key, shape), lambda: tile_to_shape(self.mma_atom.layout, shape))
+        return derived_once(("tile", self.mma_key, shape), lambda: tile_to_shape(self.mma_atom.layout, shape))
 
     @property
     def mma_key(self) -> tuple:
@@ -636,7 +642,7 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     """
     check_pairing(p, "tma_addresses")
     _check_size(p, m, k, dst_address)
-    return _memo(("tma", p, int(m), int(k), int(dst_address)), lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
+    return derived_once(("tma", p, int(m), int(k), int(dst_address)), lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
 
 
 def _tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
@@ -673,13 +679,13 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     out = []
     for j in js:
         def derive(j: int = j) -> Any:
-            div = _memo(("divided",) + key, divided)
+            div = derived_once(("divided",) + key, divided)
             return p.module.make_smem_desc(div(_, _, 0, j), p.mma_major, p.element_bits, start_address=dst,
                                            swizzle_anchor=faults.swizzle_anchor)
 
-        d = _apply_faults(_memo(("desc", dst, faults.swizzle_anchor, j) + key, derive), faults)
+        d = _apply_faults(derived_once(("desc", dst, faults.swizzle_anchor, j) + key, derive), faults)
         v = d.encode()
-        out.append(_memo(("hardware", p.arch, v), lambda v=v: hardware_descriptor(p, v)))
+        out.append(derived_once(("hardware", p.arch, v), lambda v=v: hardware_descriptor(p, v)))
     return out
 
 
@@ -722,7 +728,7 @@ def canonical_offsets(p: Pairing, d: Any, mn_elems: int) -> np.ndarray:
     The PTX canonical layout of ``d``'s layout type (:func:`canonical_layout`, symbolic), with
     ``T``, ``m``, ``k`` bound and the descriptor's LBO / SBO (bytes / element bytes) substituted.
     """
-    return _memo(("canonical", p.mma_key, d.swizzle, d.lbo_bytes, d.sbo_bytes, mn_elems),
+    return derived_once(("canonical", p.mma_key, d.swizzle, d.lbo_bytes, d.sbo_bytes, mn_elems),
                  lambda: _frozen(_canonical_offsets(p, d, mn_elems)))
 
 
@@ -750,7 +756,8 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
     check_pairing(p, "wgmma_addresses")
     _check_size(p, m, k, dst_address)
     f = faults or Faults()
-    out, descs = _memo(("wgmma", p, int(m), int(k), int(dst_address), f), lambda: _wgmma_addresses(p, m, k, dst_address, f))
+    out, descs = derived_once(("wgmma", p, int(m), int(k), int(dst_address), f),
+                              lambda: _wgmma_addresses(p, m, k, dst_address, f))
     return out, list(descs)
 
 

@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
-from ..core.inttuple import flatten
+from ..core.inttuple import crd2idx, flatten
 from ..core.layout import Layout
 from ..core.symbols import symbols
 from ..errors import LayoutError, ProofError
@@ -68,6 +68,7 @@ from .model import (
     NotApplicable,
     Pairing,
     check_pairing,
+    derived_once,
     fact_scope,
     instruction_descriptors,
     pairing,
@@ -184,7 +185,7 @@ class _Symbolic:
         r = self._starts.get(j)
         if r is None:
             if not isinstance(j, int) or j & (j - 1) == 0:  # symbolic, 0 or a power of two: evaluate the tile
-                off = self.tile(0, j * self.p.k_instr_elems) * self.p.element_bytes
+                off = _at(self.tile, 0, j * self.p.k_instr_elems) * self.p.element_bytes
                 r = sympy_module().expand(self.dst + self.faults.start_offset_bytes + off)
             else:
                 s0 = self.start(0)
@@ -194,11 +195,16 @@ class _Symbolic:
         return r
 
     def tma_unswizzled(self, mn: int, kk: int) -> Any:
-        return self.dst + self.tma_layout(mn, kk) * self.p.element_bytes
+        return self.dst + _at(self.tma_layout, mn, kk) * self.p.element_bytes
 
     def wgmma_unswizzled(self, mn: int, kk: int) -> Any:
         ki = self.p.k_instr_elems
-        return self.start(kk // ki) + self.canonical_bound.inner(mn, kk % ki) * self.p.element_bytes
+        return self.start(kk // ki) + _at(self.canonical_bound.inner, mn, kk % ki) * self.p.element_bytes
+
+
+def _at(layout: Layout, mn: Any, kk: Any) -> Any:
+    """``layout(mn, kk)`` as an unsimplified sympy value: every caller expands it (a polynomial in m, k)."""
+    return crd2idx((mn, kk), layout.shape, layout.stride)
 
 
 def _last_stride(s: Any) -> Any:
@@ -325,7 +331,7 @@ def _period_step(sy: _Symbolic, dsc: Any) -> tuple[bool, list, str]:
     out = []
     for name, fn in (("TMA " + str(tmap), tmap), (f"descriptor {dsc.swizzle} base offset {dsc.base_offset}",
                                                   descriptor_swizzle(dsc))):
-        ok, bits = swizzle_period_lemma(fn, P)
+        ok, bits = derived_once(("period", getattr(fn, "model_key", fn), P), lambda fn=fn: swizzle_period_lemma(fn, P))
         out.append((name, bits))
         if not ok:
             x = first_period_violation(fn, P)
