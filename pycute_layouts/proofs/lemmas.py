@@ -179,7 +179,7 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
     sp = sympy_module()
     steps = [
         (f"The library's descriptor of instruction 0: {d0.encode():#018x}; instruction s uses D.advance({advance_bytes}*s) "
-         f"(encoded and decoded), s = 0..{spa - 1}.", [sp.Eq(sp.Symbol(f"start_{s}"), d.start_address)
+         f"(encoded and decoded), s = 0..{spa - 1}.", [_eq(sp, sp.Symbol(f"start_{s}"), d.start_address)
                                                         for s, d in enumerate(descs)]),
         (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
          f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) for "
@@ -277,7 +277,7 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
         r = equivalent(reads, relative, (P,))
         if not r:
             return r
-        lines.append(sp.Eq(sp.Symbol(f"S={S}, base_offset={d.base_offset}"),
+        lines.append(_eq(sp, sp.Symbol(f"S={S}, base_offset={d.base_offset}"),
                            sp.Tuple(*[st[1] for st in r.steps[3:]])))
     source = "base_offset_fn" if base_offset_fn is not None else "make_smem_desc(swizzle_anchor='tile')"
     steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} ({source}, encoded "
@@ -360,3 +360,8 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
     claim = (f"{what}: every start / LBO / SBO field value (the whole 256 KiB window in 16-byte units), every layout "
              "type and base offset encodes at the PTX bit positions and decodes back")
     return TheoremProof(None, "exhaustive", claim, steps, domain=(n,))
+
+
+def _eq(sp: Any, lhs: Any, rhs: Any) -> Any:
+    """``sympy.Eq(lhs, rhs)`` for the proof text, unevaluated (the step states it; deciding it costs more)."""
+    return sp.Eq(lhs, rhs, evaluate=False)

@@ -43,6 +43,7 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout
+from ..core.inttuple import crd2idx
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
@@ -672,15 +673,23 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     js = [0] if only_first else range(k_n // ki) if instructions is None else instructions
     key = (p.mma_key, mn_n, k_n)
 
-    def divided() -> Any:
+    def divided() -> tuple:
         tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
-        return flat_divide(tile, (mn_n, ki))
+        div = flat_divide(tile, (mn_n, ki))
+        return div, div(_, _, 0, 0)
+
+    def instruction_slice(j: int) -> Any:
+        """``div(_, _, 0, j)``: the same modes for every j, the offset of (0, 0, 0, j) added (CuTe's slice)."""
+        div, s0 = derived_once(("divided",) + key, divided)
+        if j == 0:
+            return s0
+        return ComposedLayout(s0.outer, s0.offset + crd2idx((0, 0, 0, j), div.inner.shape, div.inner.stride),
+                              s0.inner)
 
     out = []
     for j in js:
         def derive(j: int = j) -> Any:
-            div = derived_once(("divided",) + key, divided)
-            return p.module.make_smem_desc(div(_, _, 0, j), p.mma_major, p.element_bits, start_address=dst,
+            return p.module.make_smem_desc(instruction_slice(j), p.mma_major, p.element_bits, start_address=dst,
                                            swizzle_anchor=faults.swizzle_anchor)
 
         d = _apply_faults(derived_once(("desc", dst, faults.swizzle_anchor, j) + key, derive), faults)

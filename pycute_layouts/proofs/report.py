@@ -286,29 +286,62 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     return rep
 
 
-#: The rows of a report are independent: with at least this many, they are shared out among the CPUs.
+#: The rows of a report are independent: a report of at least this many is shared with one forked worker
+#: (after the first _WARM_TASKS rows, which load what both processes then reuse: sympy, cached facts).
 _PARALLEL_MIN_TASKS = 16
-_TASKS: list = []
+_WARM_TASKS = 6
+
+
+def _can_fork(n_tasks: int) -> bool:
+    if n_tasks < _PARALLEL_MIN_TASKS or os.environ.get("PYCUTE_LAYOUTS_JOBS", "") == "1":
+        return False
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    return cpus >= 2 and "fork" in mp.get_all_start_methods() and threading.active_count() == 1 \
+        and not mp.current_process().daemon
 
 
 def _run(tasks: list) -> list:
-    """Every task's row, in order: in this process, or in two forked workers when two CPUs are ours."""
-    workers = min(2, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else 1
-    if workers < 2 or len(tasks) < _PARALLEL_MIN_TASKS or "fork" not in mp.get_all_start_methods() \
-            or threading.active_count() > 1 or mp.current_process().daemon:
-        with fact_scope():
-            return [task() for _where, task in tasks]
-    _TASKS[:] = tasks  # the forked workers see them; only indices and rows cross the pipe
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            return pool.map(_run_one, range(len(tasks)), chunksize=1)
-    finally:
-        _TASKS.clear()
+    """Every task's row, in task order; with two CPUs, every second row after the first few in a forked worker.
 
-
-def _run_one(i: int) -> ReportRow:
+    The rows do not depend on where they are computed (each is a pure function of the library), so
+    the report is the same either way; a worker that fails to answer leaves its rows to this process.
+    """
     with fact_scope():
-        return _TASKS[i][1]()
+        if not _can_fork(len(tasks)):
+            return [task() for _where, task in tasks]
+        out = [task() for _where, task in tasks[:_WARM_TASKS]]
+        rest = tasks[_WARM_TASKS:]
+        ctx = mp.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=_worker, args=(rest[1::2], send), daemon=True)
+        worker.start()
+        send.close()
+        mine = [task() for _where, task in rest[0::2]]
+        try:
+            kind, theirs = recv.recv()
+        except (EOFError, OSError):
+            kind, theirs = "lost", None
+        worker.join()
+        if kind == "error":
+            raise theirs
+        if kind != "rows":
+            theirs = [task() for _where, task in rest[1::2]]
+        for a, b in zip(mine, theirs):
+            out += [a, b]
+        return out + mine[len(theirs):]
+
+
+def _worker(tasks: list, send: Any) -> None:
+    try:
+        rows = [task() for _where, task in tasks]
+        send.send(("rows", rows))
+    except BaseException as e:  # noqa: BLE001 -- handed to the parent, which raises it
+        try:
+            send.send(("error", e))
+        except Exception:
+            send.send(("lost", None))
+    finally:
+        send.close()
 
 
 def _row(mode: Any, major: str, bits: int, arch: str, exhaustive: bool) -> ReportRow:
