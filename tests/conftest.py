@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -33,3 +34,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def proof_report():
+    """The full ``pycute-layouts prove`` report, built once per test session (it is the same every time)."""
+    from pycute_layouts import proofs
+
+    return proofs.report()

@@ -69,8 +69,8 @@ for _args in ALL:
 
 
 @pytest.fixture(scope="module")
-def full_report() -> ProofReport:
-    return report()
+def full_report(proof_report: ProofReport) -> ProofReport:
+    return proof_report  # conftest: built once per session
 
 
 # ------------------------------------------------------------------------------------------------
