@@ -43,7 +43,6 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout
-from ..core.inttuple import crd2idx
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
@@ -676,15 +675,14 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     def divided() -> tuple:
         tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
         div = flat_divide(tile, (mn_n, ki))
-        return div, div(_, _, 0, 0)
+        return div(_, _, 0, 0), div.inner[3]
 
     def instruction_slice(j: int) -> Any:
-        """``div(_, _, 0, j)``: the same modes for every j, the offset of (0, 0, 0, j) added (CuTe's slice)."""
-        div, s0 = derived_once(("divided",) + key, divided)
+        """``div(_, _, 0, j)``: the same modes for every j, the offset of (0, 0, 0, j) -- mode 3 at j -- added."""
+        s0, mode3 = derived_once(("divided",) + key, divided)
         if j == 0:
             return s0
-        return ComposedLayout(s0.outer, s0.offset + crd2idx((0, 0, 0, j), div.inner.shape, div.inner.stride),
-                              s0.inner)
+        return ComposedLayout(s0.outer, s0.offset + mode3(j), s0.inner)
 
     out = []
     for j in js:
