@@ -11,6 +11,7 @@ import functools
 import json
 import multiprocessing as mp
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -296,8 +297,9 @@ def _can_fork(n_tasks: int) -> bool:
     if n_tasks < _PARALLEL_MIN_TASKS or os.environ.get("PYCUTE_LAYOUTS_JOBS", "") == "1":
         return False
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    return cpus >= 2 and "fork" in mp.get_all_start_methods() and threading.active_count() == 1 \
-        and not mp.current_process().daemon
+    # fork only on Linux (macOS frameworks are not fork-safe), never from a threaded or daemon process
+    return cpus >= 2 and sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() \
+        and threading.active_count() == 1 and not mp.current_process().daemon
 
 
 def _run(tasks: list) -> list:
