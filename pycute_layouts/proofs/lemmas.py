@@ -331,20 +331,26 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
         lbo_mode = np.where(b128 & (bo == 0) & ((i >> 6) & 1 == 1), 1, 0)
     codes = np.array([types[m.short_name] for m in modes])[mode_ix]
     want = ptx_encode(ar, start, lbo, sbo, bo, codes, lbo_mode)
-    got = np.zeros(n, dtype=np.uint64)
     what = f"descriptor encoding ({ar}, {cls.__name__})"
+    # the fields as Python ints (indexing numpy arrays element by element costs more than the descriptor)
+    f_start, f_lbo, f_sbo, f_bo = (start << 4).tolist(), (lbo << 4).tolist(), (sbo << 4).tolist(), bo.tolist()
+    f_mode, f_lbo_mode = [modes[x] for x in mode_ix.tolist()], lbo_mode.tolist()
+    got_list = [0] * n
     for t in range(n):
-        kw = {"lbo_mode": int(lbo_mode[t])} if ar == "sm100" else {}
+        kw = {"lbo_mode": f_lbo_mode[t]} if ar == "sm100" else {}
         try:
-            d = cls(int(start[t]) << 4, int(lbo[t]) << 4, int(sbo[t]) << 4, modes[mode_ix[t]], int(bo[t]), **kw)
+            d = cls(f_start[t], f_lbo[t], f_sbo[t], f_mode[t], f_bo[t], **kw)
             v = d.encode()
-            got[t] = v
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 1 << 64:
+                raise ValueError(f"encode() returned {v!r}, not a 64-bit value")
+            got_list[t] = int(v)
             back = cls.decode(v)
         except (LayoutError, OverflowError, TypeError, ValueError) as e:
             return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "
                                              f"{int(sbo[t]) << 4}, {modes[mode_ix[t]]}, base offset {int(bo[t])}: {e}")
         if back != d:
             return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {d!r}: decoded {back!r}", v)
+    got = np.array(got_list, dtype=np.uint64)
     bad = np.nonzero(got != want)[0]
     if len(bad):
         t = int(bad[0])
