@@ -327,7 +327,7 @@ def cxx_skip_reason() -> str | None:
     cxx, includes = tool
     headers = cute_headers()
     assert headers is not None
-    stamp = (headers / "cute" / "tensor.hpp").stat().st_mtime_ns
+    stamp = _header_version(headers)
     key = _sha([_HARNESS_VERSION, cxx, _cxx_version(cxx), includes, stamp])
     marker = Path(tempfile.gettempdir()) / f"pycute_oracle_cxxcheck_{key[:24]}.ok"
     if marker.is_file():
@@ -700,7 +700,7 @@ class CuteBatch:
     def _cache_key(self, source: str, items: list[_Item]) -> str:
         """Hash of everything that determines a chunk's results."""
         headers = cute_headers()
-        stamp = (headers / "cute" / "tensor.hpp").stat().st_mtime_ns if headers else 0
+        stamp = _header_version(headers) if headers else 0
         return _sha(
             [
                 _HARNESS_VERSION,
@@ -1006,6 +1006,20 @@ def oracle_cache_dir() -> Path:
         if os.access(cand, os.W_OK):
             return cand
     raise HarnessError("no writable cache directory for the CuTe oracle")
+
+
+def _header_version(headers: Path) -> object:
+    """What identifies the CuTe headers in cache keys: the fetched wheel's version stamp (``.ci/fetch-oracles``
+    writes ``.oracle-version`` beside the unpacked wheel), so a fresh unpack of the same version -- a new CI
+    checkout -- still hits the cache; else the header's modification time."""
+    for d in list(headers.parents)[:5]:
+        f = d / ".oracle-version"
+        if f.is_file():
+            try:
+                return "nvidia-cutlass " + f.read_text().strip()
+            except OSError:
+                break
+    return (headers / "cute" / "tensor.hpp").stat().st_mtime_ns
 
 
 def _sha(obj: object) -> str:

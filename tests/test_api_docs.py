@@ -6,9 +6,12 @@ line of its docstring.
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 import sys
+import types
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +63,15 @@ def _signature(obj: object) -> str:
     return sig if len(sig) <= 120 else "(...)"
 
 
+def _is_type_alias(obj: object) -> bool:
+    """A union such as ``int | Any | tuple`` (3.10 makes it a typing.Union, 3.11+ a types.UnionType-like object)."""
+    return typing.get_origin(obj) in (typing.Union, types.UnionType)
+
+
+def _type_name(t: object) -> str:
+    return t.__name__ if isinstance(t, type) else str(t).replace("typing.", "")
+
+
 def render_api() -> str:
     out = [
         "# API reference",
@@ -83,13 +95,20 @@ def render_api() -> str:
         out += ["| name | kind | what |", "| --- | --- | --- |"]
         for n in names:
             obj = getattr(mod, n)
-            if inspect.isclass(obj):
+            if inspect.isclass(obj) and issubclass(obj, enum.Enum):
+                kind, sig = "enum", ""  # the signature Python gives an Enum class differs between versions
+            elif inspect.isclass(obj):
                 kind, sig = "class", _signature(obj)
+            elif _is_type_alias(obj):
+                kind, sig = "type", ""
             elif callable(obj):
                 kind, sig = "function", _signature(obj)
             else:
                 kind, sig = "constant", ""
-            what = _first_line(obj) if kind != "constant" else f"`{obj!r}`"[:100]
+            if kind == "type":
+                what = "type alias: " + " | ".join(f"`{_type_name(a)}`" for a in typing.get_args(obj))
+            else:
+                what = _first_line(obj) if kind != "constant" else f"`{obj!r}`"[:100]
             if kind != "constant" and inspect.getmodule(obj) is not None and name == "pycute_layouts":
                 what += f" (from `{inspect.getmodule(obj).__name__}`)"
             sig = sig.replace("|", "\\|")

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 
+import cli_runner
 import pytest
 
 EXE = shutil.which("pycute-layouts")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    """The console script as a real subprocess (``python -m pycute_layouts`` where it is not on PATH)."""
+    return cli_runner.run_subprocess(*args, timeout=120)
 
 
 def test_show_table() -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 
+import cli_runner
 import pytest
 
 EXE = shutil.which("pycute-layouts")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py)."""
+    return cli_runner.run(*args)
 
 
 def test_banks_classic_128B() -> None:

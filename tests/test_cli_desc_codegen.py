@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_runner
 import pytest
 
 from pycute_layouts.codegen import describe_operand, emit_header, kernel_constants, load_spec
@@ -34,8 +34,8 @@ stages = 4
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=cwd)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py)."""
+    return cli_runner.run(*args, cwd=cwd)
 
 
 def one_line_error(r: subprocess.CompletedProcess, words: str) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import cli_runner
 import pytest
 
 EXE = shutil.which("pycute-layouts")
@@ -17,8 +17,8 @@ ATOM = "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"  # the 128B atom of 16
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=cwd)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py)."""
+    return cli_runner.run(*args, cwd=cwd)
 
 
 def test_svg_of_the_128b_atom_in_chunks(tmp_path: Path) -> None:

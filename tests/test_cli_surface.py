@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_runner
 import pytest
 
 from pycute_layouts.cli import main
@@ -24,8 +24,8 @@ A_BF16 = {"tile": "128x64", "dtype": "bf16", "major": "K", "swizzle": "128B"}
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pycute_layouts", *args], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py; test_cli.py runs real processes)."""
+    return cli_runner.run(*args, cwd=cwd)
 
 
 def write_spec(tmp_path: Path, a: dict, b: dict, arch: str = "sm90") -> Path:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 
+import cli_runner
 import pytest
 
 from pycute_layouts.arch.tma import pattern_table
@@ -17,8 +17,8 @@ K128 = "Sw<3,3,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))"  # bf16: the swizzl
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py)."""
+    return cli_runner.run(*args)
 
 
 def table_rows(stdout: str) -> list[list[int]]:

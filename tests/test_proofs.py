@@ -13,8 +13,8 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
+import cli_runner
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -69,8 +69,8 @@ for _args in ALL:
 
 
 @pytest.fixture(scope="module")
-def full_report() -> ProofReport:
-    return report()
+def full_report(proof_report: ProofReport) -> ProofReport:
+    return proof_report  # conftest: built once per session
 
 
 # ------------------------------------------------------------------------------------------------
@@ -413,8 +413,8 @@ EXE = shutil.which("pycute-layouts")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts.cli", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    """pycute-layouts ARGS, answered in this process (tests/cli_runner.py)."""
+    return cli_runner.run(*args)
 
 
 def test_cli_json_subset() -> None:

@@ -386,6 +386,8 @@ def _check_injective(layout: Layout, who: str) -> None:
             raise DescriptorError(f"{who}: {layout} has the negative stride {d}; descriptor strides are "
                                   "non-negative byte offsets")
     _check_extent(layout, who)
+    if _disjoint_translates(flatten(shape), flatten(layout.stride)):
+        return
     offs = np.asarray(layout.to_numpy(), dtype=np.int64)
     uniq, first, counts = np.unique(offs, return_index=True, return_counts=True)
     if len(uniq) == len(offs):
@@ -402,6 +404,28 @@ def _check_injective(layout: Layout, who: str) -> None:
         f"both hold element offset {int(dup_val)}; a layout that stores two elements in one place cannot be "
         "a wgmma/tcgen05 operand (check that the strides of one mode do not run into the next row or group)"
     )
+
+
+def _disjoint_translates(shapes: Any, strides: Any) -> bool:
+    """A sufficient condition for injectivity, from the leaves alone (nothing enumerated).
+
+    With the leaves of size > 1 sorted by stride, each stride exceeding the largest offset the
+    smaller ones reach (``sum (s - 1) * d``) puts every new translate of the offsets so far past
+    them, so no offset repeats. False means "not shown" (enumerate), never "not injective".
+    """
+    leaves = []
+    for s, d in zip(shapes, strides):
+        if type(s) is not int or type(d) is not int:
+            return False
+        if s > 1:
+            leaves.append((d, s))
+    leaves.sort()
+    span = 0
+    for d, s in leaves:
+        if d <= span:
+            return False
+        span += (s - 1) * d
+    return True
 
 
 def _check_extent(layout: Layout, who: str) -> None:
@@ -693,6 +717,11 @@ class SmemDescriptorBase:
     _ARCH: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
+        s, lb, sb, bo, sw = self.start_address, self.lbo_bytes, self.sbo_bytes, self.base_offset, self.swizzle
+        if type(s) is int and type(lb) is int and type(sb) is int and type(bo) is int and type(sw) is SwizzleMode \
+                and not (s | lb | sb) & 15 and 0 <= s < SMEM_WINDOW_BYTES and 0 <= lb < SMEM_WINDOW_BYTES \
+                and 0 <= sb < SMEM_WINDOW_BYTES and (bo == 0 or (0 < bo <= 7 and sw.is_swizzled)) and sw.is_mma:
+            return  # plain valid fields (the common case, e.g. decode): the checks below would all pass
         who = type(self).__name__
         if isinstance(self.swizzle, (int, np.integer)) and not isinstance(self.swizzle, SwizzleMode):
             raise DescriptorError(

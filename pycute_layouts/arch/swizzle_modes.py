@@ -48,6 +48,7 @@ there needs descriptor base offset 0.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum, EnumMeta, IntEnum
 from typing import Any, NamedTuple
 
@@ -125,6 +126,14 @@ _EXTRA_SPELLINGS: dict[str, str] = {
 }
 
 
+@functools.cache
+def _byte_map_of(spec: tuple, flip_8b: bool) -> Swizzle | XorSwizzle:
+    """The byte map of a facts row (immutable, so built once per row)."""
+    if flip_8b:
+        return XorSwizzle([spec[0]]).compose(Swizzle(2, 5, 2))
+    return Swizzle(*spec)
+
+
 def xor_pairs(m: Swizzle | XorSwizzle) -> tuple[tuple[int, int], ...]:
     """The ``(source bit, target bit)`` pairs of an F2-linear XOR map, for a ``Swizzle`` or an ``XorSwizzle``.
 
@@ -191,7 +200,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         >>> SwizzleMode.B64.facts.atomicity_bytes
         16
         """
-        return _FACTS[self.name]
+        return _FACTS_OF[self]
 
     @property
     def short_name(self) -> str:
@@ -229,10 +238,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         >>> str(SwizzleMode.B128_ATOM_64B.byte_map), SwizzleMode.B128_ATOM_32B_FLIP_8B.byte_map.pairs
         ('Sw<1,6,1>', ((7, 3), (7, 5), (8, 6)))
         """
-        spec = self.facts.byte_map
-        if self.facts.flip_8b:
-            return XorSwizzle([spec[0]]).compose(Swizzle(2, 5, 2))
-        return Swizzle(*spec)
+        return _byte_map_of(self.facts.byte_map, self.facts.flip_8b)
 
     @property
     def byte_swizzle(self) -> Swizzle:
@@ -646,6 +652,9 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
 
 
 #: The modes an MMA unit reads (tcgen05 reads all five; wgmma all but B128_BASE32B), in enum order.
+#: Each member's facts row, looked up by value (``self.name`` goes through the enum machinery: slow in loops).
+_FACTS_OF: dict = {m: _FACTS[m.name] for m in SwizzleMode}
+
 MMA_MODES: tuple[SwizzleMode, ...] = tuple(m for m in SwizzleMode if m.is_mma)
 #: The modes wgmma (sm90) has a layout type for.
 WGMMA_MODES: tuple[SwizzleMode, ...] = tuple(m for m in SwizzleMode if m.on_wgmma)

@@ -81,10 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     >>> build_parser().prog
     'pycute-layouts'
     """
+    return _build(COMMANDS)
+
+
+def _build(commands: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser with ``commands`` registered (``main`` registers only the one it runs: fewer imports)."""
     p = _Parser(prog="pycute-layouts", description="CuTe layout algebra, wgmma/TMA facts and proofs")
     p.add_argument("--version", action="version", version=f"pycute-layouts {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in commands:
         modname = f"{__package__}.commands.{name}"
         try:
             mod = importlib.import_module(modname)
@@ -102,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["show", "(2,"])
     2
     """
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _build((argv[0],) if argv and argv[0] in COMMANDS else COMMANDS)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:

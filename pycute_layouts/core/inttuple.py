@@ -315,7 +315,7 @@ def is_lt(a: Any, b: Any) -> bool:
     if type(a) is int and type(b) is int:
         return a < b
     sp = _sp()
-    d = _refined(sp.simplify(sp.sympify(b) - a), sign=True)
+    d = _refined(_sympy_simplify(sp.sympify(b) - a), sign=True)
     if d.is_positive:
         return True
     if d.is_nonpositive:
@@ -343,7 +343,7 @@ def is_eq(a: Any, b: Any) -> bool:
     if type(a) in (ScaledBasis, F2) or type(b) in (ScaledBasis, F2):
         return a == b  # basis and F2 strides: equal iff the same value (0 is never one of them)
     sp = _sp()
-    d = sp.simplify(sp.sympify(a) - b)
+    d = _sympy_simplify(sp.sympify(a) - b)
     if d == 0:
         return True
     if d.is_zero is False:
@@ -1095,10 +1095,35 @@ def simplify(x: Any) -> Any:
     except ImportError:  # pragma: no cover
         return x
     if isinstance(x, sympy.Basic):
-        x = sympy.simplify(x)
+        x = _sympy_simplify(x)
         if x.is_Integer:
             return int(x)
     return x
+
+
+def _is_monomial(x: Any) -> bool:
+    """An integer, a symbol, or an integer times distinct symbols: already as simple as sympy.simplify makes it."""
+    if x.is_Integer or x.is_Symbol:
+        return True
+    if not x.is_Mul:
+        return False
+    args = x.args
+    return all(a.is_Symbol for a in args[1:]) and (args[0].is_Integer or args[0].is_Symbol)
+
+
+#: sympy.simplify of each expression seen (expressions are immutable; simplify is deterministic and slow).
+_SIMPLIFIED: dict = {}
+
+
+def _sympy_simplify(x: Any) -> Any:
+    """``sympy.simplify(x)``, computed once per expression (symbolic layouts repeat a few forms many times)."""
+    r = _SIMPLIFIED.get(x)
+    if r is None:
+        r = x if _is_monomial(x) else _sp().simplify(x)
+        if len(_SIMPLIFIED) >= 4096:  # a bound, not an eviction policy
+            _SIMPLIFIED.clear()
+        _SIMPLIFIED[x] = r
+    return r
 
 
 def all_int(t: tuple) -> bool:

@@ -429,8 +429,11 @@ class Layout:
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
-        if isinstance(c, tuple):
-            it.check_nesting(c, f"Layout {self}", "the coordinate")
+        if isinstance(c, tuple) and not it.all_int(c):
+            try:
+                it.check_nesting(c, "Layout", "the coordinate")
+            except LayoutValueError:  # named with the layout only when it fails (formatting it costs more than the call)
+                it.check_nesting(c, f"Layout {self}", "the coordinate")
         if has_underscore(c):
             return slice_and_offset(c, self, check=check)[0]
         if type(c) is int:

@@ -12,6 +12,8 @@ from .model import (
     ARCHS,
     ELEMENT_BITS,
     MAJORS,
+    PTX_PATTERN_BOUNDARY_BYTES,
+    PTX_SWIZZLE_XOR,
     PTX_TCGEN05_FIELDS,
     PTX_TCGEN05_LAYOUT_TYPE,
     PTX_WGMMA_FIELDS,
@@ -20,10 +22,13 @@ from .model import (
     Faults,
     NotApplicable,
     Pairing,
+    fact_scope,
     hardware_descriptor,
     pairing,
+    ptx_base_offset,
     ptx_decode,
     ptx_encode,
+    ptx_swizzle,
     tma_addresses,
     wgmma_addresses,
 )
@@ -37,4 +42,5 @@ __all__ = [
     'PTX_TCGEN05_FIELDS', 'PTX_TCGEN05_LAYOUT_TYPE', 'TheoremProof', 'TheoremCounterexample', 'prove_tma_matches_wgmma',
     'prove_pairing', 'check_sizes', 'prove_k_step', 'prove_base_offset_rule', 'swizzle_period_lemma',
     'prove_descriptor_encoding', 'expected_status', 'LemmaCounterexample', 'ProofReport', 'report',
+    'PTX_SWIZZLE_XOR', 'PTX_PATTERN_BOUNDARY_BYTES', 'ptx_swizzle', 'ptx_base_offset', 'fact_scope',
 ]

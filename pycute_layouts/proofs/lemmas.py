@@ -7,24 +7,29 @@ or a counterexample (falsy); :func:`swizzle_period_lemma` returns ``(holds, bit 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 
 from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
-from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
+from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..errors import LayoutError, ProofError
-from .bitvec import Counterexample, address_bits, equivalent
+from .bitvec import BitVector, Counterexample, address_bits, apply_map, equivalent
 from .model import (
+    PTX_PATTERN_BOUNDARY_BYTES,
+    PTX_SWIZZLE_XOR,
     Faults,
     NotApplicable,
     canonical_offsets,
+    fact_scope,
     instruction_descriptors,
     pairing,
     parse_arch,
     ptx_encode,
     ptx_fields,
+    ptx_swizzle,
 )
 from .results import LemmaCounterexample, LibraryMismatch, TheoremCounterexample, TheoremProof, is_pow2, sympy_module
 
@@ -77,28 +82,30 @@ def _name_of(fn: Any) -> str:
     return getattr(fn, "__name__", None) or str(fn)
 
 
-#: (descriptor class, its swizzled_address, mode, byte swizzle, base offset) -> first disagreeing address or None.
+#: (descriptor class, its swizzled_address, mode, base offset) -> first disagreeing address or None.
 _SWIZZLE_CHECKED: dict = {}
 
 
 def descriptor_swizzle(d: Any) -> Any:
-    """The descriptor's swizzle model as integer operations that also run on bit vectors.
+    """The PTX model of what the descriptor reads, as integer operations that also run on bit vectors.
 
-    ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` (PTX's address formula as
-    SmemDescriptor.swizzled_address models it), with the subtraction written as an addition mod
-    2**B; compared with the library's function at every address of the 256 KiB window (a
-    disagreement raises LibraryMismatch).
+    ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` with ``(B, M)`` of the descriptor's layout
+    type from PTX's pattern tables (:func:`~pycute_layouts.proofs.model.ptx_swizzle`, written out in
+    ``proofs.model``, not the library's facts table); compared with the library's
+    ``swizzled_address`` at every address of the 256 KiB window (a disagreement raises
+    LibraryMismatch). The proofs use this model, so the library is checked against it, never
+    against itself.
     """
-    sw = d.swizzle.byte_swizzle
-    mask = (1 << sw.bits) - 1
-    add = (-d.base_offset) % (1 << sw.bits) if sw.bits else 0
+    name = d.swizzle.short_name
+    if name not in PTX_SWIZZLE_XOR:
+        raise LibraryMismatch(f"descriptor swizzle: {type(d).__name__} has layout type {d.swizzle}, which no PTX "
+                              "descriptor layout type names")
+    bo = d.base_offset
 
     def desc_swizzle(a: Any) -> Any:
-        if not mask:
-            return a
-        return a ^ ((((a >> 7) + add) & mask) << sw.base)
+        return ptx_swizzle(name, a, bo)
 
-    key = (type(d), type(d).swizzled_address, d.swizzle, sw, d.base_offset)
+    key = (type(d), type(d).swizzled_address, d.swizzle, bo)
     x = _SWIZZLE_CHECKED.get(key, -1)
     if x == -1:
         xs = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
@@ -109,6 +116,7 @@ def descriptor_swizzle(d: Any) -> Any:
                                f"{int(d.swizzled_address(x)):#x}, the PTX formula for {d.swizzle} base offset "
                                f"{d.base_offset} gives {desc_swizzle(x):#x}")
     desc_swizzle.__name__ = f"desc_swizzle[{d.swizzle}, base offset {d.base_offset}]"
+    desc_swizzle.model_key = ("ptx_swizzle", name, bo)  # what the function is, for facts derived once
     return desc_swizzle
 
 
@@ -152,9 +160,16 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
         a_t[:, s * ki:(s + 1) * ki] = tmap(dst_address + r * span_b + (s * ki + c) * eb)
     # the same identity on bit vectors over one atom (8 rows, spa slices, K_instr columns)
     lo = dst_address
-    bv = equivalent(lambda r_, s_, c_: tmap(lo + r_ * span_b + s_ * 32 + c_ * eb),
-                    lambda r_, s_, c_: descs[0].swizzled_address(lo + advance_bytes * s_ + r_ * span_b + c_ * eb),
-                    (8, spa, ki))
+    try:
+        dsw = descriptor_swizzle(descs[0])
+    except LibraryMismatch as e:
+        return LemmaCounterexample(f"K-step lemma ({p.mma_mode.short_name}, {p.element_bits}-bit, {p.arch})", e.reason)
+
+    def placed(r_: Any, s_: Any, c_: Any) -> Any:
+        a = lo + r_ * span_b + s_ * 32 + c_ * eb
+        return apply_map(tmap, a) if isinstance(a, BitVector) else tmap(a)
+
+    bv = equivalent(placed, lambda r_, s_, c_: dsw(lo + advance_bytes * s_ + r_ * span_b + c_ * eb), (8, spa, ki))
     bad = np.argwhere(a_t != a_w)
     if len(bad) or not bv:
         mn, kk = (int(x) for x in bad[0]) if len(bad) else (0, 0)
@@ -164,7 +179,7 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
     sp = sympy_module()
     steps = [
         (f"The library's descriptor of instruction 0: {d0.encode():#018x}; instruction s uses D.advance({advance_bytes}*s) "
-         f"(encoded and decoded), s = 0..{spa - 1}.", [sp.Eq(sp.Symbol(f"start_{s}"), d.start_address)
+         f"(encoded and decoded), s = 0..{spa - 1}.", [_eq(sp, sp.Symbol(f"start_{s}"), d.start_address)
                                                         for s, d in enumerate(descs)]),
         (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
          f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) for "
@@ -192,11 +207,15 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
     Pre:  a swizzled mode the arch's descriptor has; ``base_offset_fn(mode, S)`` optional.
     Post: a TheoremProof over every pattern start and byte of one period, or the first counterexample.
 
-    For every pattern start ``S = 128*n`` (``n`` < 8) and every byte ``x`` of one period: the
-    descriptor model with ``base_offset = base_offset_for_pattern_start(mode, S)`` reads
-    ``S + x`` at ``S + swizzle(x)`` -- a bit-vector identity over ``(x, n)``. TMA data (swizzled by
-    absolute address) is the case ``S = 0``: base offset 0 wherever the tile starts.
-    ``base_offset_fn(mode, S)`` replaces the rule (fault injection).
+    For every pattern start ``S = 128*n`` (``n`` < 8): the library derives the descriptor of an
+    operand at ``S`` whose swizzle is anchored at ``S`` (``make_smem_desc(..., start_address=S,
+    swizzle_anchor="tile")``), encodes it and the hardware's reading of the bits is taken
+    (``ptx_decode``); through PTX's address formula (:func:`~pycute_layouts.proofs.model.ptx_swizzle`,
+    independent of the library) that descriptor must read ``S + x`` at ``S + pattern(x)`` for every
+    byte ``x`` of one period, where ``pattern`` is PTX's pattern table placed at ``S`` -- a bit-vector
+    identity over ``x`` for each ``S``. The library's ``swizzled_address`` is compared with the same
+    formula on the whole window. TMA data (swizzled by absolute address) is the case ``S = 0``.
+    ``base_offset_fn(mode, S)`` replaces the base offset the library derived (fault injection).
 
     >>> bool(prove_base_offset_rule("128B"))
     True
@@ -208,7 +227,6 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
         mode = SwizzleMode.parse(swizzle)
     except LayoutError as e:
         raise ProofError(f"unknown swizzle mode {swizzle!r}: {e}") from None
-    cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
     if not mode.is_swizzled:
         raise NotApplicable("the unswizzled mode has no pattern and no base offset")
     if ar == "sm90" and not mode.on_sm90:
@@ -216,37 +234,60 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
     if base_offset_fn is not None and not callable(base_offset_fn):
         raise ProofError(f"base_offset_fn must be None or a callable (mode, pattern_start) -> base offset, got "
                          f"{base_offset_fn!r}"[:200])
-    rule = base_offset_fn if base_offset_fn is not None else base_offset_for_pattern_start
-    sw = mode.byte_swizzle
-    P = mode.period_bytes
-    descs = [cls(0, 16, 16, mode, _call_rule(rule, mode, 128 * n)) for n in range(8)]
+    what = f"base-offset rule ({mode.short_name}, {ar})"
+    name = mode.short_name
+    if name not in PTX_SWIZZLE_XOR:
+        return LemmaCounterexample(what, f"{mode} is no PTX descriptor layout type")
+    # an operand of one swizzle atom (K-major where the mode has one, else MN-major), 16-bit elements
+    with fact_scope():
+        p = pairing(mode, "MN" if mode in (SwizzleMode.B128_BASE32B,) else "K", 16, ar)
+        descs = []
+        for n in range(8):
+            try:
+                d = instruction_descriptors(p, 1, 1, 128 * n, Faults(swizzle_anchor="tile"), only_first=True)[0]
+            except ProofError as e:
+                return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
+            if base_offset_fn is not None:
+                try:
+                    d = dataclasses.replace(d, base_offset=_call_rule(base_offset_fn, mode, 128 * n))
+                except LayoutError as e:
+                    return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
+            descs.append(d)
+    P = PTX_PATTERN_BOUNDARY_BYTES[name]
     sp = sympy_module()
     lines = []
     for n, d in enumerate(descs):
+        S = 128 * n
+        if d.start_address != S or d.swizzle is not mode:
+            return LemmaCounterexample(what, f"pattern start S = {S}: the library's descriptor reads start "
+                                             f"{d.start_address:#x}, layout type {d.swizzle}")
         try:
-            dsw = descriptor_swizzle(d)
+            descriptor_swizzle(d)  # the library's swizzled_address against the PTX formula, whole window
         except LibraryMismatch as e:
-            return LemmaCounterexample(f"base-offset rule ({mode.short_name}, {ar})", e.reason)
+            return LemmaCounterexample(what, e.reason)
 
-        def reads(x: Any, _f: Any = dsw, _n: int = n) -> Any:
-            return _f(x + 128 * _n)
+        def reads(x: Any, _S: int = S, _bo: int = d.base_offset) -> Any:
+            return ptx_swizzle(name, x + _S, _bo)
 
-        def relative(x: Any, _n: int = n) -> Any:
-            return sw(x) + 128 * _n
+        def relative(x: Any, _S: int = S) -> Any:
+            return ptx_swizzle(name, x) + _S
 
-        reads.__name__ = f"descriptor model, base offset {d.base_offset}, at S + x (S = {128 * n})"
-        relative.__name__ = f"S + {sw}(x)"
+        reads.__name__ = f"PTX read with base offset {d.base_offset} at S + x (S = {S})"
+        relative.__name__ = "S + PTX pattern(x)"
         r = equivalent(reads, relative, (P,))
         if not r:
             return r
-        lines.append(sp.Eq(sp.Symbol(f"S={128 * n}, base_offset={d.base_offset}"),
+        lines.append(_eq(sp, sp.Symbol(f"S={S}, base_offset={d.base_offset}"),
                            sp.Tuple(*[st[1] for st in r.steps[3:]])))
-    steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} "
-              "(base_offset_for_pattern_start: 0 on the pattern boundary, else (S >> 7) & 7).", None),
-             (f"For each S, bit vectors over x < {P}: every address bit of the descriptor model at S + x equals that of "
-              f"S + {sw}(x):", lines)]
-    claim = (f"base-offset rule ({mode.short_name}, {ar}): for every pattern start S = 128*n and every byte x of one "
-             f"{P}-byte period, the descriptor with base offset {rule.__name__}(mode, S) reads S + x at S + {sw}(x)")
+    source = "base_offset_fn" if base_offset_fn is not None else "make_smem_desc(swizzle_anchor='tile')"
+    steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} ({source}, encoded "
+              f"and read back by the PTX bit positions; PTX 5.5.7: (S / 128) % {P // 128}, 0 on the {P}-byte "
+              "boundary).", None),
+             (f"For each S, bit vectors over x < {P}: every address bit of PTX's read at S + x equals that of "
+              f"S + pattern(x) (pattern: PTX's {name} table, XOR bits {PTX_SWIZZLE_XOR[name]}); the library's "
+              "swizzled_address equals PTX's formula on the 256 KiB window:", lines)]
+    claim = (f"{what}: for every pattern start S = 128*n and every byte x of one {P}-byte period, the descriptor "
+             f"the library derives for data swizzled from S reads S + x at S + pattern(x)")
     return TheoremProof(None, "symbolic", claim, steps, domain=(P, 8))
 
 
@@ -290,20 +331,26 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
         lbo_mode = np.where(b128 & (bo == 0) & ((i >> 6) & 1 == 1), 1, 0)
     codes = np.array([types[m.short_name] for m in modes])[mode_ix]
     want = ptx_encode(ar, start, lbo, sbo, bo, codes, lbo_mode)
-    got = np.zeros(n, dtype=np.uint64)
     what = f"descriptor encoding ({ar}, {cls.__name__})"
+    # the fields as Python ints (indexing numpy arrays element by element costs more than the descriptor)
+    f_start, f_lbo, f_sbo, f_bo = (start << 4).tolist(), (lbo << 4).tolist(), (sbo << 4).tolist(), bo.tolist()
+    f_mode, f_lbo_mode = [modes[x] for x in mode_ix.tolist()], lbo_mode.tolist()
+    got_list = [0] * n
     for t in range(n):
-        kw = {"lbo_mode": int(lbo_mode[t])} if ar == "sm100" else {}
+        kw = {"lbo_mode": f_lbo_mode[t]} if ar == "sm100" else {}
         try:
-            d = cls(int(start[t]) << 4, int(lbo[t]) << 4, int(sbo[t]) << 4, modes[mode_ix[t]], int(bo[t]), **kw)
+            d = cls(f_start[t], f_lbo[t], f_sbo[t], f_mode[t], f_bo[t], **kw)
             v = d.encode()
-            got[t] = v
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 1 << 64:
+                raise ValueError(f"encode() returned {v!r}, not a 64-bit value")
+            got_list[t] = int(v)
             back = cls.decode(v)
         except (LayoutError, OverflowError, TypeError, ValueError) as e:
             return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "
                                              f"{int(sbo[t]) << 4}, {modes[mode_ix[t]]}, base offset {int(bo[t])}: {e}")
         if back != d:
             return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {d!r}: decoded {back!r}", v)
+    got = np.array(got_list, dtype=np.uint64)
     bad = np.nonzero(got != want)[0]
     if len(bad):
         t = int(bad[0])
@@ -319,3 +366,8 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
     claim = (f"{what}: every start / LBO / SBO field value (the whole 256 KiB window in 16-byte units), every layout "
              "type and base offset encodes at the PTX bit positions and decodes back")
     return TheoremProof(None, "exhaustive", claim, steps, domain=(n,))
+
+
+def _eq(sp: Any, lhs: Any, rhs: Any) -> Any:
+    """``sympy.Eq(lhs, rhs)`` for the proof text, unevaluated (the step states it; deciding it costs more)."""
+    return sp.Eq(lhs, rhs, evaluate=False)

@@ -27,9 +27,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -45,6 +47,7 @@ from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
 from ..limits import check_count
+from .bitvec import BitVector
 
 __all__ = [
     "ARCHS",
@@ -64,6 +67,12 @@ __all__ = [
     "PTX_WGMMA_LAYOUT_TYPE",
     "PTX_TCGEN05_FIELDS",
     "PTX_TCGEN05_LAYOUT_TYPE",
+    "fact_scope",
+    "derived_once",
+    "PTX_SWIZZLE_XOR",
+    "PTX_PATTERN_BOUNDARY_BYTES",
+    "ptx_swizzle",
+    "ptx_base_offset",
 ]
 
 ARCHS = ("sm90", "sm100")
@@ -92,6 +101,58 @@ NEAREST_ATOM = {_S.B128_ATOM_32B_FLIP_8B: SwizzleMode.B128_BASE32B, _S.B128_ATOM
 del _S
 
 # ----------------------------------------------------------------------------------------------
+# facts derived once per proof (one report, one pairing's proof): tiles, descriptors, addresses
+# ----------------------------------------------------------------------------------------------
+
+_FACTS: dict | None = None
+_MISSING = object()
+
+
+@contextlib.contextmanager
+def fact_scope() -> Iterator[None]:
+    """Inside it, what the library derives for a pairing (tiles, descriptors, addresses) is computed once.
+
+    The facts are kept for the outermost scope only (one ``report()``, one proof) and dropped when it
+    ends, so a library changed between two proofs (a planted fault) is asked again.
+
+    >>> with fact_scope():
+    ...     a = tma_addresses(pairing("32B", "K", 16), 1, 1, 0)
+    ...     a is tma_addresses(pairing("32B", "K", 16), 1, 1, 0)
+    True
+    """
+    global _FACTS
+    outer = _FACTS is None
+    if outer:
+        _FACTS = {}
+    try:
+        yield
+    finally:
+        if outer:
+            _FACTS = None
+
+
+def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
+    """``fn()``, computed once per key inside a :func:`fact_scope` (every time outside one).
+
+    >>> with fact_scope():
+    ...     derived_once(("x",), lambda: [1]) is derived_once(("x",), lambda: [2])
+    True
+    """
+    facts = _FACTS
+    if facts is None:
+        return fn()
+    v = facts.get(key, _MISSING)
+    if v is _MISSING:
+        v = facts[key] = fn()
+    return v
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+# ----------------------------------------------------------------------------------------------
 # the descriptor bits as the hardware reads them, written out literally (not the library's tables)
 # ----------------------------------------------------------------------------------------------
 
@@ -107,6 +168,59 @@ PTX_TCGEN05_FIELDS = {"start": (0, 14), "lbo": (16, 14), "sbo": (32, 14), "versi
 #: Bits 61-63 of a tcgen05 descriptor: 0 none, 1 128B with 32-byte atomicity, 2 128B, 4 64B, 6 32B.
 PTX_TCGEN05_LAYOUT_TYPE = {"none": 0, "128B_base32B": 1, "128B": 2, "64B": 4, "32B": 6}
 PTX_TCGEN05_VERSION = 1
+
+#: The swizzled layout types as PTX ISA 5.5.7's pattern tables draw them (16-byte cells; a row is a
+#: 128-byte shared-memory line): XOR address bits ``[7, 7 + B)`` (the line within the pattern) into bits
+#: ``[M, M + B)`` (the chunk within the line). 32B: cell bit 4 ^= line bit 7; 64B: bits 4-5 ^= bits 7-8;
+#: 128B: bits 4-6 ^= bits 7-9; 128B with 32-byte atomicity: the 32-byte chunk (bits 5-6) ^= bits 7-8.
+#: Name -> (B, M); written out here, not read from the library's facts table.
+PTX_SWIZZLE_XOR = {"none": (0, 4), "32B": (1, 4), "64B": (2, 4), "128B": (3, 4), "128B_base32B": (2, 5)}
+#: PTX ISA 5.5.7 "Starting address of the repeating pattern" (the base offset is 0 there), in bytes.
+PTX_PATTERN_BOUNDARY_BYTES = {"32B": 256, "64B": 512, "128B": 1024, "128B_base32B": 1024}
+
+
+def ptx_swizzle(mode_name: str, address: Any, base_offset: int = 0) -> Any:
+    """The byte address the MMA unit reads for ``address`` under a layout type, by the PTX pattern tables.
+
+    ``a ^ ((((a >> 7) - base_offset) mod 2**B) << M)`` with ``(B, M)`` from :data:`PTX_SWIZZLE_XOR`:
+    the line of the pattern counted from the pattern start the base offset names. Works on ints,
+    int arrays and bit vectors (the subtraction is written as an addition mod 2**B).
+
+    >>> [ptx_swizzle("128B", a) for a in (128, 128 + 16, 2 * 128)]   # line 1: cells 0, 1 swapped; line 2: 0 <-> 2
+    [144, 128, 288]
+    >>> ptx_swizzle("32B", 384, base_offset=1)                       # the pattern starts at 128: line 0
+    384
+    """
+    if not isinstance(mode_name, str) or mode_name not in PTX_SWIZZLE_XOR:
+        raise ProofError(f"ptx_swizzle: the layout type must be one of {sorted(PTX_SWIZZLE_XOR)}, got {mode_name!r}"[:200])
+    if isinstance(base_offset, bool) or not isinstance(base_offset, (int, np.integer)) or not 0 <= base_offset <= 7:
+        raise ProofError(f"ptx_swizzle: base_offset must be an int in [0, 7], got {base_offset!r}"[:200])
+    if isinstance(address, np.ndarray):
+        if address.dtype.kind not in "iu":
+            raise ProofError(f"ptx_swizzle: an address array must hold integers, got dtype {address.dtype}")
+    elif isinstance(address, (bool, np.bool_)) or not isinstance(address, (int, np.integer, BitVector)):
+        raise ProofError(f"ptx_swizzle: address must be an int, an int array or a bit vector, got {address!r}"[:200])
+    elif isinstance(address, (int, np.integer)) and not 0 <= address < 1 << 62:
+        raise ProofError(f"ptx_swizzle: address must be a non-negative byte address below 2**62, got {address!r}"[:200])
+    b, m = PTX_SWIZZLE_XOR[mode_name]
+    if not b:
+        return address
+    return address ^ ((((address >> 7) + (-base_offset) % (1 << b)) & ((1 << b) - 1)) << m)
+
+
+def ptx_base_offset(mode_name: str, pattern_start: int) -> int:
+    """PTX ISA 5.5.7's swizzle base offset of a pattern starting at ``pattern_start`` (0 on the boundary).
+
+    ``(pattern_start / 128) % (boundary / 128)``: 128B ``% 8``, 64B ``% 4``, 32B ``% 2``.
+
+    >>> ptx_base_offset("32B", 384), ptx_base_offset("128B", 0x480), ptx_base_offset("64B", 512)
+    (1, 1, 0)
+    """
+    if not isinstance(mode_name, str) or mode_name not in PTX_PATTERN_BOUNDARY_BYTES:
+        raise ProofError(f"ptx_base_offset: the swizzle must be one of {sorted(PTX_PATTERN_BOUNDARY_BYTES)}, got "
+                         f"{mode_name!r}"[:200])
+    pattern_start = check_count("ptx_base_offset", "pattern_start", pattern_start, 0, 2**62)
+    return (pattern_start // 128) % (PTX_PATTERN_BOUNDARY_BYTES[mode_name] // 128)
 
 
 def ptx_fields(arch: str) -> tuple[dict, dict]:
@@ -439,7 +553,13 @@ class Pairing:
 
     def tile_layout(self, m: Any, k: Any) -> Any:
         """The MMA side's tile (elements): its atom tiled to the tile shape, MN first (CuTe's default)."""
-        return tile_to_shape(self.mma_atom.layout, self.tile_shape(m, k))
+        shape = self.tile_shape(m, k)
+        return derived_once(("tile", self.mma_key, shape), lambda: tile_to_shape(self.mma_atom.layout, shape))
+
+    @property
+    def mma_key(self) -> tuple:
+        """What the MMA side's facts depend on: arch, atom mode, major and element width."""
+        return (self.arch, self.mma_mode, self.mma_major, self.element_bits)
 
     def describe(self) -> str:
         """One line naming both sides.
@@ -538,6 +658,10 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     """
     check_pairing(p, "tma_addresses")
     _check_size(p, m, k, dst_address)
+    return derived_once(("tma", p, int(m), int(k), int(dst_address)), lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
+
+
+def _tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     box = p.tma_box(m, k)
     eb = p.element_bytes
     placed = tma_mod.box_to_smem(p.tma, eb, box, int(dst_address)) + int(dst_address)
@@ -559,18 +683,33 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     library's ``decode`` is checked separately, by the descriptor-encoding lemma).
     ``instructions`` selects instruction indices (default: all; ``only_first``: instruction 0).
     """
-    # the tile with the mode's swizzle on byte addresses: PTX's reading, asked for explicitly (swizzle_unit="bytes")
-    tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
     mn_n, k_n = p.tile_shape(m, k)
     ki = p.k_instr_elems
-    div = flat_divide(tile, (mn_n, ki))
     js = [0] if only_first else range(k_n // ki) if instructions is None else instructions
+    key = (p.mma_key, mn_n, k_n)
+
+    def divided() -> tuple:
+        # the tile with the mode's swizzle on byte addresses: PTX's reading, asked for explicitly (swizzle_unit="bytes")
+        tile = ComposedLayout(p.mma_mode.byte_swizzle, 0, p.tile_layout(m, k))
+        div = flat_divide(tile, (mn_n, ki))
+        return div(_, _, 0, 0), div.inner[3]
+
+    def instruction_slice(j: int) -> Any:
+        """``div(_, _, 0, j)``: the same modes for every j, the offset of (0, 0, 0, j) -- mode 3 at j -- added."""
+        s0, mode3 = derived_once(("divided",) + key, divided)
+        if j == 0:
+            return s0
+        return ComposedLayout(s0.outer, s0.offset + mode3(j), s0.inner)
+
     out = []
     for j in js:
-        d = p.module.make_smem_desc(div(_, _, 0, j), p.mma_major, p.element_bits, start_address=dst,
-                                    swizzle_anchor=faults.swizzle_anchor, swizzle_unit="bytes")
-        d = _apply_faults(d, faults)
-        out.append(hardware_descriptor(p, d.encode()))
+        def derive(j: int = j) -> Any:
+            return p.module.make_smem_desc(instruction_slice(j), p.mma_major, p.element_bits, start_address=dst,
+                                           swizzle_anchor=faults.swizzle_anchor, swizzle_unit="bytes")
+
+        d = _apply_faults(derived_once(("desc", dst, faults.swizzle_anchor, j) + key, derive), faults)
+        v = d.encode()
+        out.append(derived_once(("hardware", p.arch, v), lambda v=v: hardware_descriptor(p, v)))
     return out
 
 
@@ -613,6 +752,11 @@ def canonical_offsets(p: Pairing, d: Any, mn_elems: int) -> np.ndarray:
     The PTX canonical layout of ``d``'s layout type (:func:`canonical_layout`, symbolic), with
     ``T``, ``m``, ``k`` bound and the descriptor's LBO / SBO (bytes / element bytes) substituted.
     """
+    return derived_once(("canonical", p.mma_key, d.swizzle, d.lbo_bytes, d.sbo_bytes, mn_elems),
+                 lambda: _frozen(_canonical_offsets(p, d, mn_elems)))
+
+
+def _canonical_offsets(p: Pairing, d: Any, mn_elems: int) -> np.ndarray:
     mode = d.swizzle
     lay = p.module.canonical_layout(p.mma_major, mode, element_bits=p.element_bits, **canonical_extents(p, mode,
                                                                                                         mn_elems))
@@ -636,6 +780,12 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
     check_pairing(p, "wgmma_addresses")
     _check_size(p, m, k, dst_address)
     f = faults or Faults()
+    out, descs = derived_once(("wgmma", p, int(m), int(k), int(dst_address), f),
+                              lambda: _wgmma_addresses(p, m, k, dst_address, f))
+    return out, list(descs)
+
+
+def _wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, f: Faults) -> tuple:
     descs = instruction_descriptors(p, m, k, int(dst_address), f)
     mn_n, k_n = p.tile_shape(m, k)
     ki = p.k_instr_elems
@@ -647,4 +797,4 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
         if offs is None:
             offs = cache[key] = canonical_offsets(p, d, mn_n)
         out[:, j * ki:(j + 1) * ki] = d.swizzled_address(d.start_address + offs * p.element_bytes)
-    return out, descs
+    return _frozen(out), tuple(descs)

@@ -7,7 +7,12 @@ as text, Markdown or JSON.
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing as mp
+import os
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +29,7 @@ from .model import (
     Faults,
     NotApplicable,
     Pairing,
+    fact_scope,
     instruction_descriptors,
     pairing,
     parse_arch,
@@ -271,15 +277,73 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     if not isinstance(exhaustive, bool):
         raise ProofError(f"report: exhaustive must be a bool, got {exhaustive!r}"[:200])
     rep = ProofReport()
-    for mode in mds:
-        for major in majors:
-            for bits in bits_list:
-                for arch in archs:
-                    rep.rows.append(_row(mode, major, bits, arch, exhaustive))
-    _negatives(rep, exhaustive, mds, majors, bits_list, archs)
-    _lemmas(rep, mds, majors, bits_list, archs)
+    tasks: list = [(rep.rows, functools.partial(_row, mode, major, bits, arch, exhaustive))
+                   for mode in mds for major in majors for bits in bits_list for arch in archs]
+    tasks += [(rep.negatives, t) for t in _negatives(exhaustive, mds, majors, bits_list, archs)]
+    tasks += [(rep.lemmas, t) for t in _lemmas(mds, majors, bits_list, archs)]
+    for (where, _task), row in zip(tasks, _run(tasks)):
+        where.append(row)
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+#: The rows of a report are independent: a report of at least this many is shared with one forked worker
+#: (after the first _WARM_TASKS rows, which load what both processes then reuse: sympy, cached facts).
+_PARALLEL_MIN_TASKS = 16
+_WARM_TASKS = 6
+
+
+def _can_fork(n_tasks: int) -> bool:
+    if n_tasks < _PARALLEL_MIN_TASKS or os.environ.get("PYCUTE_LAYOUTS_JOBS", "") == "1":
+        return False
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    # fork only on Linux (macOS frameworks are not fork-safe), never from a threaded or daemon process
+    return cpus >= 2 and sys.platform.startswith("linux") and "fork" in mp.get_all_start_methods() \
+        and threading.active_count() == 1 and not mp.current_process().daemon
+
+
+def _run(tasks: list) -> list:
+    """Every task's row, in task order; with two CPUs, every second row after the first few in a forked worker.
+
+    The rows do not depend on where they are computed (each is a pure function of the library), so
+    the report is the same either way; a worker that fails to answer leaves its rows to this process.
+    """
+    with fact_scope():
+        if not _can_fork(len(tasks)):
+            return [task() for _where, task in tasks]
+        out = [task() for _where, task in tasks[:_WARM_TASKS]]
+        rest = tasks[_WARM_TASKS:]
+        ctx = mp.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=_worker, args=(rest[1::2], send), daemon=True)
+        worker.start()
+        send.close()
+        mine = [task() for _where, task in rest[0::2]]
+        try:
+            kind, theirs = recv.recv()
+        except (EOFError, OSError):
+            kind, theirs = "lost", None
+        worker.join()
+        if kind == "error":
+            raise theirs
+        if kind != "rows":
+            theirs = [task() for _where, task in rest[1::2]]
+        for a, b in zip(mine, theirs):
+            out += [a, b]
+        return out + mine[len(theirs):]
+
+
+def _worker(tasks: list, send: Any) -> None:
+    try:
+        rows = [task() for _where, task in tasks]
+        send.send(("rows", rows))
+    except BaseException as e:  # noqa: BLE001 -- handed to the parent, which raises it
+        try:
+            send.send(("error", e))
+        except Exception:
+            send.send(("lost", None))
+    finally:
+        send.close()
 
 
 def _row(mode: Any, major: str, bits: int, arch: str, exhaustive: bool) -> ReportRow:
@@ -326,23 +390,26 @@ NEGATIVES = (
 )
 
 
-def _negatives(rep: ProofReport, exhaustive: bool, mds: tuple = TMA_MODES, majors: tuple = MAJORS,
-               bits_list: tuple = ELEMENT_BITS, archs: tuple = ARCHS) -> None:
-    for label, args, kw, faults, dst in NEGATIVES:
-        if parse_tma_mode(args[0]) not in mds or args[1] not in majors or args[2] not in bits_list or args[3] not in archs:
-            continue
-        try:
-            p = pairing(*args, **kw)
-            if faults == "swap":
-                d = instruction_descriptors(p, 2, 2, dst, Faults())[0]
-                faults = Faults(lbo_bytes=d.sbo_bytes, sbo_bytes=d.lbo_bytes)
-        except ProofError as e:  # NotApplicable included: every stated mismatch must exist
-            rep.negatives.append(ReportRow(f"{args[0]} / {args[1]}", kw.get("mma_major", args[1]), args[2], args[3],
-                                           str(kw.get("mma_mode", args[0])), "error", "refuted", f"{label}; {e}"))
-            continue
-        res = _classify(p, "refuted", label, exhaustive, faults, dst)
-        rep.negatives.append(ReportRow(p.tma.tma_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
-                                       p.mma_mode.short_name, *res))
+def _negatives(exhaustive: bool, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
+               archs: tuple = ARCHS) -> list:
+    """The stated mismatches relevant to the selection, as tasks (each returns its row)."""
+    return [functools.partial(_negative, label, args, kw, faults, dst, exhaustive)
+            for label, args, kw, faults, dst in NEGATIVES
+            if parse_tma_mode(args[0]) in mds and args[1] in majors and args[2] in bits_list and args[3] in archs]
+
+
+def _negative(label: str, args: tuple, kw: dict, faults: Any, dst: int, exhaustive: bool) -> ReportRow:
+    try:
+        p = pairing(*args, **kw)
+        if faults == "swap":
+            d = instruction_descriptors(p, 2, 2, dst, Faults())[0]
+            faults = Faults(lbo_bytes=d.sbo_bytes, sbo_bytes=d.lbo_bytes)
+    except ProofError as e:  # NotApplicable included: every stated mismatch must exist
+        return ReportRow(f"{args[0]} / {args[1]}", kw.get("mma_major", args[1]), args[2], args[3],
+                         str(kw.get("mma_mode", args[0])), "error", "refuted", f"{label}; {e}")
+    res = _classify(p, "refuted", label, exhaustive, faults, dst)
+    return ReportRow(p.tma.tma_name + " / " + p.tma_major, p.mma_major, p.element_bits, p.arch,
+                     p.mma_mode.short_name, *res)
 
 
 def _lemma_row(name: str, major: str, bits: int, arch: str, mode: str, expected: str, detail: str, fn: Any) -> ReportRow:
@@ -357,13 +424,16 @@ def _lemma_row(name: str, major: str, bits: int, arch: str, mode: str, expected:
     return ReportRow(name, major, bits, arch, mode, status, expected, detail, seconds=time.perf_counter() - t0)
 
 
-def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
-            archs: tuple = ARCHS) -> None:
+def _lemmas(mds: tuple = TMA_MODES, majors: tuple = MAJORS, bits_list: tuple = ELEMENT_BITS,
+            archs: tuple = ARCHS) -> list:
+    """The lemmas relevant to the selection, as tasks (each returns its row)."""
+    out: list = []
     names = {m.tma_name for m in mds}
     for arch in ARCHS:
         if arch not in archs:
             continue
-        rep.lemmas.append(_lemma_row(
+        out.append(functools.partial(
+            _lemma_row,
             "descriptor encoding", "-", 0, arch, "all", "proved",
             "every start/LBO/SBO field value, layout type and base offset: encode() == PTX bit positions, decode "
             "inverts it", lambda a=arch: prove_descriptor_encoding(a)))
@@ -372,19 +442,21 @@ def _lemmas(rep: ProofReport, mds: tuple = TMA_MODES, majors: tuple = MAJORS, bi
                 continue
             for bits in ELEMENT_BITS:
                 if bits in bits_list:
-                    rep.lemmas.append(_lemma_row(
+                    out.append(functools.partial(
+                        _lemma_row,
                         f"K-step lemma {mode}", "K", bits, arch, mode, "proved",
                         "start += 32 B per instruction inside the swizzled row",
                         lambda m=mode, b=bits, a=arch: prove_k_step(m, b, a)))
         if "128B" in names and "K" in majors and 16 in bits_list:
-            rep.lemmas.append(_lemma_row("K-step with a 16 B step", "K", 16, arch, "128B", "refuted",
-                                         "planted fault: half an instruction",
-                                         lambda a=arch: prove_k_step("128B", 16, a, advance_bytes=16)))
+            out.append(functools.partial(_lemma_row, "K-step with a 16 B step", "K", 16, arch, "128B", "refuted",
+                                                  "planted fault: half an instruction",
+                                                  lambda a=arch: prove_k_step("128B", 16, a, advance_bytes=16)))
         for mode in MMA_MODES:
             if not mode.is_swizzled or (arch == "sm90" and not mode.on_sm90) or parse_tma_mode(mode) not in mds:
                 continue
-            rep.lemmas.append(_lemma_row(
+            out.append(functools.partial(
+                _lemma_row,
                 f"base-offset rule {mode.short_name}", "-", 0, arch, mode.short_name, "proved",
                 "pattern at S = 128*n read with base offset (S >> 7) & 7 (0 on the boundary)",
                 lambda m=mode, a=arch: prove_base_offset_rule(m, a)))
-
+    return out

@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
-from ..core.inttuple import flatten
+from ..core.inttuple import crd2idx, flatten
 from ..core.layout import Layout
 from ..core.symbols import symbols
 from ..errors import LayoutError, ProofError
@@ -68,6 +68,8 @@ from .model import (
     NotApplicable,
     Pairing,
     check_pairing,
+    derived_once,
+    fact_scope,
     instruction_descriptors,
     pairing,
     tma_addresses,
@@ -183,7 +185,7 @@ class _Symbolic:
         r = self._starts.get(j)
         if r is None:
             if not isinstance(j, int) or j & (j - 1) == 0:  # symbolic, 0 or a power of two: evaluate the tile
-                off = self.tile(0, j * self.p.k_instr_elems) * self.p.element_bytes
+                off = _at(self.tile, 0, j * self.p.k_instr_elems) * self.p.element_bytes
                 r = sympy_module().expand(self.dst + self.faults.start_offset_bytes + off)
             else:
                 s0 = self.start(0)
@@ -193,11 +195,16 @@ class _Symbolic:
         return r
 
     def tma_unswizzled(self, mn: int, kk: int) -> Any:
-        return self.dst + self.tma_layout(mn, kk) * self.p.element_bytes
+        return self.dst + _at(self.tma_layout, mn, kk) * self.p.element_bytes
 
     def wgmma_unswizzled(self, mn: int, kk: int) -> Any:
         ki = self.p.k_instr_elems
-        return self.start(kk // ki) + self.canonical_bound.inner(mn, kk % ki) * self.p.element_bytes
+        return self.start(kk // ki) + _at(self.canonical_bound.inner, mn, kk % ki) * self.p.element_bytes
+
+
+def _at(layout: Layout, mn: Any, kk: Any) -> Any:
+    """``layout(mn, kk)`` as an unsimplified sympy value: every caller expands it (a polynomial in m, k)."""
+    return crd2idx((mn, kk), layout.shape, layout.stride)
 
 
 def _last_stride(s: Any) -> Any:
@@ -324,7 +331,7 @@ def _period_step(sy: _Symbolic, dsc: Any) -> tuple[bool, list, str]:
     out = []
     for name, fn in (("TMA " + str(tmap), tmap), (f"descriptor {dsc.swizzle} base offset {dsc.base_offset}",
                                                   descriptor_swizzle(dsc))):
-        ok, bits = swizzle_period_lemma(fn, P)
+        ok, bits = derived_once(("period", getattr(fn, "model_key", fn), P), lambda fn=fn: swizzle_period_lemma(fn, P))
         out.append((name, bits))
         if not ok:
             x = first_period_violation(fn, P)
@@ -453,7 +460,7 @@ def _tma_side_step(p: Pairing, sy: _Symbolic, dst: int, sp: Any) -> tuple:
             f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
             f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
             f"coordinates gives, in elements, the layout {sy.tma_layout}",
-            sp.Eq(sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
+            _eq(sp, sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
 
 
 def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
@@ -466,10 +473,10 @@ def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
               "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
               "off the tile's strides -- compared (not proved) with the library at "
               + "; ".join(lib_lines) + ". Encoding and decoding of every field value: the descriptor-encoding lemma.",
-              [sp.Eq(sp.Symbol("LBO"), sy.lbo), sp.Eq(sp.Symbol("SBO"), sy.sbo),
-               sp.Eq(sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
-               sp.Eq(sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
-               sp.Eq(sp.Symbol("base_offset"), sy.base_offset)]),
+              [_eq(sp, sp.Symbol("LBO"), sy.lbo), _eq(sp, sp.Symbol("SBO"), sy.sbo),
+               _eq(sp, sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
+               _eq(sp, sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
+               _eq(sp, sp.Symbol("base_offset"), sy.base_offset)]),
              (f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
               f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
               "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner)]
@@ -487,8 +494,8 @@ def _linear_form_steps(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: 
     mn_bits = [sp.Symbol(f"mn{t}", integer=True, nonnegative=True) for t in range(len(t_side.mn_bits))]
     k_bits = [sp.Symbol(f"kk{t}", integer=True, nonnegative=True) for t in range(len(t_side.k_bits))]
     fm = _Forms(t_side, w_side, mn_bits, k_bits, a_s, q_s)
-    coord = [sp.Eq(sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
-             sp.Eq(sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
+    coord = [_eq(sp, sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
+             _eq(sp, sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
     steps = [(f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
               "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
               "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
@@ -501,7 +508,7 @@ def _linear_form_steps(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: 
         raise _Refuted(*mism)
     steps.append((f"Unswizzled byte addresses as linear forms (sympy, symbolic in m and k). Cross-check: swizzled, they "
                   f"reproduce box_to_smem and the hardware-read descriptors element by element at {checked}:",
-                  [sp.Eq(sp.Symbol("u_TMA"), ft), sp.Eq(sp.Symbol("u_wgmma"), fw)]))
+                  [_eq(sp, sp.Symbol("u_TMA"), ft), _eq(sp, sp.Symbol("u_wgmma"), fw)]))
     if not outer_ok:
         raise _Refuted("linear forms: an address is not linear in the block indices")
     return fm, steps
@@ -537,8 +544,8 @@ def _atom_base_step(p: Pairing, fm: _Forms, sp: Any) -> tuple:
     mod_t = sp.Mod(sp.factor_terms(bt), P)  # gcd of the terms pulled out: Mod(16*(8*a + d + ...), 16) -> 0
     step = (f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
             f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
-            "integer symbols):", [sp.Eq(sp.Symbol("base"), bt), sp.Eq(sp.Symbol("base_TMA - base_wgmma"), diff),
-                                  sp.Eq(sp.Symbol(f"Mod(base, {P})"), mod_t)])
+            "integer symbols):", [_eq(sp, sp.Symbol("base"), bt), _eq(sp, sp.Symbol("base_TMA - base_wgmma"), diff),
+                                  _eq(sp, sp.Symbol(f"Mod(base, {P})"), mod_t)])
     if diff != 0:
         raise _Refuted(f"atom base: base_TMA - base_wgmma = {diff} != 0")
     if mod_t != 0:
@@ -550,7 +557,7 @@ def _period_lemma_step(sy: _Symbolic, dsc: Any, sp: Any) -> tuple:
     """Step 5: the period lemma for both swizzles over the whole window."""
     P = sy.p.period_bytes
     per_ok, per_bits, per_bad = _period_step(sy, dsc)
-    lines = [sp.Eq(sp.Symbol(f"{name}: bits 0..{len(bits) - 1}"), sp.Tuple(*bits)) for name, bits in per_bits]
+    lines = [_eq(sp, sp.Symbol(f"{name}: bits 0..{len(bits) - 1}"), sp.Tuple(*bits)) for name, bits in per_bits]
     if not per_ok:
         raise _Refuted(f"period lemma: {per_bad}")
     return (f"Period lemma: for both swizzles f, f(x + n*{P}) == f(x) + n*{P} at every byte address of the "
@@ -603,7 +610,7 @@ def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp:
         raise _Refuted(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
                        f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
                        (1, 1, d_bad) if fits_window(p, 1, 1, d_bad) else None)
-    bit_lines = [sp.Eq(sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
+    bit_lines = [_eq(sp, sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
     names = (f"iN is bit N of the in-atom row mn mod {tm}, jN bit N of the in-atom column kk mod {tk}"
              + (", kN bit N of r" if n_res > 1 else ""))
@@ -720,9 +727,10 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
         mn, kk = p.tile_shape(1, 1)
         raise ProofError(f"dst_address {dst_address:#x}: the smallest tile ({mn}x{kk}) does not fit the 256 KiB "
                          "shared-memory window there")
-    if method == "exhaustive":
-        return prove_exhaustive(p, dst_address, f)
-    return _symbolic(p, dst_address, f)
+    with fact_scope():
+        if method == "exhaustive":
+            return prove_exhaustive(p, dst_address, f)
+        return _symbolic(p, dst_address, f)
 
 
 def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
@@ -752,3 +760,8 @@ def prove_tma_matches_wgmma(tma_swizzle: Any, major: Any, element_bits: Any, arc
     """
     p = pairing(tma_swizzle, major, element_bits, arch, mma_mode=wgmma_swizzle, mma_major=wgmma_major)
     return prove_pairing(p, method, dst_address, faults)
+
+
+def _eq(sp: Any, lhs: Any, rhs: Any) -> Any:
+    """``sympy.Eq(lhs, rhs)`` for the proof text, unevaluated (the step states it; deciding it costs more)."""
+    return sp.Eq(lhs, rhs, evaluate=False)

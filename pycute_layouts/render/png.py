@@ -94,7 +94,10 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
         handles = [Patch(facecolor=PALETTE[k % len(PALETTE)] if k >= 0 else WHITE, edgecolor="#444444", label=t)
                    for k, t in pic.legend]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.02), ncol=4, fontsize=6.5, frameon=False)
-    fig.savefig(os.fspath(path), dpi=dpi, bbox_inches="tight", facecolor="white")
+    try:
+        fig.savefig(os.fspath(path), dpi=dpi, bbox_inches="tight", facecolor="white")
+    except OSError as e:  # a name too long, a missing directory, no permission: the caller's path, named
+        raise LayoutValueError(f"to_png: cannot write the file ({e.strerror or e}): {os.fspath(path)!r}"[:300]) from None
     return os.fspath(path)
 
 
