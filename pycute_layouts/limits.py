@@ -20,6 +20,8 @@ import os
 import re
 from typing import Any
 
+import numpy as np
+
 from .errors import LayoutError, LayoutTypeError, LayoutValueError
 
 __all__ = [
@@ -32,8 +34,11 @@ __all__ = [
     "MAX_PROOF_BITS",
     "MAX_EXPLAIN_POINTS",
     "MAX_FILE_BYTES",
+    "MAX_SEQUENCE_ITEMS",
     "check_budget",
     "check_count",
+    "check_int_size",
+    "fmt",
     "read_text_file",
     "check_text_nesting",
 ]
@@ -41,8 +46,19 @@ __all__ = [
 #: Levels of nesting accepted in an IntTuple, a notation string or a spec file (CuTe layouts use < 10).
 MAX_NESTING_DEPTH = 64
 
-#: Decimal digits accepted in one integer literal of the notation (2**64 has 20).
+#: Decimal digits accepted in one integer: a literal of the notation, an IntTuple leaf, an integer argument
+#: (2**64 has 20). Larger integers are refused where they enter, before any message formats them.
 MAX_INT_DIGITS = 64
+
+#: Items of one flat argument sequence that a call walks item by item (sizes lists, tuples of
+#: coordinates, the ``sizes`` of ``proofs.equivalent`` / ``proofs.report``).
+MAX_SEQUENCE_ITEMS = 1 << 12
+
+#: The smallest integer with more than MAX_INT_DIGITS digits.
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+#: Characters of one value in an error message.
+_FMT_CHARS = 120
 
 #: Bits of one element (``element_bits`` arguments): the widest element any unit moves is 1024 bits.
 MAX_ELEMENT_BITS = 1024
@@ -76,11 +92,58 @@ def _check_args(who: Any, texts: dict[str, Any], error: Any = LayoutValueError) 
     if not (isinstance(error, type) and issubclass(error, LayoutError)):
         raise LayoutTypeError(f"limits: error must be a LayoutError subclass, got {error!r}"[:200])
 
-def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = None) -> int:
+def fmt(value: Any) -> str:
+    """``repr(value)`` for an error message, safe for every value: at most 120 characters, an integer of more
+    than ``MAX_INT_DIGITS`` digits shown by its bit length, and a value whose repr fails shown by its type.
+
+    Post: returns a one-line str; never raises (ints past Python's 4,300-digit ``str`` limit included).
+
+    >>> fmt(10**5000)
+    '<an int of 16610 bits>'
+    >>> fmt((1, 2))
+    '(1, 2)'
+    >>> len(fmt(tuple(range(1000))))
+    120
+    """
+    if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+        if -_INT_BOUND < value < _INT_BOUND:
+            return repr(int(value))
+        return f"<{'a negative' if value < 0 else 'an'} int of {int(value).bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a repr that fails (huge ints inside, a broken __repr__) is shown by type
+        return f"<a {type(value).__name__}>"
+    text = " ".join(text.split())
+    return text if len(text) <= _FMT_CHARS else text[:_FMT_CHARS - 3] + "..."
+
+
+def check_int_size(who: str, name: str, value: int) -> int:
+    """``value`` (an int) when it has at most ``MAX_INT_DIGITS`` decimal digits; else LayoutValueError.
+
+    Pre:  ``value`` is an int (the caller checked its type).
+    Post: returns ``value``; the check costs one comparison (no string conversion).
+
+    >>> check_int_size("F2", "value", 2**64)
+    18446744073709551616
+    >>> check_int_size("F2", "value", 10**5000)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: F2: value has more than MAX_INT_DIGITS = 64 decimal digits, got <an int of 16610 bits>
+    """
+    if -_INT_BOUND < value < _INT_BOUND:
+        return value
+    raise LayoutValueError(f"{who}: {name} has more than MAX_INT_DIGITS = {MAX_INT_DIGITS} decimal digits, got {fmt(value)}")
+
+
+def check_count(who: str, name: str, value: Any, lo: int | None = 0, hi: int | None = None,
+                error: type[LayoutError] | None = None) -> int:
     """``value`` as an int in ``[lo, hi]``, or LayoutTypeError/LayoutValueError naming ``name`` and the value.
 
-    Pre:  ``who`` names the public function, ``name`` the argument.
-    Post: returns ``int(value)``; bools, floats, strings and other non-integers are refused.
+    Pre:  ``who`` names the public function, ``name`` the argument; ``lo``/``hi`` None for no bound.
+    Post: returns ``int(value)``; bools, floats, strings, arrays and other non-integers are refused
+          (LayoutTypeError), integers of more than ``MAX_INT_DIGITS`` digits and integers out of bounds too
+          (LayoutValueError); with ``error`` given, that LayoutError subclass is raised instead of both.
+          This is THE integer check of the package: every integer argument goes through it.
 
     >>> check_count("explain", "index", 5, 0, 10)
     5
@@ -89,18 +152,24 @@ def check_count(who: str, name: str, value: Any, lo: int = 0, hi: int | None = N
     ...
     pycute_layouts.errors.LayoutValueError: explain: index must be in [0, 10], got 18446744073709551616
     """
-    _check_args(who, {"who": who, "name": name})
-    if isinstance(lo, bool) or not isinstance(lo, int) or hi is not None and (isinstance(hi, bool) or not isinstance(hi, int)):
-        raise LayoutTypeError(f"check_count: bounds must be ints, got lo={lo!r}, hi={hi!r}"[:200])
-    if isinstance(value, bool) or not hasattr(value, "__index__") or isinstance(value, (tuple, list, str, bytes)):
-        raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})")
+    _check_args(who, {"who": who, "name": name}, error or LayoutValueError)
+    if isinstance(lo, bool) or lo is not None and not isinstance(lo, int) or hi is not None and (
+            isinstance(hi, bool) or not isinstance(hi, int)):
+        raise LayoutTypeError(f"check_count: bounds must be ints, got lo={fmt(lo)}, hi={fmt(hi)}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) and not (
+            hasattr(value, "__index__") and type(value).__module__.startswith("sympy")):
+        raise (error or LayoutTypeError)(f"{who}: {name} must be an integer, got {fmt(value)} ({type(value).__name__})")
     try:
         v = int(value.__index__())
     except (TypeError, ValueError):
-        raise LayoutTypeError(f"{who}: {name} must be an integer, got {value!r} ({type(value).__name__})") from None
-    if v < lo or (hi is not None and v > hi):
-        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
-        raise LayoutValueError(f"{who}: {name} must be {bound}, got {v}")
+        raise (error or LayoutTypeError)(f"{who}: {name} must be an integer, got {fmt(value)} "
+                                         f"({type(value).__name__})") from None
+    if not -_INT_BOUND < v < _INT_BOUND:
+        raise (error or LayoutValueError)(f"{who}: {name} has more than MAX_INT_DIGITS = {MAX_INT_DIGITS} decimal "
+                                          f"digits, got {fmt(v)}")
+    if lo is not None and v < lo or hi is not None and v > hi:
+        bound = f"in [{lo}, {hi}]" if hi is not None and lo is not None else f"<= {hi}" if lo is None else f">= {lo}"
+        raise (error or LayoutValueError)(f"{who}: {name} must be {bound}, got {v}")
     return v
 
 
@@ -111,6 +180,7 @@ _NAMES = {
     "MAX_PROOF_BITS": MAX_PROOF_BITS,
     "MAX_EXPLAIN_POINTS": MAX_EXPLAIN_POINTS,
     "MAX_FILE_BYTES": MAX_FILE_BYTES,
+    "MAX_SEQUENCE_ITEMS": MAX_SEQUENCE_ITEMS,
 }
 
 
@@ -129,10 +199,10 @@ def check_budget(who: str, what: str, points: Any, limit: int) -> None:
         raise LayoutTypeError(f"check_budget: limit must be an int, got {limit!r}"[:200])
     name = next((k for k, v in _NAMES.items() if v == limit), str(limit))
     if type(points) is not int:
-        raise LayoutValueError(f"{who}: {what} has a symbolic or non-integer size {points}; only a concrete domain "
+        raise LayoutValueError(f"{who}: {what} has a symbolic or non-integer size {fmt(points)}; only a concrete domain "
                                "can be enumerated")
     if points > limit:
-        raise LayoutValueError(f"{who}: {what} has {points} points, more than the {name} = {limit} budget")
+        raise LayoutValueError(f"{who}: {what} has {fmt(points)} points, more than the {name} = {limit} budget")
 
 
 def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueError) -> str:

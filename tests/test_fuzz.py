@@ -38,26 +38,34 @@ from hypothesis import strategies as st
 from pycute_layouts import LayoutError
 from pycute_layouts.cli import main as cli_main
 
-#: Public modules whose ``__all__`` is fuzzed.
-MODULES = [
-    "pycute_layouts",
-    "pycute_layouts.limits",
-    "pycute_layouts.core.symbols",
-    "pycute_layouts.core.inttuple",
-    "pycute_layouts.arch.swizzle_modes",
-    "pycute_layouts.arch.smem_desc",
-    "pycute_layouts.arch.wgmma",
-    "pycute_layouts.arch.umma",
-    "pycute_layouts.arch.tma",
-    "pycute_layouts.arch.im2col",
-    "pycute_layouts.arch.shfl",
-    "pycute_layouts.arch.atoms",
-    "pycute_layouts.analysis",
-    "pycute_layouts.proofs",
-    "pycute_layouts.codegen",
-    "pycute_layouts.render",
-    "pycute_layouts.hwcheck",
-]
+#: Public modules whose ``__all__`` is fuzzed: found by walking the package, so a new module is fuzzed as soon
+#: as it is merged. A module is *registered* by being importable under ``pycute_layouts``, having no path part
+#: that starts with ``_``, and defining ``__all__`` (nothing to edit here). Modules outside the package, or
+#: ones imported lazily, can be added to ``EXTRA_MODULES``. A new public class gets its methods fuzzed when the
+#: harness finds an instance of it (``_instances``: recipes below, else the values returned by valid calls of
+#: every public function); a parameter name gets a plausible valid value from ``valid_for``.
+EXTRA_MODULES: list[str] = []
+
+
+def _discover_modules() -> list[str]:
+    import pkgutil
+
+    import pycute_layouts
+
+    names = ["pycute_layouts"]
+    for info in pkgutil.walk_packages(pycute_layouts.__path__, "pycute_layouts."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency's module
+            continue
+        if hasattr(mod, "__all__"):
+            names.append(info.name)
+    return names + [m for m in EXTRA_MODULES if m not in names]
+
+
+MODULES = _discover_modules()
 
 #: Seconds one call may take (calls whose valid defaults do real work get more).
 TIME_BOUND_S = 3.0
@@ -109,7 +117,47 @@ def hostile_values() -> list[Any]:
         except LayoutError:
             pass
     pool += [Layout(10**9, 1), (2**20, 2**20), (2**20, 2**20, 2**10), 2**20, -(2**20), 10**6]
+    pool += HUGE + LONG + ARRAYS + library_objects()
     return pool
+
+
+#: Integers past Python's 4,300-digit ``str`` limit (a message that formats them fails), alone and as leaves.
+HUGE: list[Any] = [10**5000, -(10**5000), (10**5000, 2), [2, (4, 10**5000)], 2**64 - 1]
+#: Long tuples (work proportional to their length) and numpy arrays where strings, bools and ints belong.
+LONG: list[Any] = [tuple(range(1, 5001)), (1,) * 5000, (2,) * 70]
+ARRAYS: list[Any] = [np.array(["x", "y"]), np.array(True), np.array([[1, 2], [3, 4]]), np.array(2**40), np.zeros(0)]
+
+
+def library_objects() -> list[Any]:
+    """The library's own objects, each where it does not belong: tensors, basis and F2 strides, composed and
+    identity layouts, atoms, descriptors. Every public class the harness can make an instance of is here too
+    (``INSTANCES`` below), so a new class becomes a hostile value once it is merged."""
+    made: list[Any] = []
+    for make in (
+        lambda: importlib.import_module("pycute_layouts").make_identity_tensor((4, 8)),
+        lambda: importlib.import_module("pycute_layouts").make_identity_tensor(2**30),
+        lambda: importlib.import_module("pycute_layouts").make_tensor(np.arange(32), importlib.import_module(
+            "pycute_layouts").Layout(4, 1)),
+        lambda: importlib.import_module("pycute_layouts.core.basis").E(1),
+        lambda: importlib.import_module("pycute_layouts.core.basis").E(0) * 10**5000,
+        lambda: importlib.import_module("pycute_layouts.core.f2").F2(9),
+        lambda: importlib.import_module("pycute_layouts").Layout("(4,8):(1@0,1@1)"),
+        lambda: importlib.import_module("pycute_layouts").Layout("(4,8):(1@0,1@99999999999)"),
+        lambda: importlib.import_module("pycute_layouts").Layout("(8,8):(F1,F9)"),
+        lambda: importlib.import_module("pycute_layouts").parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").mma_atom("SM90_64x16x16_F32BF16BF16_SS"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").copy_atom("SM75_U32x4_LDSM_N"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").make_tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN",
+                                                                                     (2, 2, 1)),
+        lambda: importlib.import_module("pycute_layouts").parse("Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        lambda: importlib.import_module("pycute_layouts").Swizzle(3, 4, 3),
+        lambda: importlib.import_module("pycute_layouts").Layout,
+    ):
+        try:
+            made.append(make())
+        except Exception:  # noqa: BLE001 - a recipe a later change broke only shrinks the pool
+            pass
+    return made
 
 
 def valid_values() -> list[Any]:
@@ -117,6 +165,17 @@ def valid_values() -> list[Any]:
 
     return [Layout((8, 4), (4, 1)), Layout((8, 64), (64, 1)), parse("Sw<3,4,3> o 0 o (8,64):(64,1)"),
             Swizzle(3, 4, 3), 16, 8, 64, (64, 64), (128, 64), "K", "MN", "128B", "bf16", "sm90", 0x4000]
+
+
+SPEC = """kernel = "gemm"
+arch = "sm90"
+[A]
+tile = "128x64"
+dtype = "bf16"
+major = "K"
+swizzle = "128B"
+stages = 2
+"""
 
 
 HOSTILE = hostile_values()
@@ -242,7 +301,10 @@ def outcome(fn: Callable, args: tuple, seconds: float, kwargs: dict | None = Non
 
 def _describe(fn_name: str, args: tuple, kwargs: dict | None = None) -> str:
     def short(a: Any) -> str:
-        r = repr(a)
+        try:
+            r = repr(a)
+        except ValueError:  # an int past the string limit, or a value holding one
+            r = f"<{type(a).__name__} holding a huge int>"
         return r if len(r) <= 60 else r[:57] + "..."
 
     parts = [short(a) for a in args] + [f"{k}={short(v)}" for k, v in (kwargs or {}).items()]
@@ -333,29 +395,92 @@ def test_public_function_answers_hostile_input(modname: str, name: str, fn: Call
 # -- methods of valid instances -------------------------------------------------------------
 
 
-def _instances() -> list[tuple[str, Any]]:
+def _recipes() -> list[Any]:
+    """Valid instances made by hand (classes whose constructors need more than a valid value per name)."""
     from pycute_layouts import Layout, Swizzle, SwizzledSmemLayout, XorSwizzle, parse, tile_to_shape
     from pycute_layouts.arch import wgmma
 
     atom = wgmma.smem_atom("K", "32B", 16)
     tile = SwizzledSmemLayout(atom.swizzle, tile_to_shape(atom.layout, (64, 16)), 16)
-    made = [
-        ("Layout", Layout((8, 4), (4, 1))),
-        ("ComposedLayout", parse("Sw<3,4,3> o 0 o (8,64):(64,1)")),
-        ("Swizzle", Swizzle(3, 4, 3)),
-        ("XorSwizzle", XorSwizzle([(7, 4), (8, 5)])),
-        ("SwizzledSmemLayout", tile),
-        ("SmemDescriptor", wgmma.make_smem_desc(tile, "K", 16)),
-    ]
-    return made
+    made = [Layout((8, 4), (4, 1)), parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), Swizzle(3, 4, 3),
+            XorSwizzle([(7, 4), (8, 5)]), tile, wgmma.make_smem_desc(tile, "K", 16)]
+    for make in (
+        lambda: importlib.import_module("pycute_layouts.arch.access").ldmatrix_pattern(4),
+        lambda: importlib.import_module("pycute_layouts.proofs.bitvec").BitVector.coordinates((8, 64))[0],
+        lambda: importlib.import_module("pycute_layouts.core.symbols").Divisible(
+            importlib.import_module("pycute_layouts.core.symbols").symbols("m")[0], 16),
+        lambda: importlib.import_module("pycute_layouts.arch.umma.idesc").InstrDescriptor("bf16", "bf16", "f32", 128, 256),
+        lambda: importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC).operands[0],
+        lambda: importlib.import_module("pycute_layouts.arch.shfl").shfl("BFLY", 1, 0x1F),
+    ):
+        try:
+            made.append(make())
+        except Exception:  # noqa: BLE001 - a recipe a later change broke leaves its class unlisted
+            pass
+    return made + library_objects()
 
 
-INSTANCES = _instances()
+def _public_classes() -> list[type]:
+    return [obj for _, _, obj in CALLABLES if inspect.isclass(obj) and not issubclass(obj, enum.Enum)]
+
+
+def _harvest(classes: list[type]) -> dict[type, Any]:
+    """One instance of each public class: the recipes, then whatever valid calls of the public functions return
+    (and the values inside returned tuples, lists and dicts, one level down)."""
+    found: dict[type, Any] = {}
+
+    def offer(v: Any, depth: int = 0) -> None:
+        for c in classes:
+            if c not in found and type(v) is c:
+                found[c] = v
+        if depth == 0 and isinstance(v, (tuple, list)):
+            for e in v[:8]:
+                offer(e, 1)
+        elif depth == 0 and isinstance(v, dict):
+            for e in list(v.values())[:8]:
+                offer(e, 1)
+
+    for v in _recipes():
+        offer(v)
+    import tempfile
+
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        os.chdir(tmp)  # valid calls that write files write them here
+        try:
+            for _, _, fn in CALLABLES:
+                if all(c in found for c in classes):
+                    break
+                req, names, _ = signature_slots(fn)
+                args = tuple(valid_for(n) for n in names[:req])
+                try:
+                    with bounded(2.0):
+                        offer(fn(*args, **required_keywords(fn)))
+                except BaseException as e:  # noqa: BLE001 - a call that fails offers nothing
+                    if isinstance(e, KeyboardInterrupt):
+                        raise
+        finally:
+            os.chdir(here)
+    return found
+
+
+def _attribute(obj: Any, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception:  # noqa: BLE001 - a property that raises is reported by test_public_attributes
+        return None
+
+
+INSTANCES_BY_CLASS = _harvest(_public_classes())
+INSTANCES = [(c.__name__, obj) for c, obj in INSTANCES_BY_CLASS.items()]
+#: Public classes of which no instance was found (their methods are not fuzzed; listed by test_instances_found).
+UNINSTANTIATED = sorted(c.__qualname__ for c in _public_classes() if c not in INSTANCES_BY_CLASS)
 METHODS = [
     (cls, meth)
     for cls, obj in INSTANCES
     for meth in sorted(dir(obj))
-    if not meth.startswith("_") and callable(getattr(obj, meth, None)) and not inspect.isclass(getattr(obj, meth))
+    if not meth.startswith("_") and callable(_attribute(obj, meth)) and not inspect.isclass(_attribute(obj, meth))
 ]
 
 
@@ -416,15 +541,6 @@ def run_cli(argv: list[str], seconds: float = 30.0) -> tuple[int | str, str]:
 
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = """kernel = "gemm"
-arch = "sm90"
-[A]
-tile = "128x64"
-dtype = "bf16"
-major = "K"
-swizzle = "128B"
-stages = 2
-"""
 
 #: One valid invocation per subcommand; the fuzz mutates it (replaces words, adds flags).
 BASES = {

@@ -21,6 +21,7 @@ import numpy as np
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_count
 
 __all__ = ["AccessPattern", "ldmatrix_pattern", "stmatrix_pattern", "vector_pattern", "parse_pattern", "WARP_THREADS"]
 
@@ -32,11 +33,11 @@ ACCESS_WIDTHS = (1, 2, 4, 8, 16)
 
 
 def check_access_bytes(access_bytes: Any, who: str) -> int:
-    if isinstance(access_bytes, bool) or not isinstance(access_bytes, (int, np.integer)) \
-            or int(access_bytes) not in ACCESS_WIDTHS:
+    v = check_count(who, "access_bytes", access_bytes, None, None, LayoutValueError)
+    if v not in ACCESS_WIDTHS:
         raise LayoutValueError(f"{who}: access_bytes must be one of {ACCESS_WIDTHS} (bytes read or written per "
-                               f"thread: 1/2/4-byte scalar, 8- or 16-byte vector), got {access_bytes!r}")
-    return int(access_bytes)
+                               f"thread: 1/2/4-byte scalar, 8- or 16-byte vector), got {v}")
+    return v
 
 
 # --------------------------------------------------------------------------------------------------

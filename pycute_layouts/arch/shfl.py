@@ -51,7 +51,6 @@ predicated shifts (:class:`ShiftLaneMap`), a layout only in degenerate cases.
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,6 +63,7 @@ from ..core.algebra import coalesce
 from ..core.layout import Layout
 from ..core.swizzle import XorSwizzle
 from ..errors import LayoutTypeError, ShflError
+from ..limits import check_count
 
 __all__ = [
     "WARP_SIZE",
@@ -105,9 +105,7 @@ _LANES.setflags(write=False)
 
 def _as_int(value: object, what: str) -> int:
     """``value`` as a Python int; bools, floats, strings, None are rejected with ShflError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ShflError(f"{what} must be an int, got {value!r} of type {type(value).__name__}")
-    return operator.index(value)
+    return check_count("shfl", what, value, None, None, ShflError)
 
 
 def _check_field(value: object, bits: int, what: str) -> int:

@@ -626,11 +626,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
 
 
 def _check_field_bytes(who: str, name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise DescriptorError(f"{who}: {name} must be an int number of bytes, got {v!r}")
-    v = int(v)
-    if v < 0:
-        raise DescriptorError(f"{who}: {name} must be non-negative, got {v}")
+    v = check_count(who, name, v, 0, None, DescriptorError)
     if v % 16:
         raise DescriptorError(f"{who}: {name}={v} is not a multiple of 16 bytes: the descriptor keeps it in "
                               f"16-byte units (PTX: it must be 16-byte aligned); nearest: {v - v % 16} or "
@@ -861,9 +857,7 @@ def check_u64(who: str, value: Any) -> int:
     >>> hex(check_u64("f", 1 << 63))
     '0x8000000000000000'
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise DescriptorError(f"{who}: expected a 64-bit int, got {value!r}")
-    v = int(value)
+    v = check_count(who, "the 64-bit value", value, None, None, DescriptorError)
     if not 0 <= v < 1 << 64:
         raise DescriptorError(f"{who}: {v:#x} is not a 64-bit unsigned value")
     return v

@@ -19,7 +19,7 @@ from ..arch import umma, wgmma
 from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
-from ..limits import MAX_NESTING_DEPTH, check_text_nesting, read_text_file
+from ..limits import MAX_NESTING_DEPTH, check_count, check_text_nesting, fmt, read_text_file
 
 __all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
            "int_field", "tile_field", "swizzle_field", "parse_spec", "load_spec"]
@@ -257,12 +257,8 @@ def int_field(value: Any, field: str, lo: int | None = None) -> int:
         try:
             value = int(value.strip(), 0)
         except ValueError:
-            raise SpecError(f"spec field '{field}': expected an integer (decimal or 0x hex), got {value!r}") from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"spec field '{field}': expected an integer, got {value!r}")
-    if lo is not None and value < lo:
-        raise SpecError(f"spec field '{field}': must be >= {lo}, got {value}")
-    return value
+            raise SpecError(f"spec field '{field}': expected an integer (decimal or 0x hex), got {fmt(value)}") from None
+    return check_count("spec", f"field '{field}'", value, lo, None, SpecError)
 
 
 def tile_field(value: Any, field: str) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import check_count, fmt
 
 __all__ = ["F2", "clmul", "is_pow2"]
 
@@ -59,9 +60,9 @@ class F2:
     __slots__ = ("value",)
 
     def __init__(self, value: int):
-        if type(value) is not int or value < 0:
-            raise LayoutValueError(f"F2: the value must be an int >= 0, got {value!r}")
-        self.value = value
+        if type(value) is not int:
+            raise LayoutValueError(f"F2: the value must be an int >= 0, got {fmt(value)}")
+        self.value = check_count("F2", "the value", value, 0)
 
     def __int__(self) -> int:
         return self.value

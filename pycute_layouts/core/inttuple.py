@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
-from ..limits import MAX_NESTING_DEPTH
+from ..limits import MAX_NESTING_DEPTH, check_int_size, fmt
 from .basis import ScaledBasis
 from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
@@ -127,22 +127,20 @@ def is_symbolic(x: Any) -> bool:
 def _norm_leaf(x: Any, who: str, what: str) -> Any:
     t = type(x)
     if t is int:
-        return x
+        return check_int_size(who, f"{what} leaf", x)
     if t is bool:
         raise LayoutTypeError(f"{who}: {what} leaves must be integers, got bool {x!r}")
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, int):
-        return int(x)
+    if isinstance(x, (np.integer, int)):
+        return check_int_size(who, f"{what} leaf", int(x))
     if _is_sympy(x):
         if x.is_Integer:
-            return int(x)
+            return check_int_size(who, f"{what} leaf", int(x))
         if x.is_number:
             raise LayoutValueError(f"{who}: {what} leaves must be integers, got the non-integer number {x}")
         if x.is_integer is False:
             raise LayoutValueError(f"{who}: {what} leaf {x} is known not to be an integer")
         return x
-    raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {x!r} ({t.__name__})")
+    raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {fmt(x)} ({t.__name__})")
 
 
 def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_arrays: bool = False,
@@ -163,11 +161,15 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
     if not isinstance(allow_arrays, bool) or not isinstance(strides, bool):
         raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {allow_arrays!r}, {strides!r}"[:200])
     if type(x) is int:
+        check_int_size(who, what, x)
         return
     stack = [(x, 0)]
     while stack:
         e, d = stack.pop()
-        if type(e) is int or strides and type(e) in (ScaledBasis, F2):
+        if type(e) is int:
+            check_int_size(who, f"{what} leaf", e)
+            continue
+        if strides and type(e) in (ScaledBasis, F2):
             continue
         if isinstance(e, tuple):
             if d >= MAX_NESTING_DEPTH:
@@ -177,8 +179,10 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
         elif allow_arrays and isinstance(e, np.ndarray) and e.dtype.kind in "iu":
             continue
         elif isinstance(e, bool) or not (isinstance(e, (int, np.integer)) or _is_sympy(e)):
-            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {e!r} "[:300]
-                                  + f"({type(e).__name__})")
+            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {fmt(e)} "
+                                  f"({type(e).__name__})")
+        elif isinstance(e, (int, np.integer)):
+            check_int_size(who, f"{what} leaf", int(e))
 
 
 def check_nesting(x: Any, who: str, what: str) -> None:
@@ -230,7 +234,7 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
 
 def _as_inttuple(x: Any, who: str, what: str, level: int) -> IntTuple:
     if type(x) is int:
-        return x
+        return check_int_size(who, what, x)
     if isinstance(x, (tuple, list)):
         if level >= MAX_NESTING_DEPTH:
             raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
@@ -245,13 +249,17 @@ def as_stride(x: Any, who: str = "Layout") -> IntTuple:
     >>> as_stride([1, E(1)])
     (1, ScaledBasis('1@1'))
     """
-    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+    if type(x) is int:
+        return check_int_size(who, "stride", x)
+    if type(x) is ScaledBasis or type(x) is F2:
         return x
     return _as_stride(x, who, 0)
 
 
 def _as_stride(x: Any, who: str, level: int) -> IntTuple:
-    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+    if type(x) is int:
+        return check_int_size(who, "stride", x)
+    if type(x) is ScaledBasis or type(x) is F2:
         return x
     if isinstance(x, (tuple, list)):
         if level >= MAX_NESTING_DEPTH:

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, SymbolicUndecidable
+from ..limits import check_count
 from .algebra import coalesce
 from .f2 import F2, is_pow2
 from .layout import Layout
@@ -46,12 +47,7 @@ __all__ = ["Swizzle", "XorSwizzle", "is_swizzle", "f2_layout", "f2_layout_to_xor
 
 
 def _check_small_int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SwizzleError(f"Swizzle: {name} must be an integer, got {value!r}")
-    v = int(value)
-    if not lo <= v <= hi:
-        raise SwizzleError(f"Swizzle: {name} must be in [{lo}, {hi}], got {v}")
-    return v
+    return check_count("Swizzle", name, value, lo, hi, SwizzleError)
 
 
 def _as_address(x: Any, who: str) -> Any:

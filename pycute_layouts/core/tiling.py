@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..limits import check_count
 from . import inttuple as it
 from .algebra import (
     coalesce,
@@ -451,9 +452,7 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
 
 
 def _check_pos_int(n: Any, who: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) <= 0:
-        raise LayoutValueError(f"{who}: the factor must be a positive integer, got {n!r}")
-    return int(n)
+    return check_count(who, "the factor", n, 1)
 
 
 def upcast(layout: Layout, n: int) -> Layout:

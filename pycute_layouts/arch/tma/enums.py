@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
+from ...limits import check_count
 from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
@@ -337,14 +338,7 @@ def check_int(who: str, name: str, value: Any, lo: int | None = None, hi: int | 
     >>> check_int("f", "n", 3, lo=0)
     3
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TensorMapError(f"{who}: {name} must be an integer, got {value!r}")
-    v = int(value)
-    if lo is not None and v < lo:
-        raise TensorMapError(f"{who}: {name} must be >= {lo}, got {v}")
-    if hi is not None and v > hi:
-        raise TensorMapError(f"{who}: {name} must be <= {hi}, got {v}")
-    return v
+    return check_count(who, name, value, lo, hi, TensorMapError)
 
 
 def check_int_seq(who: str, name: str, value: Any) -> tuple[int, ...]:

@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import DescriptorError
+from ...limits import check_count, fmt
 
 __all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS", "SMEM_TYPE_TO_IDESC", "describe_value", "header_lines",
            "instr_desc_for_operands", "kind_for_operand_types"]
@@ -113,7 +114,7 @@ def _who() -> str:
 def _check_name(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if isinstance(value, str) and value.strip().lower() in allowed:
         return value.strip().lower()
-    raise DescriptorError(f"{_who()}: {name}={value!r} is not a tcgen05 type (allowed: {', '.join(allowed)})")
+    raise DescriptorError(f"{_who()}: {name}={fmt(value)} is not a tcgen05 type (allowed: {', '.join(allowed)})")
 
 
 def _infer_kind(a: str, b: str, sf: str | None) -> str:
@@ -135,12 +136,13 @@ def _infer_kind(a: str, b: str, sf: str | None) -> str:
 
 def _check_flag(name: str, v: Any) -> bool:
     if not isinstance(v, bool):
-        raise DescriptorError(f"{_who()}: {name} must be a bool, got {v!r}")
+        raise DescriptorError(f"{_who()}: {name} must be a bool, got {fmt(v)}")
     return v
 
 
 def _check_int(name: str, v: Any, allowed: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+    v = check_count(_who(), name, v, None, None, DescriptorError)
+    if v not in allowed:
         shown = ", ".join(str(x) for x in allowed) if len(allowed) < 10 else f"{min(allowed)}..{max(allowed)}"
         raise DescriptorError(f"{_who()}: {name}={v!r} is not allowed here (allowed: {shown})")
     return v
@@ -458,9 +460,7 @@ class InstrDescriptor:
 
 
 def _check_u32(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 32:
-        raise DescriptorError(f"InstrDescriptor.decode: expected a 32-bit unsigned int, got {value!r}")
-    return value
+    return check_count("InstrDescriptor.decode", "the 32-bit unsigned value", value, 0, (1 << 32) - 1, DescriptorError)
 
 
 def _guess_kind(v: int) -> str:
