@@ -16,6 +16,7 @@ pycute_layouts.errors.LayoutValueError: to_numpy: L has 1099511627776 points, mo
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = [
     "check_budget",
     "check_count",
     "check_int_size",
+    "check_sequence",
     "fmt",
     "read_text_file",
     "check_text_nesting",
@@ -182,6 +184,40 @@ _NAMES = {
     "MAX_FILE_BYTES": MAX_FILE_BYTES,
     "MAX_SEQUENCE_ITEMS": MAX_SEQUENCE_ITEMS,
 }
+
+
+def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENCE_ITEMS,
+                   error: type[LayoutError] = LayoutTypeError) -> list:
+    """The items of ``value`` as a list, read only as far as ``max_items + 1`` (so an endless iterator or a
+    tensor of 2**30 elements costs nothing): THE check of a slot that takes a sequence.
+
+    Pre:  ``value`` is a tuple, list, range, numpy array or iterator.
+    Post: the list of its items; ``error`` for a string, bytes, a dict, a non-iterable, or one of the
+          library's own objects (a Layout, Tensor, atom, ...: they are not sequences of items), and
+          LayoutValueError for more than ``max_items`` items (``MAX_SEQUENCE_ITEMS`` by default).
+
+    >>> check_sequence("XorSwizzle", "pairs", [(7, 4)])
+    [(7, 4)]
+    >>> check_sequence("equivalent", "sizes", range(10**9))
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: equivalent: sizes has more than MAX_SEQUENCE_ITEMS = 4096 items
+    """
+    _check_args(who, {"who": who, "name": name}, error)
+    if isinstance(max_items, bool) or not isinstance(max_items, int):
+        raise LayoutTypeError(f"check_sequence: max_items must be an int, got {fmt(max_items)}")
+    mod = type(value).__module__ or ""
+    if isinstance(value, (str, bytes, bytearray, dict)) or mod == "pycute_layouts" or mod.startswith("pycute_layouts.") \
+            or isinstance(value, np.ndarray) and value.ndim == 0 or not hasattr(value, "__iter__"):
+        raise error(f"{who}: {name} must be a sequence (tuple or list), got {fmt(value)} ({type(value).__name__})")
+    try:
+        items = list(itertools.islice(iter(value), max_items + 1))
+    except TypeError:
+        raise error(f"{who}: {name} must be a sequence (tuple or list), got {fmt(value)} ({type(value).__name__})") from None
+    if len(items) > max_items:
+        name_of = "MAX_SEQUENCE_ITEMS" if max_items == MAX_SEQUENCE_ITEMS else "the limit"
+        raise LayoutValueError(f"{who}: {name} has more than {name_of} = {max_items} items")
+    return items
 
 
 def check_budget(who: str, what: str, points: Any, limit: int) -> None:

@@ -53,6 +53,7 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_sequence, fmt
 
 __all__ = ["LinearLayout", "to_linear_layout", "from_linear_layout"]
 
@@ -91,15 +92,14 @@ class LinearLayout:
     def __init__(self, bases: Any, out_dims: Any):
         who = "LinearLayout"
         if isinstance(bases, Mapping):
-            items = list(bases.items())
+            items = check_sequence(who, "bases", bases.items())
         else:
-            try:
-                items = [(n, b) for n, b in bases]
-            except (TypeError, ValueError):
-                raise LayoutTypeError(f"{who}: bases must be a mapping in_dim -> list of basis images, got "
-                                      f"{bases!r}") from None
-        if isinstance(out_dims, (str, bytes)) or not isinstance(out_dims, Sequence):
-            raise LayoutTypeError(f"{who}: out_dims must be a list of names or (name, size) pairs, got {out_dims!r}")
+            items = check_sequence(who, "bases (a mapping in_dim -> list of basis images)", bases)
+        for pair in items:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise LayoutTypeError(f"{who}: bases must be a mapping in_dim -> list of basis images, got the item "
+                                      f"{fmt(pair)}")
+        out_dims = check_sequence(who, "out_dims (a list of names or (name, size) pairs)", out_dims)
         names: list[str] = []
         sizes: list[int | None] = []
         for od in out_dims:
@@ -112,21 +112,19 @@ class LinearLayout:
                 names.append(od[0])
                 sizes.append(int(od[1]))
             else:
-                raise LayoutTypeError(f"{who}: each output dimension is a name or a (name, size) pair, got {od!r}")
+                raise LayoutTypeError(f"{who}: each output dimension is a name or a (name, size) pair, got {fmt(od)}")
         if len(set(names)) != len(names):
             raise LayoutValueError(f"{who}: output dimension names must be distinct, got {names}")
         nout = len(names)
         ins: list[tuple[str, tuple[tuple[int, ...], ...]]] = []
         for name, blist in items:
             if not isinstance(name, str):
-                raise LayoutTypeError(f"{who}: input dimension names must be strings, got {name!r}")
-            if isinstance(blist, (str, bytes)) or not isinstance(blist, Sequence):
-                raise LayoutTypeError(f"{who}: the bases of {name!r} must be a list, got {blist!r}")
+                raise LayoutTypeError(f"{who}: input dimension names must be strings, got {fmt(name)}")
             row = []
-            for i, b in enumerate(blist):
+            for i, b in enumerate(check_sequence(who, f"the bases of {name!r}", blist)):
                 vec = (b,) if _is_int(b) else tuple(b) if isinstance(b, (tuple, list)) else None
                 if vec is None or len(vec) != nout or not all(_is_int(v) and v >= 0 for v in vec):
-                    raise LayoutValueError(f"{who}: basis {name}[{i}] = {b!r} must be {nout} non-negative int(s), "
+                    raise LayoutValueError(f"{who}: basis {name}[{i}] = {fmt(b)} must be {nout} non-negative int(s), "
                                            f"one per output dimension {names}")
                 row.append(tuple(int(v) for v in vec))
             ins.append((name, tuple(row)))

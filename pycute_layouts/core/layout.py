@@ -35,7 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from ..limits import MAX_EVAL_POINTS, MAX_NESTING_DEPTH, check_budget
+from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
 from .display import rich_repr
@@ -112,6 +112,10 @@ def has_underscore(c: Any) -> bool:
 _new = object.__new__
 
 
+#: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
     plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
@@ -130,7 +134,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> b
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0:
+            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not -_INT_BOUND < y < _INT_BOUND:
                 return False
             fs.append(x)
             fd.append(y)
@@ -170,12 +174,12 @@ class Layout:
         if type(shape) is tuple:
             if type(stride) is tuple and len(shape) == len(stride):
                 for x in shape:
-                    if type(x) is not int or x <= 0:
+                    if type(x) is not int or x <= 0 or x >= _INT_BOUND:
                         fl = _fast_flat_nested(shape, stride)
                         break
                 else:
                     for y in stride:
-                        if type(y) is not int:
+                        if type(y) is not int or not -_INT_BOUND < y < _INT_BOUND:
                             fl = None
                             break
                     else:
@@ -188,9 +192,9 @@ class Layout:
                     self._size = None
                     self._hash = None
                     return
-        elif type(shape) is int and shape > 0:
+        elif type(shape) is int and 0 < shape < _INT_BOUND:
             d = 1 if stride is None and shape > 1 else stride
-            if type(d) is int:
+            if type(d) is int and -_INT_BOUND < d < _INT_BOUND:
                 self._s = shape
                 self._d = d
                 self._fl = ((shape,), (d,))

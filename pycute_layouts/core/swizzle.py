@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, SymbolicUndecidable
-from ..limits import check_count
+from ..limits import check_count, check_sequence, fmt
 from .algebra import coalesce
 from .f2 import F2, is_pow2
 from .layout import Layout
@@ -281,14 +281,12 @@ class XorSwizzle:
     __slots__ = ("_rows", "_nbits", "_hash")
 
     def __init__(self, pairs: Iterable[tuple[int, int]] = ()):
-        try:
-            plist = [tuple(p) for p in pairs]
-        except TypeError as e:
-            raise SwizzleError(f"XorSwizzle: pairs must be an iterable of (source_bit, target_bit), got {pairs!r}") from e
+        plist = [tuple(check_sequence("XorSwizzle", "each pair", p, 2, SwizzleError))
+                 for p in check_sequence("XorSwizzle", "pairs", pairs, error=SwizzleError)]
         nbits = 0
         for p in plist:
             if len(p) != 2:
-                raise SwizzleError(f"XorSwizzle: each pair must be (source_bit, target_bit), got {p!r}")
+                raise SwizzleError(f"XorSwizzle: each pair must be (source_bit, target_bit), got {fmt(p)}")
             if p[0] == p[1]:
                 raise SwizzleError(f"XorSwizzle: pair {p!r} XORs a bit into itself (it would clear it); "
                                    "use XorSwizzle.from_matrix for maps that are not identity + XORs")

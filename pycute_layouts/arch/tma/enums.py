@@ -10,7 +10,6 @@ wgmma, tcgen05 and TMA). Sources: the CUDA driver API section "Tensor Map Object
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import Any, Literal
@@ -18,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
-from ...limits import check_count
+from ...limits import check_count, check_sequence
 from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
@@ -350,18 +349,8 @@ def check_int_seq(who: str, name: str, value: Any) -> tuple[int, ...]:
     >>> check_int_seq("f", "dims", [1, 2])
     (1, 2)
     """
-    if isinstance(value, (str, bytes)) or not isinstance(value, (Iterable, np.ndarray)):
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {value!r}")
-    try:
-        items = list(value)
-    except TypeError:
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {value!r}") from None
-    out = []
-    for i, v in enumerate(items):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise TensorMapError(f"{who}: {name}[{i}] must be an integer, got {v!r}")
-        out.append(int(v))
-    return tuple(out)
+    items = check_sequence(who, name, value, error=TensorMapError)
+    return tuple(check_count(who, f"{name}[{i}]", v, None, None, TensorMapError) for i, v in enumerate(items))
 
 
 def fmt_number(x: Fraction | int) -> str:
