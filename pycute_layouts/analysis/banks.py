@@ -56,7 +56,7 @@ from ..arch.access import (
 from ..arch.swizzle_modes import SwizzleMode
 from ..arch.tma import swizzle_byte_map
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_ELEMENT_BITS
@@ -118,6 +118,8 @@ def _byte_address_fn(layout: Any, element_bits: Any, who: str) -> tuple[Callable
         return f_smem, s.layout
     if isinstance(layout, (Layout, ComposedLayout)):
         lay = layout
+        if isinstance(lay, Layout):
+            require_offsets(lay, who)
         if lay.is_symbolic():
             raise LayoutValueError(f"{who}: the layout {lay} has unbound symbols; bind them first (subs)")
 
@@ -473,6 +475,7 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     if not isinstance(tile_layout, Layout):
         raise LayoutTypeError(f"{who}: tile_layout must be the tile's element Layout (no swizzle), got "
                               f"{type(tile_layout).__name__}")
+    require_offsets(tile_layout, who)
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
         raise LayoutValueError(f"{who}: max_bits must be 1..5, got {max_bits!r}")
     if isinstance(pattern, AccessPattern):

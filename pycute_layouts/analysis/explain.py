@@ -34,7 +34,7 @@ from ..arch.wgmma import make_smem_desc, smem_atom
 from ..core.algebra import composition
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import flatten
-from ..core.layout import Layout, format_inttuple
+from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
@@ -164,6 +164,7 @@ def _norm_explain_input(layout: Any, element_bits: Any) -> tuple[Any, Layout, An
             else layout.swizzle
         return layout, layout.layout, sw, layout.element_bits, "SwizzledSmemLayout"
     if isinstance(layout, Layout):
+        require_offsets(layout, who)
         if layout.is_symbolic():
             raise LayoutValueError(f"{who}: {layout} has unbound symbols; bind them first (subs or -D NAME=VALUE)")
         if element_bits is None:

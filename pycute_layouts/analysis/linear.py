@@ -49,8 +49,9 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.f2 import F2
 from ..core.inttuple import flatten
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import check_sequence, fmt
@@ -427,8 +428,10 @@ def _f2_rank(cols: list[int]) -> int:
 
 def _layout_bases(layout: Layout, who: str, text: str) -> list[list[int]]:
     """Per top-level mode, the image of each coordinate bit; AdmissibilityError if not F2-linear."""
+    require_offsets(layout, who)
     if layout.is_symbolic():
         raise LayoutValueError(f"{who}: {text} has unbound symbols; bind them first (subs)")
+    xor = any(type(d) is F2 for d in flatten(layout.stride))  # F2 strides: images XOR, nothing carries
     modes = [layout] if layout.rank() == 1 and not isinstance(layout.shape, tuple) else list(layout)
     out: list[list[int]] = []
     for mi, mode in enumerate(modes):
@@ -440,10 +443,12 @@ def _layout_bases(layout: Layout, who: str, text: str) -> list[list[int]]:
             if k is None:
                 raise AdmissibilityError(f"{who}: {text} is not F2-linear: mode {mi} has the extent {s}, not a power "
                                          "of two (a linear layout's inputs are bit vectors)")
-            if d < 0:
+            if type(d) is not F2 and d < 0:
                 raise AdmissibilityError(f"{who}: {text} is not F2-linear: mode {mi} has the negative stride {d}")
-            row.extend((1 << j) * int(d) for j in range(k))
+            row.extend(int(d) << j for j in range(k))
         out.append(row)
+    if xor:
+        return out
     seen: list[tuple[int, int, int]] = []
     for mi, row in enumerate(out):
         for j, v in enumerate(row):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import MAX_NESTING_DEPTH, MAX_SEQUENCE_ITEMS, check_int_size, fmt
 
 __all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis", "from_coord"]
 
@@ -58,10 +59,15 @@ class ScaledBasis:
             if type(term) is not tuple or len(term) != 2:
                 raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {term!r}"[:200])
             path, coef = term
-            if type(path) is not tuple or not path or not all(type(p) is int and p >= 0 for p in path):
-                raise LayoutTypeError(f"ScaledBasis: a path is a non-empty tuple of mode indices >= 0, got {path!r}")
+            if type(path) is not tuple or not path or len(path) > MAX_NESTING_DEPTH or not all(
+                    type(p) is int and 0 <= p < MAX_SEQUENCE_ITEMS for p in path):
+                raise LayoutTypeError(f"ScaledBasis: a path is a non-empty tuple of at most MAX_NESTING_DEPTH = "
+                                      f"{MAX_NESTING_DEPTH} mode indices in [0, MAX_SEQUENCE_ITEMS = {MAX_SEQUENCE_ITEMS}), "
+                                      f"got {fmt(path)}")
             if not _is_scalar(coef):
-                raise LayoutTypeError(f"ScaledBasis: a coefficient must be an integer, got {coef!r}")
+                raise LayoutTypeError(f"ScaledBasis: a coefficient must be an integer, got {fmt(coef)}")
+            if type(coef) is int:
+                check_int_size("ScaledBasis", "a coefficient", coef)
             acc[path] = acc.get(path, 0) + coef
         kept = tuple(sorted((p, c) for p, c in acc.items() if not _is_zero(c)))
         if not kept:

@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, fmt
 from . import inttuple as it
 from .algebra import composition
 from .display import rich_repr
 from .inttuple import format_inttuple
-from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
+from .layout import Layout, as_layout, has_underscore, require_offsets, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
 from .symbols import subs_inttuple
 from .tiling import downcast, recast, upcast
@@ -75,12 +75,14 @@ class ComposedLayout:
         if inner is None:
             raise LayoutTypeError("ComposedLayout: an inner layout is required: ComposedLayout(outer, offset, inner)")
         if not _is_fn(outer):
-            raise LayoutTypeError(f"ComposedLayout: outer must be a Swizzle, XorSwizzle or Layout, got {outer!r}")
+            raise LayoutTypeError(f"ComposedLayout: outer must be a Swizzle, XorSwizzle or Layout, got {fmt(outer)}")
         if not isinstance(inner, (Layout, ComposedLayout)):
-            raise LayoutTypeError(f"ComposedLayout: inner must be a Layout, got {inner!r}")
+            raise LayoutTypeError(f"ComposedLayout: inner must be a Layout, got {fmt(inner)}")
+        if isinstance(inner, Layout) and isinstance(outer, (Swizzle, XorSwizzle)):
+            require_offsets(inner, "ComposedLayout")  # a swizzle XORs the bits of an offset, not of a coordinate
         off = it.as_inttuple(offset, "ComposedLayout", "offset")
         if isinstance(off, tuple):
-            raise LayoutTypeError(f"ComposedLayout: offset must be an integer, got {offset!r}")
+            raise LayoutTypeError(f"ComposedLayout: offset must be an integer, got {fmt(offset)}")
         self._outer = outer
         self._offset = off
         self._inner = inner
@@ -388,9 +390,10 @@ class SwizzledSmemLayout:
     def __init__(self, swizzle: Any, layout: Layout, element_bits: int, swizzle_unit: str = "bytes",
                  base_address: int = 0):
         if not isinstance(swizzle, (Swizzle, XorSwizzle)):
-            raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
+            raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {fmt(swizzle)}")
+        layout = as_layout(layout, "SwizzledSmemLayout", offsets=True) if isinstance(layout, Layout) else layout
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {layout!r}")
+            raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {fmt(layout)}")
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
             raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
                             f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")

@@ -35,7 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget
+from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget, fmt
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
 from .display import rich_repr
@@ -66,6 +66,8 @@ __all__ = [
     "shape",
     "stride",
     "slice_and_offset",
+    "as_layout",
+    "require_offsets",
 ]
 
 
@@ -99,11 +101,29 @@ _ = Underscore()
 
 
 def has_underscore(c: Any) -> bool:
+    """True when the coordinate ``c`` holds ``_`` (a slice). Iterative, and the one place every coordinate path
+    (Layout, ComposedLayout, SwizzledSmemLayout, Tensor) passes first, so it refuses nesting deeper than
+    ``MAX_NESTING_DEPTH`` before any recursion sees it.
+
+    >>> has_underscore((1, (_, 2))), has_underscore((1, 2))
+    (True, False)
+    """
     if c is _:
         return True
-    if isinstance(c, tuple):
-        return any(has_underscore(e) for e in c)
-    return False
+    if not isinstance(c, tuple):
+        return False
+    found = False
+    stack = [(c, 0)]
+    while stack:
+        e, d = stack.pop()
+        if d >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"coordinate is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        for x in e:
+            if x is _:
+                found = True
+            elif isinstance(x, tuple):
+                stack.append((x, d + 1))
+    return found
 
 
 # ------------------------------------------------------------------------------------------
@@ -646,12 +666,39 @@ def check_coord(c: Any, s: Any) -> None:
 # construction and access
 
 
-def as_layout(x: Any, who: str) -> Layout:
-    if type(x) is Layout or isinstance(x, Layout):
+def as_layout(x: Any, who: str, offsets: bool = False) -> Layout:
+    """THE layout slot check: ``x`` as a Layout (an int ``n`` is the layout ``n:1``); with ``offsets``, only a
+    layout whose values are offsets (integer or F2 strides), not coordinates (basis strides).
+
+    Post: LayoutTypeError naming ``who`` for anything else: a Tensor, a ComposedLayout, an atom, a shape.
+
+    >>> as_layout(8, "f")
+    Layout('8:1')
+    >>> as_layout(Layout("(4,8):(1@0,1@1)"), "to_svg", offsets=True)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: to_svg: (4,8):(1@0,1@1) has basis strides: its values are coordinates, ...
+    """
+    if isinstance(x, Layout):
+        if offsets:
+            require_offsets(x, who)
         return x
-    if it.is_int(x):
+    if it.is_int(x) and not isinstance(x, np.ndarray):
         return Layout(x)
-    raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}")
+    raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(x)} ({type(x).__name__})")
+
+
+def require_offsets(layout: Layout, who: str) -> None:
+    """LayoutTypeError unless ``layout``'s values are offsets (integer or F2 strides): a layout with basis strides
+    (``make_identity_layout``) maps to coordinates, which no address, picture or table of offsets can use.
+
+    >>> require_offsets(Layout((4, 8)), "show")
+    """
+    if layout.coord_profile() is not None:
+        text = str(layout)
+        text = text if len(text) <= 120 else text[:117] + "..."
+        raise LayoutTypeError(f"{who}: {text} has basis strides: its values are coordinates, not offsets; this takes a "
+                              "layout of integer (or F2) strides")
 
 
 def make_layout(*args: Any) -> Layout:

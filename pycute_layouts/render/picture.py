@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import product
-from ..core.layout import Layout, format_inttuple
+from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_ELEMENT_BITS
@@ -114,7 +114,8 @@ def _check_element_bits(who: str, element_bits: Any) -> int | None:
 
 
 def _grid_shape(layout: Any, who: str) -> tuple[int, int]:
-
+    if isinstance(layout, Layout):
+        require_offsets(layout, who)
     r = layout.rank()
     if r not in (1, 2):
         raise LayoutValueError(

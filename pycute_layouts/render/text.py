@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.layout import size
+from ..core.layout import Layout, require_offsets, size
 from ..errors import LayoutTypeError, LayoutValueError
 from ..limits import MAX_TABLE_CELLS, check_budget
 
@@ -25,6 +25,8 @@ def layout_grid(layout: Any) -> np.ndarray:
     """
     if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank"):
         raise LayoutTypeError(f"layout_grid: expected a layout, got {layout!r}")
+    if isinstance(layout, Layout):
+        require_offsets(layout, "layout_grid")
     r = layout.rank()
     if r > 2:
         raise LayoutValueError(f"layout_grid: only rank-1 and rank-2 layouts can be drawn as a table, got rank {r}")

@@ -56,10 +56,11 @@ import numpy as np
 
 from ...core import inttuple as it
 from ...core.composed import ComposedLayout, SwizzledSmemLayout
-from ...core.layout import Layout
+from ...core.layout import Layout, require_offsets
 from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import LayoutError, TensorMapError
+from ...limits import fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .box import MAX_BOX_BYTES, swizzle_mode_info
 from .enums import TensorDataType
@@ -376,9 +377,14 @@ def _top_sizes(shape: Any) -> tuple[int, ...]:
 def _as_layout_obj(x: Any, what: str) -> Any:
     if isinstance(x, str):
         try:
-            return parse(x)
+            x = parse(x)
         except LayoutError as e:
-            raise _err("plan.input", f"cannot parse the {what} {x!r}: {e}") from None
+            raise _err("plan.input", f"cannot parse the {what} {fmt(x)}: {e}") from None
+    if isinstance(x, Layout):
+        try:
+            require_offsets(x, what)
+        except LayoutError as e:
+            raise _err("plan.input", str(e)) from None
     return x
 
 
