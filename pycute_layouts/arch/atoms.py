@@ -31,9 +31,10 @@ import numpy as np
 
 from ..core.algebra import composition, right_inverse
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
-from ..core.layout import Layout, make_layout
+from ..core.layout import Layout, make_layout, require_offsets
 from ..core.swizzle import Swizzle
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_EVAL_POINTS, MAX_TABLE_CELLS, check_budget, check_sequence, fmt
 from .access import AccessPattern
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
 from .atoms_mma import MmaAtom, mma_families, parse_mma_name
@@ -265,7 +266,9 @@ def _check_perm(p: Any, i: int, need: int) -> Any:
     if p is None:
         return None
     if isinstance(p, Layout):
+        require_offsets(p, "make_tiled_mma")
         n = p.size()
+        check_budget("make_tiled_mma", f"permutation[{i}] = {fmt(p)}", n, MAX_EVAL_POINTS)
         img = sorted(int(x) for x in p.to_numpy()) if isinstance(n, int) else None
         if img != list(range(int(n))) if img is not None else True:
             raise LayoutValueError(f"make_tiled_mma: permutation[{i}] = {p} must be a bijection of [0, {n})")
@@ -273,7 +276,7 @@ def _check_perm(p: Any, i: int, need: int) -> Any:
     elif isinstance(p, int) and not isinstance(p, bool) and p > 0:
         size = p
     else:
-        raise LayoutTypeError(f"make_tiled_mma: permutation[{i}] must be None, a positive int or a Layout, got {p!r}")
+        raise LayoutTypeError(f"make_tiled_mma: permutation[{i}] must be None, a positive int or a Layout, got {fmt(p)}")
     if size % need:
         raise LayoutValueError(f"make_tiled_mma: permutation[{i}] covers {size}, not a multiple of the atoms' extent "
                                f"{need} along {'MNK'[i]}")
@@ -293,20 +296,20 @@ def make_tiled_mma(mma: MmaAtom | str, atom_layout: Any = (1, 1, 1), permutation
     """
     a = mma_atom(mma) if isinstance(mma, str) else mma
     if not isinstance(a, MmaAtom):
-        raise LayoutTypeError(f"make_tiled_mma: expected an MmaAtom or an atom name, got {mma!r}")
+        raise LayoutTypeError(f"make_tiled_mma: expected an MmaAtom or an atom name, got {fmt(mma)}")
     lay = atom_layout if isinstance(atom_layout, Layout) else None
     if lay is None:
-        try:
-            lay = Layout(tuple(atom_layout))
-        except (TypeError, ValueError) as e:
-            raise LayoutTypeError(f"make_tiled_mma: atom_layout must be a Layout or a shape, got {atom_layout!r}") from e
+        lay = Layout(tuple(check_sequence("make_tiled_mma", "atom_layout (a Layout or a shape)", atom_layout, 3)))
+    require_offsets(lay, "make_tiled_mma")
+    if not lay.is_symbolic():
+        check_budget("make_tiled_mma", f"atom_layout {fmt(lay)}", lay.size(), MAX_TABLE_CELLS)
     rank = len(lay.shape) if isinstance(lay.shape, tuple) else 1
     img = sorted(int(x) for x in lay.to_numpy()) if not lay.is_symbolic() else None
     if rank > 3 or img != list(range(len(img or []))):
         raise LayoutValueError(f"make_tiled_mma: atom_layout {lay} must have rank <= 3 and be a bijection onto "
                                "[0, size) (atom (m, n, k) -> thread group)")
     if not isinstance(permutation, (tuple, list)) or len(permutation) != 3:
-        raise LayoutTypeError(f"make_tiled_mma: permutation must be three entries (M, N, K), got {permutation!r}")
+        raise LayoutTypeError(f"make_tiled_mma: permutation must be three entries (M, N, K), got {fmt(permutation)}")
     shp = _shape3(lay)
     perms = tuple(_check_perm(p, i, shp[i] * a.shape_mnk[i]) for i, p in enumerate(permutation))
     return TiledMma(a, lay, perms)

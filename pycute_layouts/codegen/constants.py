@@ -455,6 +455,11 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
     bits = dtype.element_bits
+    stages = check_count(_field(who, "stages"), "stages", stages, 1)
+    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:  # refused before any stage is laid out
+        raise LayoutValueError(f"{_field(who, 'stages')}: {stages} stages of a {tile_mn}x{tile_k} {dtype.name} tile take "
+                               f"{stages * tile_mn * tile_k * bits // 8} bytes, more than the {SMEM_WINDOW_BYTES}-byte "
+                               "(256 KiB) shared-memory window (SMEM_WINDOW_BYTES)")
     if dtype.min_arch == "sm100" and arch != "sm100":
         raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
     atom = mod.smem_atom(major, mode, bits)
@@ -473,7 +478,6 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
     mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
-    stages = check_count(_field(who, "stages"), "stages", stages, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
     stage_bytes = tile_mn * tile_k * bits // 8

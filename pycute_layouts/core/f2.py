@@ -26,9 +26,16 @@ __all__ = ["F2", "clmul", "is_pow2"]
 def clmul(a: int, b: int) -> int:
     """Carry-less product of two non-negative ints (polynomials over F2).
 
+    Pre:  a and b are ints >= 0 of at most MAX_INT_DIGITS digits (LayoutTypeError/LayoutValueError otherwise:
+          a negative b has infinitely many bits, so the product is never done).
+
     >>> clmul(3, 3), clmul(4, 5)
     (5, 20)
     """
+    return _clmul(check_count("clmul", "a", a, 0), check_count("clmul", "b", b, 0))
+
+
+def _clmul(a: int, b: int) -> int:
     r = 0
     while b:
         if b & 1:
@@ -99,7 +106,7 @@ class F2:
             k = other
         else:
             return NotImplemented
-        v = clmul(self.value, k)
+        v = _clmul(self.value, k)
         return F2(v) if v else 0
 
     __rmul__ = __mul__

@@ -37,7 +37,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
-from ..limits import MAX_PROOF_BITS, check_count
+from ..limits import MAX_PROOF_BITS, check_count, fmt
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
 
@@ -117,6 +117,9 @@ class _Space:
         except LayoutError as e:
             raise ProofError(f"{who}: the domain must be a shape (nested powers of two): {e}") from None
         leaves = it.flatten(shape)
+        if len(leaves) > MAX_PROOF_BITS:
+            raise ProofError(f"{who}: the domain has {len(leaves)} modes, more than MAX_PROOF_BITS = {MAX_PROOF_BITS} "
+                             "(each mode is at least one address bit of the model)")
         for k, s in enumerate(leaves):
             if type(s) is not int:
                 raise ProofError(f"{who}: domain {_fmt(shape)} has the symbolic mode {s}; bind it (subs)")
@@ -129,6 +132,9 @@ class _Space:
         self.leaves = leaves
         self.logs = [s.bit_length() - 1 for s in leaves]
         self.nvars = sum(self.logs)
+        if self.nvars > MAX_PROOF_BITS:
+            raise ProofError(f"{who}: the domain {fmt(shape)} has {self.nvars} coordinate bits, more than "
+                             f"MAX_PROOF_BITS = {MAX_PROOF_BITS}")
         if len(leaves) <= len(_LETTERS):
             self.names = [_LETTERS[k] for k in range(len(leaves))]
         else:
@@ -256,6 +262,7 @@ class BitVector:
         >>> i, = BitVector.coordinates((8,)); (i + 1).bit(1)
         i0 ^ i1
         """
+        t = check_count("BitVector.bit", "t", t, 0)
         return self._space.to_sympy(self._bits[t]) if t < len(self._bits) else _sp().false
 
     def to_sympy(self, nbits: int | None = None) -> list:
@@ -264,7 +271,8 @@ class BitVector:
         >>> i, = BitVector.coordinates((4,)); (3 * i).to_sympy()
         [i0, i0 ^ i1, i1 ^ (i0 & i1), i0 & i1]
         """
-        n = self.width if nbits is None else nbits
+        n = self.width if nbits is None else check_count("BitVector.to_sympy", "nbits (MAX_PROOF_BITS)", nbits, 0,
+                                                         MAX_PROOF_BITS)
         return [self.bit(t) for t in range(n)]
 
     def evaluate(self, index: int) -> int:
@@ -273,6 +281,7 @@ class BitVector:
         >>> i, j = BitVector.coordinates((8, 64)); (i * 64 + j).evaluate(9)
         65
         """
+        index = check_count("BitVector.evaluate", "index", index, 0)
         return sum(_anf_eval(b, index) << t for t, b in enumerate(self._bits))
 
     # -- arithmetic -------------------------------------------------------------------------

@@ -12,8 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..arch.swizzle_modes import MMA_MODES
 from ..errors import ProofError
+from ..limits import check_sequence, fmt
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
 from .model import (
     ARCHS,
@@ -242,10 +245,15 @@ def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Fa
 def _selection(name: str, values: Any) -> tuple:
     """A selection argument of :func:`report` as a tuple (a list or tuple of values, or one value)."""
     if isinstance(values, (list, tuple)):
-        return tuple(values)
-    if isinstance(values, (str, int)) and not isinstance(values, bool):
+        # a repeated value is the same row: each is proved once; a selection longer than any vocabulary is refused
+        return tuple(dict.fromkeys(check_sequence("report", name, values, _MAX_SELECTION, ProofError)))
+    if isinstance(values, (str, int)) and not isinstance(values, (bool, np.bool_)):
         return (values,)
-    raise ProofError(f"report: {name} must be a value or a list of values, got {values!r}"[:200])
+    raise ProofError(f"report: {name} must be a value or a list of values, got {fmt(values)}")
+
+
+#: Values one selection argument of :func:`report` may list (every vocabulary is far smaller).
+_MAX_SELECTION = 64
 
 
 def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
@@ -269,7 +277,7 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     majors = tuple(parse_major(m) for m in _selection("majors", majors))
     bits_list = tuple(parse_bits(b) for b in _selection("element_bits", element_bits))
     if not isinstance(exhaustive, bool):
-        raise ProofError(f"report: exhaustive must be a bool, got {exhaustive!r}"[:200])
+        raise ProofError(f"report: exhaustive must be a bool, got {fmt(exhaustive)}")
     rep = ProofReport()
     for mode in mds:
         for major in majors:

@@ -30,6 +30,7 @@ from ..arch import atoms
 from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_TABLE_CELLS, check_budget, fmt
 from .picture import PALETTE, Picture
 from .svg import picture_svg
 
@@ -48,12 +49,13 @@ def tv_picture(tv: Layout, tile_shape: tuple[int, int], *, title: str | None = N
     >>> p.labels
     (('T0V0', 'T0V1'), ('T1V0', 'T1V1'))
     """
-    tab = atoms.tv_table(tv)
     ok = isinstance(tile_shape, (tuple, list)) and len(tile_shape) == 2 and all(
         isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in tile_shape)
     if not ok:
-        raise LayoutTypeError(f"tv_picture: tile_shape must be (rows, columns) of positive ints, got {tile_shape!r}")
+        raise LayoutTypeError(f"tv_picture: tile_shape must be (rows, columns) of positive ints, got {fmt(tile_shape)}")
     rows, cols = tile_shape
+    check_budget("tv_picture", f"the tile {fmt(rows)}x{fmt(cols)}", rows * cols, MAX_TABLE_CELLS)
+    tab = atoms.tv_table(tv)
     if tab.size and (tab.min() < 0 or tab.max() >= rows * cols):
         raise LayoutValueError(f"tv_picture: the layout's values span [{tab.min()}, {tab.max()}], outside the "
                                f"{rows}x{cols} tile")
