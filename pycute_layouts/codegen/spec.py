@@ -19,7 +19,7 @@ from ..arch import umma, wgmma
 from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
-from ..limits import MAX_NESTING_DEPTH, check_count, check_text_nesting, fmt, read_text_file
+from ..limits import MAX_ELEMENT_BITS, MAX_NESTING_DEPTH, check_count, check_sequence, check_text_nesting, fmt, read_text_file
 
 __all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
            "int_field", "tile_field", "swizzle_field", "parse_spec", "load_spec"]
@@ -47,6 +47,14 @@ class DType:
     tma_data_type: str
     gmem_bits: int | None = None  # bits per element in global memory when smem pads them (e2m3: 6)
     min_arch: str = "sm90"
+
+    def __post_init__(self) -> None:
+        for field in ("name", "cute_type", "tma_data_type", "min_arch"):
+            if not isinstance(getattr(self, field), str):
+                raise SpecError(f"DType: {field} must be a string, got {fmt(getattr(self, field))}")
+        check_count("DType", "element_bits", self.element_bits, 1, MAX_ELEMENT_BITS, SpecError)
+        if self.gmem_bits is not None:
+            check_count("DType", "gmem_bits", self.gmem_bits, 1, MAX_ELEMENT_BITS, SpecError)
 
 
 #: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
@@ -164,21 +172,23 @@ class OperandSpec:
     swizzle_reason: str = ""  # set when the spec said swizzle = "auto": why this mode was chosen
 
     def __post_init__(self) -> None:
-        who = f"OperandSpec {self.name!r}"[:60]
         if not isinstance(self.name, str):
-            raise SpecError(f"OperandSpec: name must be a string ('A', 'B'), got {self.name!r}"[:200])
-        for field, v, lo in (("tile_mn", self.tile_mn, 1), ("tile_k", self.tile_k, 1), ("stages", self.stages, 1)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise SpecError(f"{who}: {field} must be an int >= {lo}, got {v!r}"[:200])
-        for field, v in (("mma_mn", self.mma_mn), ("start_address", self.start_address)):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-                raise SpecError(f"{who}: {field} must be None or a non-negative int, got {v!r}"[:200])
+            raise SpecError(f"OperandSpec: name must be a string ('A', 'B'), got {fmt(self.name)}")
+        who = f"OperandSpec {fmt(self.name)}"
+        for field, lo in (("tile_mn", 1), ("tile_k", 1), ("stages", 1)):
+            check_count(who, field, getattr(self, field), lo, None, SpecError)
+        for field in ("mma_mn", "start_address"):
+            if getattr(self, field) is not None:
+                check_count(who, field, getattr(self, field), 0, None, SpecError)
         if not isinstance(self.dtype, DType):
-            raise SpecError(f"{who}: dtype must be a DType (parse_dtype('bf16')), got {self.dtype!r}"[:200])
+            raise SpecError(f"{who}: dtype must be a DType (parse_dtype('bf16')), got {fmt(self.dtype)}")
         if not isinstance(self.major, str) or self.major not in ("K", "MN"):
-            raise SpecError(f"{who}: major must be 'K' or 'MN', got {self.major!r}"[:200])
+            raise SpecError(f"{who}: major must be 'K' or 'MN', got {fmt(self.major)}")
         if not isinstance(self.order, str) or self.order not in ("auto", "mn_first", "k_first"):
-            raise SpecError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {self.order!r}"[:200])
+            raise SpecError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {fmt(self.order)}")
+        if not isinstance(self.swizzle_reason, str):
+            raise SpecError(f"{who}: swizzle_reason must be a string, got {fmt(self.swizzle_reason)}")
+        object.__setattr__(self, "swizzle", swizzle_field(self.swizzle, f"{self.name}.swizzle"))
         if self.order == "auto":
             object.__setattr__(self, "order", "mn_first" if self.major == "K" else "k_first")
 
@@ -210,6 +220,19 @@ class KernelSpec:
     operands: tuple[OperandSpec, ...]
     smem_base: int = 0
     mma: dict | None = None  # sm100: instruction-descriptor settings (umma.instr_desc_for_operands)
+
+    def __post_init__(self) -> None:
+        for field in ("kernel", "arch"):
+            if not isinstance(getattr(self, field), str):
+                raise SpecError(f"KernelSpec: {field} must be a string, got {fmt(getattr(self, field))}")
+        ops = check_sequence("KernelSpec", "operands", self.operands, 2, SpecError)
+        for op in ops:
+            if not isinstance(op, OperandSpec):
+                raise SpecError(f"KernelSpec: operands must be OperandSpecs, got {fmt(op)}")
+        object.__setattr__(self, "operands", tuple(ops))
+        check_count("KernelSpec", "smem_base", self.smem_base, 0, None, SpecError)
+        if self.mma is not None and not isinstance(self.mma, dict):
+            raise SpecError(f"KernelSpec: mma must be None or a dict of instruction-descriptor settings, got {fmt(self.mma)}")
 
     def to_dict(self) -> dict:
         """The normalized spec as plain data (sorted, defaults filled in).

@@ -32,7 +32,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
-from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH, fmt
 from .basis import ScaledBasis
 from .f2 import F2
 from .inttuple import as_inttuple, validate_shape_leaf
@@ -112,6 +112,8 @@ def _check_nesting(toks: list[_Tok], text: str) -> None:
 
 class _Parser:
     def __init__(self, ctors: Constructors, text: str, symbols: dict[str, Any]):
+        if not isinstance(ctors, Constructors) or not all(f is None or callable(f) for f in ctors) or ctors.layout is None:
+            raise NotationError(f"parse: ctors must be a Constructors of callables (layout required), got {fmt(ctors)}")
         self.ctors = ctors
         if not isinstance(text, str):
             raise NotationError(f"parse: expected a string, got {type(text).__name__}")
@@ -478,6 +480,13 @@ def _normalize(x: Any) -> Any:
     return x
 
 
+def _symbols(symbols: Any) -> dict[str, Any]:
+    """The symbol bindings as a new dict (names are strings), or NotationError."""
+    if not isinstance(symbols, dict) or not all(isinstance(k, str) for k in symbols):
+        raise NotationError(f"parse: symbols must be a dict from names to values, got {fmt(symbols)}")
+    return dict(symbols)
+
+
 def parse_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
     """Parse ``text`` (a layout, swizzle or composed layout) with the constructors ``ctors``.
 
@@ -487,7 +496,7 @@ def parse_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
     >>> parse_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,m):(m,1)", {"m": 2})
     ((8, 2), (2, 1))
     """
-    return _Parser(ctors, text, dict(symbols)).parse_top()
+    return _Parser(ctors, text, _symbols(symbols)).parse_top()
 
 
 def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
@@ -496,7 +505,7 @@ def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -
     >>> parse_layout_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,4)", {})
     ((8, 4), None)
     """
-    p = _Parser(ctors, text, dict(symbols))
+    p = _Parser(ctors, text, _symbols(symbols))
     r = p.parse_layout()
     if p.tok.kind != "end":
         raise p.error(f"unexpected {p.tok.text!r} after a complete layout")
@@ -509,7 +518,7 @@ def parse_inttuple_text(text: str, symbols: dict[str, Any]) -> Any:
     >>> parse_inttuple_text("(4,(2,3))", {})
     (4, (2, 3))
     """
-    p = _Parser(Constructors(layout=type(None)), text, dict(symbols))
+    p = _Parser(Constructors(layout=type(None)), text, _symbols(symbols))
     r = p.parse_inttuple()
     if p.tok.kind != "end":
         raise p.error(f"unexpected {p.tok.text!r} after a complete tuple")

@@ -233,12 +233,12 @@ class InstrDescriptor:
         for name in ("a_major", "b_major"):
             v = getattr(self, name)
             if not (isinstance(v, str) and v.strip().upper() in ("K", "MN")):
-                raise DescriptorError(f"{_who()}: {name} must be 'K' or 'MN' (PTX: transpose 0 or 1), got {v!r}")
+                raise DescriptorError(f"{_who()}: {name} must be 'K' or 'MN' (PTX: transpose 0 or 1), got {fmt(v)}")
             object.__setattr__(self, name, v.strip().upper())
         for name in _FLAGS:
             _check_flag(name, getattr(self, name))
-        if isinstance(self.max_shift, bool) or self.max_shift not in _SHIFT_CODE:
-            raise DescriptorError(f"{_who()}: max_shift={self.max_shift!r} is not a .ws maximum B-reuse shift (in "
+        if isinstance(self.max_shift, bool) or type(self.max_shift) is not int or self.max_shift not in _SHIFT_CODE:
+            raise DescriptorError(f"{_who()}: max_shift={fmt(self.max_shift)} is not a .ws maximum B-reuse shift (in "
                                   "columns: 0, 8, 16 or 32, encoded 0-3 in bits 30-31)")
         if self.max_shift and not self.ws:
             object.__setattr__(self, "ws", True)
@@ -252,9 +252,9 @@ class InstrDescriptor:
     def _resolve_kind(self, a: str, b: str, sf: str | None) -> str:
         if self.kind is None:
             return _infer_kind(a, b, sf)
-        k = self.kind.strip().lower() if isinstance(self.kind, str) else self.kind
+        k = self.kind.strip().lower() if isinstance(self.kind, str) else None
         if k not in _KINDS:
-            raise DescriptorError(f"{_who()}: kind={self.kind!r} is not a tcgen05.mma kind (kinds: "
+            raise DescriptorError(f"{_who()}: kind={fmt(self.kind)} is not a tcgen05.mma kind (kinds: "
                                   f"{', '.join(INSTR_KINDS)})")
         if (k in BLOCK_SCALED_KINDS) != (sf is not None):
             need = "needs sf_type (ue8m0 or ue4m3)" if k in BLOCK_SCALED_KINDS else "takes no sf_type"
@@ -293,11 +293,11 @@ class InstrDescriptor:
         if isinstance(self.m, bool) or not isinstance(self.m, int) or self.m not in ms:
             hint = "; M=256 needs cta_group=2" if self.m == 256 and cta == 1 else ""
             hint += "; M=32 needs the .ws variant (ws=True)" if self.m == 32 and not ws else ""
-            raise DescriptorError(f"{_who()}: M={self.m!r} is illegal for kind::{kind} with cta_group {cta}"
+            raise DescriptorError(f"{_who()}: M={fmt(self.m)} is illegal for kind::{kind} with cta_group {cta}"
                                   f"{' .ws' if ws else ''} (legal M: {', '.join(map(str, ms))}){hint}")
         ns, rule = _legal_n(kind, cta, ws, self.sparse, self.b_major)
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n not in ns:
-            raise DescriptorError(f"{_who()}: N={self.n!r} is illegal for kind::{kind} with M={self.m}: {rule}")
+            raise DescriptorError(f"{_who()}: N={fmt(self.n)} is illegal for kind::{kind} with M={self.m}: {rule}")
 
     def _check_flags(self) -> None:
         kind = self.kind
@@ -313,11 +313,14 @@ class InstrDescriptor:
             for name in ("sf_id_a", "sf_id_b"):
                 v = getattr(self, name)
                 if isinstance(v, bool) or not isinstance(v, int) or v not in ids:
-                    raise DescriptorError(f"{_who()}: {name}={v!r} is illegal for kind::{kind} with sf_type "
+                    raise DescriptorError(f"{_who()}: {name}={fmt(v)} is illegal for kind::{kind} with sf_type "
                                           f"{self.sf_type} (legal scale-factor ids: {', '.join(map(str, ids))})")
-        elif self.sf_id_a or self.sf_id_b:
-            raise DescriptorError(f"{_who()}: sf_id_a/sf_id_b are block-scaled fields; kind::{kind} has none (got "
-                                  f"{self.sf_id_a!r}, {self.sf_id_b!r})")
+        else:
+            for name in ("sf_id_a", "sf_id_b"):
+                v = getattr(self, name)
+                if isinstance(v, bool) or not isinstance(v, int) or v != 0:
+                    raise DescriptorError(f"{_who()}: sf_id_a/sf_id_b are block-scaled fields; kind::{kind} has none "
+                                          f"(they must be 0, got {name}={fmt(v)})")
 
     # -- encoding -----------------------------------------------------------------------------
     @property
