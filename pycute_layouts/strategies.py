@@ -223,7 +223,7 @@ def _shapes(
         nonlocal used
         v = draw(leaf_st)
         if not isinstance(v, int) or v < 1:
-            raise ValueError(f"shapes: leaves must draw positive ints, got {v!r}")
+            raise ValueError(f"shapes: leaves must draw positive ints, got {fmt(v)}")
         budget = max(1, max_size // used)
         if v > budget:
             v = max(d for d in divisors(v) if d <= budget)

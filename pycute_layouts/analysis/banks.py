@@ -59,7 +59,7 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
+from ..limits import MAX_ELEMENT_BITS, fmt
 
 __all__ = [
     "NUM_BANKS",
@@ -158,7 +158,7 @@ def as_smem_layout(layout: Any, element_bits: Any, who: str) -> SwizzledSmemLayo
     """
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
             or not 0 < element_bits <= MAX_ELEMENT_BITS:
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     bits = int(element_bits)
     if isinstance(layout, Layout):
@@ -335,7 +335,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     if isinstance(thread_offsets, AccessPattern):
         pat = thread_offsets
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r}, "
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)}, "
                                    f"which accesses {pat.access_bytes} bytes per thread")
     else:
         if access_bytes is None:
@@ -351,7 +351,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
         _check_coord_in(dom, c, t, who)
         a = fn(c)
         if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {a!r} for coordinate {c}, not an integer "
+            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {fmt(a)} for coordinate {c}, not an integer "
                                   "byte address")
         a = int(a)
         if a < 0:
@@ -477,18 +477,18 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
                               f"{type(tile_layout).__name__}")
     require_offsets(tile_layout, who)
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
-        raise LayoutValueError(f"{who}: max_bits must be 1..5, got {max_bits!r}")
+        raise LayoutValueError(f"{who}: max_bits must be 1..5, got {fmt(max_bits)}")
     if isinstance(pattern, AccessPattern):
         pat = pattern
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r} "
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)} "
                                    f"({pat.access_bytes} bytes)")
     else:
         if access_bytes is None:
             raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
         pat = vector_pattern(pattern, access_bytes)
     if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
-        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
+        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
     lo = max(pat.access_bytes, element_bits // 8).bit_length() - 1
     tried: dict[Any, Swizzle | XorSwizzle] = {}
     tried[Swizzle(0, 4, 3).to_xor()] = Swizzle(0, 4, 3)

@@ -37,7 +37,7 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
+from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS, fmt
 from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
@@ -154,7 +154,7 @@ def _norm_explain_input(layout: Any, element_bits: Any) -> tuple[Any, Layout, An
     who = "explain"
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
                                      or not 0 < element_bits <= MAX_ELEMENT_BITS):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if isinstance(layout, SwizzledSmemLayout):
         if element_bits is not None and element_bits != layout.element_bits:

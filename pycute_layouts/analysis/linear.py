@@ -109,7 +109,7 @@ class LinearLayout:
                 sizes.append(None)
             elif isinstance(od, (tuple, list)) and len(od) == 2 and isinstance(od[0], str) and _is_int(od[1]):
                 if _log2_exact(int(od[1])) is None:
-                    raise LayoutValueError(f"{who}: output dimension {od[0]!r} has size {od[1]}, not a power of two")
+                    raise LayoutValueError(f"{who}: output dimension {fmt(od[0])} has size {od[1]}, not a power of two")
                 names.append(od[0])
                 sizes.append(int(od[1]))
             else:
@@ -141,7 +141,7 @@ class LinearLayout:
             if size is None:
                 size = need
             elif size < need:
-                raise LayoutValueError(f"{who}: output dimension {name!r} has size {size} but a basis reaches "
+                raise LayoutValueError(f"{who}: output dimension {fmt(name)} has size {size} but a basis reaches "
                                        f"{top} (needs size >= {need})")
             outs.append((name, size))
         self._in = tuple(ins)
@@ -256,7 +256,7 @@ class LinearLayout:
         acc = [0] * len(self._out)
         for (name, row), v in zip(self._in, vals):
             if not _is_int(v) or not 0 <= int(v) < (1 << len(row)):
-                raise LayoutValueError(f"{who}: input {name}={v!r} must be an int in [0, {1 << len(row)})")
+                raise LayoutValueError(f"{who}: input {name}={fmt(v)} must be an int in [0, {1 << len(row)})")
             v = int(v)
             for i, vec in enumerate(row):
                 if (v >> i) & 1:
@@ -282,8 +282,8 @@ class LinearLayout:
                                      f"be the input dims {sorted(theirs)} of the outer one")
         for n, size in mine.items():
             if size > theirs[n]:
-                raise AdmissibilityError(f"LinearLayout.compose: output dim {n!r} has size {size} but the outer "
-                                         f"layout's input dim {n!r} only has size {theirs[n]}")
+                raise AdmissibilityError(f"LinearLayout.compose: output dim {fmt(n)} has size {size} but the outer "
+                                         f"layout's input dim {fmt(n)} only has size {theirs[n]}")
         out_names = [n for n, _ in self._out]
         new = []
         for name, row in self._in:
@@ -472,7 +472,7 @@ def _in_names(in_dims: Any, rank: int, who: str) -> list[str] | str:
         if len(in_dims) != rank:
             raise LayoutValueError(f"{who}: in_dims names {list(in_dims)} but the layout has {rank} top-level modes")
         return list(in_dims)
-    raise LayoutTypeError(f"{who}: in_dims must be None, a name, or one name per top-level mode, got {in_dims!r}")
+    raise LayoutTypeError(f"{who}: in_dims must be None, a name, or one name per top-level mode, got {fmt(in_dims)}")
 
 
 def _assemble(rows: list[list[int]], names: list[str] | str, out_dim: str) -> LinearLayout:
@@ -504,12 +504,12 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
     """
     who = "to_linear_layout"
     if not isinstance(out_dim, str):
-        raise LayoutTypeError(f"{who}: out_dim must be a name, got {out_dim!r}")
+        raise LayoutTypeError(f"{who}: out_dim must be a name, got {fmt(out_dim)}")
     if isinstance(layout, (Swizzle, XorSwizzle)):
         xs = layout.to_xor() if isinstance(layout, Swizzle) else layout
         nm = in_dims if isinstance(in_dims, str) else "offset" if in_dims is None else None
         if nm is None:
-            raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {in_dims!r}")
+            raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {fmt(in_dims)}")
         return LinearLayout([(nm, [int(xs(1 << i)) for i in range(xs.nbits)])], [out_dim])
     if isinstance(layout, Layout):
         rows = _layout_bases(layout, who, str(layout))
@@ -529,7 +529,7 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
         if isinstance(outer, (Layout, ComposedLayout)):
             o = to_linear_layout(outer, in_dims="__inner__", out_dim=out_dim)
             return inner.compose(o)
-        raise LayoutTypeError(f"{who}: unsupported outer function {outer!r}")  # pragma: no cover - ComposedLayout checks
+        raise LayoutTypeError(f"{who}: unsupported outer function {fmt(outer)}")  # pragma: no cover - ComposedLayout checks
     if isinstance(layout, SwizzledSmemLayout):
         s = layout
         if s.base_address:

@@ -21,7 +21,7 @@ import numpy as np
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
-from ..limits import check_count
+from ..limits import check_count, fmt
 
 __all__ = ["AccessPattern", "ldmatrix_pattern", "stmatrix_pattern", "vector_pattern", "parse_pattern", "WARP_THREADS"]
 
@@ -65,10 +65,10 @@ class AccessPattern:
     def __post_init__(self) -> None:
         check_access_bytes(self.access_bytes, f"AccessPattern {self.name!r}")
         if isinstance(self.coords, (str, bytes)) or not isinstance(self.coords, Sequence):
-            raise LayoutTypeError(f"AccessPattern {self.name!r}: coords must be a sequence of 32 coordinates, got "
-                                  f"{self.coords!r}")
+            raise LayoutTypeError(f"AccessPattern {fmt(self.name)}: coords must be a sequence of 32 coordinates, got "
+                                  f"{fmt(self.coords)}")
         if len(self.coords) != WARP_THREADS:
-            raise LayoutValueError(f"AccessPattern {self.name!r}: a warp has 32 threads, got {len(self.coords)} "
+            raise LayoutValueError(f"AccessPattern {fmt(self.name)}: a warp has 32 threads, got {len(self.coords)} "
                                    "coordinates (use None for a thread that supplies no address)")
         who = f"AccessPattern {self.name!r}"
         object.__setattr__(self, "coords", tuple(None if c is None else norm_coord(c, who, t)
@@ -89,7 +89,7 @@ class AccessPattern:
         ((8, (0, 8)), (9, (1, 8)))
         """
         if not self.name.startswith(("ldmatrix", "stmatrix")):
-            raise LayoutValueError(f"AccessPattern.matrix_rows: {self.name!r} is not an ldmatrix/stmatrix pattern")
+            raise LayoutValueError(f"AccessPattern.matrix_rows: {fmt(self.name)} is not an ldmatrix/stmatrix pattern")
         act = self.active_threads()
         return tuple(tuple((t, self.coords[t]) for t in act[i:i + 8]) for i in range(0, len(act), 8))
 
@@ -97,13 +97,13 @@ class AccessPattern:
 def matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, matrix_origins: Any) -> AccessPattern:
     who = f"{op}_pattern"
     if isinstance(num_matrices, bool) or not isinstance(num_matrices, (int, np.integer)) or num_matrices not in (1, 2, 4):
-        raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {num_matrices!r}")
+        raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {fmt(num_matrices)}")
     if not isinstance(trans, bool):
-        raise LayoutTypeError(f"{who}: trans must be a bool, got {trans!r}")
+        raise LayoutTypeError(f"{who}: trans must be a bool, got {fmt(trans)}")
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
             or element_bits not in (8, 16, 32, 64, 128):
         raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128 (a 16-byte row holds 128 / element_bits "
-                        f"elements), got {element_bits!r}")
+                        f"elements), got {fmt(element_bits)}")
     row_elems = 128 // element_bits
     if matrix_origins is None:
         origins = [(0, m * row_elems) for m in range(num_matrices)]
@@ -112,10 +112,10 @@ def matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, m
             origins = [tuple(int(x) for x in o) for o in matrix_origins]
         except (TypeError, ValueError):
             raise LayoutTypeError(f"{who}: matrix_origins must be a list of (row, column) pairs, "
-                                  f"got {matrix_origins!r}") from None
+                                  f"got {fmt(matrix_origins)}") from None
         if len(origins) != num_matrices or any(len(o) != 2 for o in origins):
             raise LayoutValueError(f"{who}: matrix_origins needs {num_matrices} (row, column) pairs, one per "
-                                   f"matrix, got {matrix_origins!r}")
+                                   f"matrix, got {fmt(matrix_origins)}")
     coords: list[Any] = [None] * WARP_THREADS
     for t in range(8 * num_matrices):
         r0, c0 = origins[t // 8]
@@ -177,12 +177,12 @@ def vector_pattern(thread_coords: Any, access_bytes: int, name: str = "vector") 
 
 def norm_coord(c: Any, who: str, t: int) -> Any:
     if isinstance(c, bool):
-        raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+        raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {fmt(c)}")
     if isinstance(c, (int, np.integer)):
         return int(c)
     if isinstance(c, (tuple, list)):
         return tuple(norm_coord(x, who, t) for x in c)
-    raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+    raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {fmt(c)}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -201,12 +201,12 @@ def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
     pycute_layouts.errors.LayoutValueError: parse_pattern: unknown pattern 'ldmatrix.x3'; ...
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"parse_pattern: expected a pattern name, got {name!r}")
+        raise LayoutTypeError(f"parse_pattern: expected a pattern name, got {fmt(name)}")
     parts = name.strip().lower().split(".")
     ok = len(parts) in (2, 3) and parts[0] in ("ldmatrix", "stmatrix") and parts[1] in ("x1", "x2", "x4") \
         and (len(parts) == 2 or parts[2] == "trans")
     if not ok:
-        raise LayoutValueError(f"parse_pattern: unknown pattern {name!r}; known: ldmatrix.x1, ldmatrix.x2, "
+        raise LayoutValueError(f"parse_pattern: unknown pattern {fmt(name)}; known: ldmatrix.x1, ldmatrix.x2, "
                                "ldmatrix.x4, stmatrix.x1, stmatrix.x2, stmatrix.x4 (each optionally .trans)")
     fn = ldmatrix_pattern if parts[0] == "ldmatrix" else stmatrix_pattern
     return fn(int(parts[1][1]), len(parts) == 3, element_bits=element_bits)

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import fmt
 
 __all__ = [
     "MmaAtom",
@@ -154,7 +155,7 @@ class MmaAtom:
 
 def _check_operand(operand: Any, who: str) -> str:
     if not isinstance(operand, str) or operand.upper() not in ("A", "B", "C", "D"):
-        raise LayoutValueError(f"{who}: operand must be 'A', 'B' or 'C' ('D' is C), got {operand!r}")
+        raise LayoutValueError(f"{who}: operand must be 'A', 'B' or 'C' ('D' is C), got {fmt(operand)}")
     op = operand.upper()
     return "C" if op == "D" else op
 
@@ -276,7 +277,7 @@ def _split_template(name: str) -> tuple[str, list[str]]:
 def _types(text: str, count: int) -> list[str]:
     toks = _TYPE_TOKEN.findall(text)
     if "".join(toks) != text or len(toks) != count:
-        raise _Unknown(f"type string {text!r} is not {count} element types")
+        raise _Unknown(f"type string {fmt(text)} is not {count} element types")
     return toks
 
 
@@ -360,13 +361,13 @@ def _sm100(mt: re.Match, args: list[str]) -> MmaAtom:
     if not ok_types:
         raise _Unknown(f"{kind} atoms do not take the types <{','.join(args[:3])}>")
     if not (args[3].isdigit() and args[4].isdigit()):
-        raise _Unknown(f"M and N must be integers, got {args[3]!r}, {args[4]!r}")
+        raise _Unknown(f"M and N must be integers, got {fmt(args[3])}, {fmt(args[4])}")
     m, n = int(args[3]), int(args[4])
     if not _umma_shape_ok(kind, two, ts, m, n):
         raise _Unknown(f"CuTe's static_asserts reject M={m}, N={n} for this atom")
     mj = [_MAJOR.match(x) for x in args[5:7]]
     if not all(mj) or any(x.group(1) != "UMMA" for x in mj):
-        raise _Unknown(f"majors must be UMMA::Major::K or UMMA::Major::MN, got {args[5]!r}, {args[6]!r}")
+        raise _Unknown(f"majors must be UMMA::Major::K or UMMA::Major::MN, got {fmt(args[5])}, {fmt(args[6])}")
     if ts and mj[0].group(2) != "K":
         raise _Unknown("A from tensor memory (TS) can't be transposed: a_major must be UMMA::Major::K")
     if any(not _SCALE.match(x) for x in args[7:]):
@@ -396,7 +397,7 @@ def parse_mma_name(name: str) -> MmaAtom:
     pycute_layouts.errors.LayoutValueError: mma_atom: unknown MMA atom 'SM90_64x12x16_F16F16F16_SS': N=12 is not ...
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"mma_atom: the atom name must be a string, got {name!r}")
+        raise LayoutTypeError(f"mma_atom: the atom name must be a string, got {fmt(name)}")
     try:
         base, args = _split_template(name)
         mt = _SM80.match(base)
@@ -413,7 +414,7 @@ def parse_mma_name(name: str) -> MmaAtom:
         raise _Unknown("not an MMA atom name CuTe defines")
     except _Unknown as e:
         fams = "; ".join(_FAMILIES)
-        raise LayoutValueError(f"mma_atom: unknown MMA atom {name!r}: {e}. Known families: {fams}") from None
+        raise LayoutValueError(f"mma_atom: unknown MMA atom {fmt(name)}: {e}. Known families: {fams}") from None
 
 
 def mma_atom_names(*, majors: bool = False) -> list[str]:

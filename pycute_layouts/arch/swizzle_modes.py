@@ -55,6 +55,7 @@ import numpy as np
 
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, SwizzleError, SwizzleModeError
+from ..limits import fmt
 
 __all__ = [
     "SwizzleMode",
@@ -139,7 +140,7 @@ def xor_pairs(m: Swizzle | XorSwizzle) -> tuple[tuple[int, int], ...]:
         return m.to_xor().pairs
     if isinstance(m, XorSwizzle):
         return m.pairs
-    raise SwizzleModeError(f"xor_pairs: expected a Swizzle or an XorSwizzle, got {m!r}")
+    raise SwizzleModeError(f"xor_pairs: expected a Swizzle or an XorSwizzle, got {fmt(m)}")
 
 
 class CheckedEnumMeta(EnumMeta):
@@ -173,7 +174,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
     @classmethod
     def _missing_(cls, value: Any) -> SwizzleMode:
         """``SwizzleMode(v)`` for a value that is no mode: SwizzleModeError (``parse`` reads names)."""
-        raise SwizzleModeError(f"SwizzleMode: {value!r} is not a swizzle mode value (values: "
+        raise SwizzleModeError(f"SwizzleMode: {fmt(value)} is not a swizzle mode value (values: "
                                f"{sorted({int(m) for m in cls})}); SwizzleMode.parse reads names such as '128B'"[:300])
     B32 = 1
     B64 = 2
@@ -522,7 +523,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             return cls._parse_int(int(value))
         if isinstance(value, str):
             return cls._parse_str(value)
-        raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {value!r}; {cls._allowed()}")
+        raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {fmt(value)}; {cls._allowed()}")
 
     @classmethod
     def _parse_int(cls, value: int) -> SwizzleMode:
@@ -542,10 +543,10 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             key = key[len(TMA_DRIVER_PREFIX):]
         mode = _SPELLINGS.get(key)
         if mode is None:
-            raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {value!r}; {cls._allowed()}")
+            raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {fmt(value)}; {cls._allowed()}")
         if full and not mode.on_tma:
             raise SwizzleModeError(
-                f"SwizzleMode.parse: {value!r} does not exist in the driver: {mode.name} is a PTX-only mode "
+                f"SwizzleMode.parse: {fmt(value)} does not exist in the driver: {mode.name} is a PTX-only mode "
                 f"with no CUtensorMapSwizzle value (write '{mode.short_name}')"
             )
         return mode
@@ -581,7 +582,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
                     "MMA swizzle mode (byte maps: Sw<0,4,3>, Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>, Sw<2,5,2>)"
                 ) from None
         if not isinstance(sw, Swizzle):
-            raise SwizzleModeError(f"SwizzleMode.from_swizzle: expected a Swizzle, got {sw!r}")
+            raise SwizzleModeError(f"SwizzleMode.from_swizzle: expected a Swizzle, got {fmt(sw)}")
         if sw.is_identity():
             return cls.INTERLEAVE
         for m in MMA_MODES:
@@ -610,7 +611,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         for m in WGMMA_MODES:
             if m.wgmma_layout_type == value:
                 return m
-        raise SwizzleModeError(f"SwizzleMode.from_wgmma_layout_type: {value!r} is not a wgmma layout type "
+        raise SwizzleModeError(f"SwizzleMode.from_wgmma_layout_type: {fmt(value)} is not a wgmma layout type "
                                "(INTERLEAVE=0, B128=1, B64=2, B32=3)")
 
     @classmethod
@@ -625,7 +626,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         for m in MMA_MODES:
             if m.tcgen05_layout_type == value:
                 return m
-        raise SwizzleModeError(f"SwizzleMode.from_tcgen05_layout_type: {value!r} is not a tcgen05 layout type "
+        raise SwizzleModeError(f"SwizzleMode.from_tcgen05_layout_type: {fmt(value)} is not a tcgen05 layout type "
                                "(SWIZZLE_NONE=0, 128B_BASE32B=1, 128B=2, 64B=4, 32B=6; 3, 5, 7 are invalid)")
 
     @classmethod
@@ -639,7 +640,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         """
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
             raise SwizzleModeError(
-                f"SwizzleMode.from_tma: {value!r} has no MMA swizzle mode (NONE=0, 32B=1, 64B=2, 128B=3, "
+                f"SwizzleMode.from_tma: {fmt(value)} has no MMA swizzle mode (NONE=0, 32B=1, 64B=2, 128B=3, "
                 "128B_ATOM_32B=4; 128B_ATOM_32B_FLIP_8B=5 and 128B_ATOM_64B=6 are TMA-only)"
             )
         return cls(value)
@@ -688,7 +689,7 @@ def base_offset_for_pattern_start(mode: Any, pattern_start: int) -> int:
     m = SwizzleMode.parse(mode)
     if isinstance(pattern_start, bool) or not isinstance(pattern_start, int) or pattern_start < 0:
         raise DescriptorError("base_offset_for_pattern_start: pattern_start must be a non-negative int, got "
-                              f"{pattern_start!r}")
+                              f"{fmt(pattern_start)}")
     if not m.is_swizzled or pattern_start % m.pattern_boundary_bytes == 0:
         return 0
     if pattern_start % 128:

@@ -68,7 +68,7 @@ from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
-from ..limits import check_count
+from ..limits import check_count, fmt
 from ..version import __version__
 from .spec import (
     MMA_K_BYTES,
@@ -274,7 +274,7 @@ def cute_layout_type(swizzle: Swizzle, element_bits: int, layout: Layout) -> str
     'cute::Layout<cute::Shape<cute::Int<8>,cute::Int<64>>, cute::Stride<cute::Int<64>,cute::Int<1>>>>'
     """
     if not isinstance(swizzle, Swizzle) or not isinstance(layout, Layout):
-        raise LayoutValueError(f"cute_layout_type: expected a Swizzle and a Layout, got {swizzle!r}, {layout!r}")
+        raise LayoutValueError(f"cute_layout_type: expected a Swizzle and a Layout, got {fmt(swizzle)}, {fmt(layout)}")
     if layout.is_symbolic():
         raise LayoutValueError(f"cute_layout_type: the layout {layout} has symbols; CuTe types need integers")
     shape, stride = layout.shape, layout.stride
@@ -318,16 +318,16 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     mode = swizzle_field(swizzle)
     who = "canonical_match"
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 or 128 % element_bits:
-        raise LayoutValueError(f"{who}: element_bits must divide 128, got {element_bits!r}"[:200])
+        raise LayoutValueError(f"{who}: element_bits must divide 128, got {fmt(element_bits)}"[:200])
     if not (isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(v, int) and v > 0 for v in shape)):
-        raise LayoutValueError(f"{who}: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+        raise LayoutValueError(f"{who}: shape must be an (MN, K) pair of positive ints, got {fmt(shape)}"[:200])
     if not isinstance(major, str) or major not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}"[:200])
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}"[:200])
     if not isinstance(inner, Layout):
-        raise LayoutValueError(f"{who}: inner must be the operand's Layout, got {inner!r}"[:200])
+        raise LayoutValueError(f"{who}: inner must be the operand's Layout, got {fmt(inner)}"[:200])
     if not isinstance(getattr(descriptor, "lbo_bytes", None), int) or not isinstance(getattr(descriptor, "sbo_bytes", None),
                                                                                       int):
-        raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {descriptor!r}"[:200])
+        raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {fmt(descriptor)}"[:200])
     t = 128 // element_bits
     mn, k = shape
     w = mode.width_16B
@@ -370,7 +370,7 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
 
 def _check_start(start: Any, who: str) -> int:
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
-        raise LayoutValueError(f"{who}: start address must be a non-negative int, got {start!r}")
+        raise LayoutValueError(f"{who}: start address must be a non-negative int, got {fmt(start)}")
     return int(start)
 
 
@@ -573,15 +573,15 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if not isinstance(mj, str) or mj not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}")
     mn, k = tile_field(tile, "tile")
     _check_tile_bytes(who, f"tile {mn}x{k}", mn * k, dt.element_bits)
     if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
-        raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {order!r}")
+        raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {fmt(order)}")
     if order == "auto":
         order = "mn_first" if mj == "K" else "k_first"
     if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
-        raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {swizzle_anchor!r}")
+        raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {fmt(swizzle_anchor)}")
     start = _check_start(start_address, who)
     mode = swizzle_field(swizzle)
     with_tma = swizzle_anchor == "absolute" and start % _tma_alignment(mode) == 0
@@ -609,7 +609,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if not isinstance(mj, str) or mj not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}")
     start = _check_start(start_address, who)
     bits = dt.element_bits
     if isinstance(layout, SwizzledSmemLayout):
@@ -617,7 +617,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     if isinstance(layout, Layout):
         layout = ComposedLayout(Swizzle(0, 4, 3), 0, layout)
     if not isinstance(layout, ComposedLayout) or not isinstance(layout.inner, Layout):
-        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
+        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {fmt(layout)}")
     inner = layout.inner
     if inner.is_symbolic():
         raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
@@ -700,7 +700,7 @@ class KernelConstants:
         for o in self.operands:
             if o.name == name:
                 return o
-        raise LayoutValueError(f"KernelConstants.operand: no operand {name!r} (have "
+        raise LayoutValueError(f"KernelConstants.operand: no operand {fmt(name)} (have "
                                f"{', '.join(o.name for o in self.operands)})")
 
     def to_dict(self) -> dict:

@@ -57,7 +57,7 @@ class ScaledBasis:
         acc: dict = {}
         for term in terms:
             if type(term) is not tuple or len(term) != 2:
-                raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {term!r}"[:200])
+                raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {fmt(term)}"[:200])
             path, coef = term
             if type(path) is not tuple or not path or len(path) > MAX_NESTING_DEPTH or not all(
                     type(p) is int and 0 <= p < MAX_SEQUENCE_ITEMS for p in path):
@@ -183,7 +183,7 @@ def basis_get(x: Any, path: tuple) -> Any:
         return 0
     if type(x) is int and x == 0:
         return 0
-    raise LayoutTypeError(f"basis_get: expected a basis stride or 0, got {x!r}")
+    raise LayoutTypeError(f"basis_get: expected a basis stride or 0, got {fmt(x)}")
 
 
 def coprofile(strides: Any) -> Any:
@@ -226,7 +226,7 @@ def to_coord(x: Any, profile: Any) -> Any:
     """
     terms = dict(x.terms) if isinstance(x, ScaledBasis) else {}
     if not isinstance(x, ScaledBasis) and not (type(x) is int and x == 0):
-        raise LayoutTypeError(f"to_coord: expected a basis offset or 0, got {x!r}")
+        raise LayoutTypeError(f"to_coord: expected a basis offset or 0, got {fmt(x)}")
     out = _fill(profile, (), terms)
     if terms:
         raise LayoutValueError(f"to_coord: the paths {sorted(terms)} of {x} lie outside the coordinate profile {profile}")
@@ -290,6 +290,6 @@ def _collect(c: Any, path: tuple, terms: dict) -> None:
         for i, x in enumerate(c):
             _collect(x, path + (i,), terms)
     elif not path:
-        raise LayoutTypeError(f"from_coord: expected a coordinate tuple, got {c!r}")
+        raise LayoutTypeError(f"from_coord: expected a coordinate tuple, got {fmt(c)}")
     else:
         terms[path] = c

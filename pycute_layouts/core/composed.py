@@ -329,7 +329,7 @@ def byte_to_element_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     pycute_layouts.errors.UnitError: byte_to_element_swizzle: Sw<3,4,3> moves 16-byte chunks but an element is 32 bytes: ...
     """
     if not isinstance(sw, Swizzle):
-        raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {sw!r}")
+        raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {fmt(sw)}")
     eb = _element_bytes(element_bits, "byte_to_element_swizzle")
     k = _log2_exact(eb, f"byte_to_element_swizzle: element size {eb} bytes")
     if sw.is_identity():
@@ -349,7 +349,7 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     Sw<3,4,3>
     """
     if not isinstance(sw, Swizzle):
-        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle, got {sw!r}")
+        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle, got {fmt(sw)}")
     eb = _element_bytes(element_bits, "element_to_byte_swizzle")
     k = _log2_exact(eb, f"element_to_byte_swizzle: element size {eb} bytes")
     if sw.is_identity():
@@ -359,7 +359,7 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
 
 def _element_bytes(element_bits: Any, who: str) -> int:
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
-        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive integer, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if element_bits % 8:
         raise UnitError(f"{who}: {element_bits}-bit elements are not a whole number of bytes")
@@ -396,14 +396,14 @@ class SwizzledSmemLayout:
             raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {fmt(layout)}")
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
             raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
-                            f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+                            f"{fmt(element_bits)} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
         if not isinstance(swizzle_unit, str) or swizzle_unit not in ("bytes", "elements"):
-            raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
+            raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {fmt(swizzle_unit)}")
         if swizzle_unit == "elements" and element_bits % 8:
             raise UnitError(f"SwizzledSmemLayout: an element-offset swizzle needs whole-byte elements, "
                             f"got {element_bits}-bit elements")
         if isinstance(base_address, bool) or not isinstance(base_address, int) or base_address < 0:
-            raise UnitError(f"SwizzledSmemLayout: base_address must be a non-negative int, got {base_address!r}")
+            raise UnitError(f"SwizzledSmemLayout: base_address must be a non-negative int, got {fmt(base_address)}")
         object.__setattr__(self, "swizzle", swizzle)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "element_bits", element_bits)
@@ -498,7 +498,7 @@ class SwizzledSmemLayout:
         Sw<3,3,3>
         """
         if not isinstance(unit, str) or unit not in ("bytes", "elements"):
-            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {unit!r}"[:200])
+            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {fmt(unit)}"[:200])
         if unit == self.swizzle_unit:
             return self
         sw = self.element_swizzle() if unit == "elements" else self.byte_swizzle()
@@ -571,7 +571,7 @@ class SwizzledSmemLayout:
 
     def _with_layout(self, layout: Any) -> SwizzledSmemLayout:
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"SwizzledSmemLayout: the operation on {self.layout} gave {layout!r}, not a Layout")
+            raise LayoutTypeError(f"SwizzledSmemLayout: the operation on {self.layout} gave {fmt(layout)}, not a Layout")
         return SwizzledSmemLayout(self.swizzle, layout, self.element_bits, self.swizzle_unit, self.base_address)
 
     def to_numpy(self) -> np.ndarray:

@@ -84,7 +84,7 @@ def _tokenize(text: str) -> list[_Tok]:
             continue
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
+            raise NotationError(f"parse: unexpected character {fmt(text[pos])}", text, pos)
         kind = m.lastgroup or "op"
         start = m.start(kind)
         if kind == "num" and len(m.group(kind)) > MAX_INT_DIGITS:
@@ -140,7 +140,7 @@ class _Parser:
         t = self.tok
         if t.text != text or t.kind == "end":
             found = "end of input" if t.kind == "end" else repr(t.text)
-            raise self.error(f"expected {text!r}, found {found}")
+            raise self.error(f"expected {fmt(text)}, found {found}")
         self.i += 1
         return t
 
@@ -170,7 +170,7 @@ class _Parser:
         else:
             result = first
         if self.tok.kind != "end":
-            raise self.error(f"unexpected {self.tok.text!r} after a complete expression")
+            raise self.error(f"unexpected {fmt(self.tok.text)} after a complete expression")
         return result
 
     def parse_smem_ptr(self, outer: Any) -> Any:
@@ -432,7 +432,7 @@ class _Parser:
             return int(t.text)
         if t.kind == "name":
             if t.text in ("Sw", "Swizzle", "o"):
-                raise self.error(f"unexpected {t.text!r} inside a shape or stride")
+                raise self.error(f"unexpected {fmt(t.text)} inside a shape or stride")
             self.i += 1
             return self.lookup(t.text)
         if t.kind == "op" and t.text == "(":
@@ -449,9 +449,9 @@ class _Parser:
             if type(v) is int:
                 return v
             if isinstance(v, (tuple, list)):
-                raise self.error(f"the value bound to {name!r} must be an integer or sympy expression, got {v!r}"[:200])
+                raise self.error(f"the value bound to {fmt(name)} must be an integer or sympy expression, got {fmt(v)}"[:200])
             try:
-                return as_inttuple(v, "parse", f"the value bound to {name!r}")
+                return as_inttuple(v, "parse", f"the value bound to {fmt(name)}")
             except LayoutError as e:
                 raise self.error(f"{e}") from None
         if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
@@ -508,7 +508,7 @@ def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -
     p = _Parser(ctors, text, _symbols(symbols))
     r = p.parse_layout()
     if p.tok.kind != "end":
-        raise p.error(f"unexpected {p.tok.text!r} after a complete layout")
+        raise p.error(f"unexpected {fmt(p.tok.text)} after a complete layout")
     return r
 
 
@@ -521,5 +521,5 @@ def parse_inttuple_text(text: str, symbols: dict[str, Any]) -> Any:
     p = _Parser(Constructors(layout=type(None)), text, _symbols(symbols))
     r = p.parse_inttuple()
     if p.tok.kind != "end":
-        raise p.error(f"unexpected {p.tok.text!r} after a complete tuple")
+        raise p.error(f"unexpected {fmt(p.tok.text)} after a complete tuple")
     return r

@@ -129,7 +129,7 @@ def _norm_leaf(x: Any, who: str, what: str) -> Any:
     if t is int:
         return check_int_size(who, f"{what} leaf", x)
     if t is bool:
-        raise LayoutTypeError(f"{who}: {what} leaves must be integers, got bool {x!r}")
+        raise LayoutTypeError(f"{who}: {what} leaves must be integers, got bool {fmt(x)}")
     if isinstance(x, (np.integer, int)):
         return check_int_size(who, f"{what} leaf", int(x))
     if _is_sympy(x):
@@ -159,7 +159,8 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
     pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
     """
     if not isinstance(allow_arrays, bool) or not isinstance(strides, bool):
-        raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {allow_arrays!r}, {strides!r}"[:200])
+        raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {fmt(allow_arrays)}, "
+                              f"{fmt(strides)}")
     if type(x) is int:
         check_int_size(who, what, x)
         return
@@ -488,7 +489,7 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
     ((1, 2), 3)
     """
     if not isinstance(flat, (tuple, list)):
-        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {flat!r}")
+        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {fmt(flat)}")
     flat = tuple(flat)
     it = iter(flat)
 
@@ -754,7 +755,7 @@ def _require_inttuple(x: Any, who: str, which: str) -> None:
             _require_inttuple(e, who, which)
     elif not is_int(x):
         raise LayoutTypeError(
-            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {x!r} "
+            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {fmt(x)} "
             f"({type(x).__name__}); for a layout pass its .shape"
         )
 
@@ -801,7 +802,7 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
         check_inttuple(stride, "crd2idx", "stride", strides=True)
     crd, shape, stride = _plain(crd), _plain(shape), _plain(stride)
     if not isinstance(check, (bool, np.bool_)):
-        raise LayoutTypeError(f"crd2idx: check must be a bool, got {check!r}")
+        raise LayoutTypeError(f"crd2idx: check must be a bool, got {fmt(check)}")
     if stride is None:
         stride = prefix_product(shape)
     return _crd2idx(crd, shape, stride, check)

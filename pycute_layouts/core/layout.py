@@ -405,7 +405,7 @@ class Layout:
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
             if isinstance(key, tuple):
                 return self._get_path(key)
-            raise LayoutTypeError(f"Layout[{key!r}]: mode index must be an int")
+            raise LayoutTypeError(f"Layout[{fmt(key)}]: mode index must be an int")
         i = int(key)
         r = self.rank()
         if not -r <= i < r:
@@ -423,7 +423,7 @@ class Layout:
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
         if check is not False and check is not True and not isinstance(check, np.bool_):
-            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
         if len(coord) == 1 and not check:
             c = coord[0]
             if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
@@ -619,7 +619,7 @@ def subs_mapping(args: tuple, kwargs: dict) -> dict:
     mapping: dict = {}
     for a in args:
         if not isinstance(a, dict):
-            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {a!r}")
+            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {fmt(a)}")
         mapping.update(a)
     mapping.update(kwargs)
     return mapping
@@ -659,7 +659,7 @@ def check_coord(c: Any, s: Any) -> None:
             check_coord(x, y)
         return
     if isinstance(c, bool) or not (isinstance(c, (int, np.integer, np.ndarray)) or it.is_int(c)):
-        raise LayoutTypeError(f"coordinate leaves must be integers, got {c!r}")
+        raise LayoutTypeError(f"coordinate leaves must be integers, got {fmt(c)}")
 
 
 # ------------------------------------------------------------------------------------------
@@ -732,10 +732,10 @@ def size(x: Any, mode: int | None = None) -> Any:
     """
     if mode is not None:
         if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
-            raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
+            raise LayoutTypeError(f"size: mode must be an integer, got {fmt(mode)}")
         if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
                 x.shape if isinstance(x, Layout) else x):
-            raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
+            raise CoordinateError(f"size: mode {mode} is not a mode of {fmt(x)}"[:200])
         return size(x[mode] if isinstance(x, Layout) else x[mode])
     if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
         return x.size()
@@ -749,7 +749,7 @@ def cosize(x: Any) -> Any:
     32
     """
     if not hasattr(x, "cosize"):
-        raise LayoutTypeError(f"cosize: expected a layout, got {x!r}")
+        raise LayoutTypeError(f"cosize: expected a layout, got {fmt(x)}")
     return x.cosize()
 
 
@@ -793,7 +793,7 @@ def stride(x: Layout) -> Any:
     (1, 8)
     """
     if not isinstance(x, Layout):
-        raise LayoutTypeError(f"stride: expected a Layout, got {x!r}")
+        raise LayoutTypeError(f"stride: expected a Layout, got {fmt(x)}")
     return x.stride
 
 
@@ -801,7 +801,7 @@ def _slice_tuple(c: Any, t: Any) -> tuple:
     """CuTe's lift_slice: the pieces of ``t`` at the ``_`` positions of ``c``, as a flat-ish tuple."""
     if isinstance(c, tuple):
         if not isinstance(t, tuple) or len(c) != len(t):
-            raise CongruenceError(f"slice: coordinate {c!r} is not congruent with {format_inttuple(t)}")
+            raise CongruenceError(f"slice: coordinate {fmt(c)} is not congruent with {format_inttuple(t)}")
         out: tuple = ()
         for ci, ti in zip(c, t):
             out += _slice_tuple(ci, ti)
@@ -840,11 +840,11 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     pycute_layouts.errors.CoordinateError: slice of (8,4):(4,1): coordinate 4 is out of range [0, 4)
     """
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {fmt(layout)}")
     if not isinstance(check, (bool, np.bool_)):
-        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {check!r}")
+        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {fmt(check)}")
     if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
-        raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
+        raise CongruenceError(f"slice: coordinate {fmt(coord)} has modes but layout {layout} is rank-1 without modes")
     s = unwrap_single(_slice_tuple(coord, layout._s))
     d = unwrap_single(_slice_tuple(coord, layout._d))
     fixed = _zero_underscores(coord)

@@ -71,7 +71,7 @@ class Tensor:
 
     def __init__(self, engine: np.ndarray | None, layout: Layout, offset: Any = 0, profile: Any = None):
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"Tensor: expected a Layout, got {layout!r}")
+            raise LayoutTypeError(f"Tensor: expected a Layout, got {fmt(layout)}")
         if engine is None and profile is None:
             raise LayoutValueError("Tensor: a tensor without an engine is a coordinate tensor and needs a profile")
         if engine is not None and (not isinstance(engine, np.ndarray) or engine.ndim != 1):
@@ -223,7 +223,7 @@ def make_tensor(engine: np.ndarray, layout: Layout | None = None) -> Tensor:
         layout = Layout(shape_[0] if len(shape_) == 1 else shape_, it.compact_row_major(shape_) if len(shape_) > 1 else 1)
         return Tensor(engine.reshape(-1), layout)
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"make_tensor: expected a Layout, got {layout!r}")
+        raise LayoutTypeError(f"make_tensor: expected a Layout, got {fmt(layout)}")
     if layout.coord_profile() is not None:
         raise LayoutTypeError(f"make_tensor: {layout} has basis strides; a data tensor needs integer offsets")
     if engine.ndim != 1:

@@ -238,7 +238,7 @@ class BitVector:
             if isinstance(other, sp.Basic) and other.is_Integer:
                 other = int(other)
             else:
-                raise TypeError(f"BitVector {op}: unsupported operand {other!r}")
+                raise TypeError(f"BitVector {op}: unsupported operand {fmt(other)}")
         v = int(other)
         if v < 0:
             raise ProofError(f"BitVector {op}: negative constant {v}: addresses are non-negative here")
@@ -300,7 +300,7 @@ class BitVector:
                     acc = _add(acc, [_ZERO] * k + [_anf_and(bk, x) for x in self._bits])
             return self._new(acc)
         if isinstance(other, bool) or not isinstance(other, (int, np.integer)):
-            raise TypeError(f"BitVector *: unsupported operand {other!r}")
+            raise TypeError(f"BitVector *: unsupported operand {fmt(other)}")
         c = int(other)
         if c < 0:
             raise ProofError(f"BitVector *: negative constant {c}: addresses are non-negative here")
@@ -335,7 +335,7 @@ class BitVector:
 
     def _shift_amount(self, k: Any, op: str) -> int:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) < 0:
-            raise TypeError(f"BitVector {op}: shift by a non-negative integer constant, got {k!r}")
+            raise TypeError(f"BitVector {op}: shift by a non-negative integer constant, got {fmt(k)}")
         return int(k)
 
     def __lshift__(self, k: Any) -> BitVector:
@@ -346,7 +346,7 @@ class BitVector:
 
     def _pow2(self, d: Any, op: str) -> int:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d <= 0 or int(d) & (int(d) - 1):
-            raise ProofError(f"BitVector {op}: only division by a power of two is modelled, got {d!r}")
+            raise ProofError(f"BitVector {op}: only division by a power of two is modelled, got {fmt(d)}")
         return int(d).bit_length() - 1
 
     def __floordiv__(self, d: Any) -> BitVector:
@@ -483,7 +483,7 @@ def apply_map(fn: Any, x: BitVector) -> BitVector:
             raise ProofError(f"bit-vector model: base address {fn.base_address} of {fn} is not a multiple "
                              f"of {eb}")
         return apply_map(fn.swizzle, off + fn.base_address // eb) * eb
-    raise LayoutTypeError(f"bit-vector model: cannot apply {fn!r} to an address")
+    raise LayoutTypeError(f"bit-vector model: cannot apply {fmt(fn)} to an address")
 
 
 def _is_known(fn: Any) -> bool:
@@ -505,7 +505,7 @@ def _call_user(fn: Callable, coord: Any, shape: Any) -> Any:
 
 def _as_address(v: Any, fn: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise ProofError(f"the function {_describe(fn)} returned {v!r}, not an integer address"[:300])
+        raise ProofError(f"the function {_describe(fn)} returned {fmt(v)}, not an integer address"[:300])
     return int(v)
 
 
@@ -529,7 +529,7 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
         return apply_map(fn, space.index_vector()), f"{fn} evaluated on the index bits by the layout algebra"
     if not callable(fn):
         raise LayoutTypeError(f"{side} side: expected a Layout, ComposedLayout, SwizzledSmemLayout, Swizzle "
-                              f"or a callable, got {fn!r}")
+                              f"or a callable, got {fmt(fn)}")
     try:
         r = _call_user(fn, space.coordinate_vectors(), space.shape)
         if isinstance(r, BitVector):
@@ -538,7 +538,7 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
             return r, "the function evaluated symbolically on the coordinate bits"
         if isinstance(r, (int, np.integer)) and not isinstance(r, bool):
             return space.index_vector()._lift(int(r), "result"), "the function is the constant " + str(int(r))
-        raise TypeError(f"returned {r!r}")
+        raise TypeError(f"returned {fmt(r)}")
     except (TypeError, LayoutError, ArithmeticError, ValueError) as e:
         reason = f"{type(e).__name__}: {e}"
     return _truth_table(fn, space, side, reason)
@@ -613,7 +613,7 @@ def addresses(f: Any, domain: Any) -> np.ndarray:
     if _is_known(f):
         return np.asarray(f(idx), dtype=np.int64)
     if not callable(f):
-        raise LayoutTypeError(f"addresses: expected a layout, a swizzle or a callable, got {f!r}")
+        raise LayoutTypeError(f"addresses: expected a layout, a swizzle or a callable, got {fmt(f)}")
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
         c = it.idx2crd(i, shape) if isinstance(shape, tuple) else i
@@ -797,7 +797,7 @@ def equivalent(
     Counterexample(coordinate=(2, 0), left_address=144, right_address=128)
     """
     if not isinstance(method, str) or method not in ("anf", "sat"):
-        raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {method!r}")
+        raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {fmt(method)}")
     space = _Space(domain, "equivalent")
     if nbits is not None:
         check_count("equivalent", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES
 from ..errors import ProofError
+from ..limits import fmt
 from .model import Faults, Pairing, check_pairing, tma_addresses, wgmma_addresses
 from .results import TheoremCounterexample, TheoremProof
 
@@ -65,10 +66,10 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
     check_pairing(p, "check_sizes")
     f = faults if faults is not None else Faults()
     if not isinstance(f, Faults):
-        raise ProofError(f"check_sizes: faults must be a Faults object, got {faults!r}"[:200])
+        raise ProofError(f"check_sizes: faults must be a Faults object, got {fmt(faults)}"[:200])
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) \
             or not all(isinstance(mk, (list, tuple)) and len(mk) == 2 for mk in sizes):
-        raise ProofError(f"check_sizes: sizes must be a list of (m, k) pairs, got {sizes!r}"[:200])
+        raise ProofError(f"check_sizes: sizes must be a list of (m, k) pairs, got {fmt(sizes)}"[:200])
     for m, k in sizes:
         cx = first_mismatch(p, m, k, dst_address, f, method, "every coordinate evaluated")
         if cx is not None:

@@ -15,6 +15,7 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 from ..errors import LayoutError, ProofError
+from ..limits import fmt
 from .bitvec import Counterexample, address_bits, equivalent
 from .model import (
     Faults,
@@ -57,7 +58,7 @@ def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> t
     """
     if isinstance(period_bytes, bool) or not isinstance(period_bytes, (int, np.integer)) or not is_pow2(int(period_bytes)) \
             or period_bytes > SMEM_WINDOW_BYTES:
-        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {period_bytes!r}")
+        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {fmt(period_bytes)}")
     P = int(period_bytes)
     return first_period_violation(fn, P) is None, address_bits(fn, (2 * P,), P.bit_length())
 
@@ -135,7 +136,7 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
         raise NotApplicable(f"the {p.mma_mode.short_name} mode holds one instruction's 32 bytes of K per swizzle row "
                             "(or less): the next K slice is the next atom, covered by the atom-base step")
     if isinstance(advance_bytes, bool) or not isinstance(advance_bytes, int) or advance_bytes % 16:
-        raise ProofError(f"advance_bytes must be a multiple of 16, got {advance_bytes!r}")
+        raise ProofError(f"advance_bytes must be a multiple of 16, got {fmt(advance_bytes)}")
     d0 = instruction_descriptors(p, 2, 1, dst_address, Faults())[0]
     spa = p.mma_mode.width_bytes // 32
     ki = p.k_instr_elems
@@ -207,7 +208,7 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
     try:
         mode = SwizzleMode.parse(swizzle)
     except LayoutError as e:
-        raise ProofError(f"unknown swizzle mode {swizzle!r}: {e}") from None
+        raise ProofError(f"unknown swizzle mode {fmt(swizzle)}: {e}") from None
     cls = wgmma_mod.SmemDescriptor if ar == "sm90" else umma_mod.UmmaSmemDescriptor
     if not mode.is_swizzled:
         raise NotApplicable("the unswizzled mode has no pattern and no base offset")
@@ -215,7 +216,7 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
         raise NotApplicable(f"sm90 wgmma has no {mode.short_name} layout type")
     if base_offset_fn is not None and not callable(base_offset_fn):
         raise ProofError(f"base_offset_fn must be None or a callable (mode, pattern_start) -> base offset, got "
-                         f"{base_offset_fn!r}"[:200])
+                         f"{fmt(base_offset_fn)}"[:200])
     rule = base_offset_fn if base_offset_fn is not None else base_offset_for_pattern_start
     sw = mode.byte_swizzle
     P = mode.period_bytes

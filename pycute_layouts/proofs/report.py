@@ -16,7 +16,8 @@ import numpy as np
 
 from ..arch.swizzle_modes import MMA_MODES
 from ..errors import ProofError
-from ..limits import check_sequence, fmt
+from ..limits import check_sequence
+from ..limits import fmt as fmt_value
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
 from .model import (
     ARCHS,
@@ -169,7 +170,7 @@ class ProofReport:
               with ``details`` every row carries its full detail.
         """
         if not details and (isinstance(width, bool) or not isinstance(width, int) or width < 60):
-            raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {width!r}")
+            raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {fmt_value(width)}")
         w = None if details else width
         legend = ("expected: the fixed table written from the PTX ISA; refuted rows pair a TMA-only mode with the "
                   "nearest MMA atom; n/a = not applicable (the detail says why)"
@@ -249,7 +250,7 @@ def _selection(name: str, values: Any) -> tuple:
         return tuple(dict.fromkeys(check_sequence("report", name, values, _MAX_SELECTION, ProofError)))
     if isinstance(values, (str, int)) and not isinstance(values, (bool, np.bool_)):
         return (values,)
-    raise ProofError(f"report: {name} must be a value or a list of values, got {fmt(values)}")
+    raise ProofError(f"report: {name} must be a value or a list of values, got {fmt_value(values)}")
 
 
 #: Values one selection argument of :func:`report` may list (every vocabulary is far smaller).
@@ -277,7 +278,7 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     majors = tuple(parse_major(m) for m in _selection("majors", majors))
     bits_list = tuple(parse_bits(b) for b in _selection("element_bits", element_bits))
     if not isinstance(exhaustive, bool):
-        raise ProofError(f"report: exhaustive must be a bool, got {fmt(exhaustive)}")
+        raise ProofError(f"report: exhaustive must be a bool, got {fmt_value(exhaustive)}")
     rep = ProofReport()
     for mode in mds:
         for major in majors:

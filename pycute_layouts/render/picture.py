@@ -15,7 +15,7 @@ from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
+from ..limits import MAX_ELEMENT_BITS, fmt
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -99,7 +99,7 @@ def _check_choice(who: str, name: str, value: Any, allowed: tuple, none_ok: bool
         return None
     if not isinstance(value, str) or value not in allowed:
         opts = ", ".join(repr(a) for a in allowed) + (", None" if none_ok else "")
-        raise LayoutValueError(f"{who}: {name} must be one of {opts}; got {value!r}")
+        raise LayoutValueError(f"{who}: {name} must be one of {opts}; got {fmt(value)}")
     return value
 
 
@@ -109,7 +109,7 @@ def _check_element_bits(who: str, element_bits: Any) -> int | None:
     if isinstance(element_bits, (bool, np.bool_)) or not isinstance(element_bits, (int, np.integer)) \
             or not 0 < element_bits <= MAX_ELEMENT_BITS:
         raise UnitError(f"{who}: element_bits must be a positive integer (bits per element), got "
-                        f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+                        f"{fmt(element_bits)} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     return int(element_bits)
 
 
@@ -483,7 +483,7 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
     eb = _check_element_bits(who, element_bits)
     if title is not None and not isinstance(title, str):
-        raise LayoutTypeError(f"{who}: title must be a string, got {title!r}")
+        raise LayoutTypeError(f"{who}: title must be a string, got {fmt(title)}")
     src = _source(obj, eb, swizzle_unit, who)
     cs = _cells(src, cell, who)
     labels = _labels_of(cs, label, src.is_1d)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError, MissingDependencyError
+from ..limits import fmt
 from .geometry import geometry, wrap_words
 from .picture import PALETTE, WHITE, picture
 
@@ -44,9 +45,9 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
     True
     """
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 10 <= dpi <= 1200:
-        raise LayoutValueError(f"to_png: dpi must be an integer in [10, 1200], got {dpi!r}")
+        raise LayoutValueError(f"to_png: dpi must be an integer in [10, 1200], got {fmt(dpi)}")
     if not isinstance(path, (str, os.PathLike)):
-        raise LayoutTypeError(f"to_png: path must be a file name, got {path!r}")
+        raise LayoutTypeError(f"to_png: path must be a file name, got {fmt(path)}")
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_png")
     try:

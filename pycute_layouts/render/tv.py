@@ -111,11 +111,11 @@ def atom_layout_for_picture(obj: Any, operand: str = "C", tile_shape: Any = None
     if isinstance(obj, atoms.MmaAtom):
         obj = atoms.make_tiled_mma(obj)
     if not isinstance(obj, atoms.TiledMma):
-        raise LayoutTypeError(f"atom_picture: expected an MMA/copy atom, a TiledMma or an atom name, got {obj!r}")
+        raise LayoutTypeError(f"atom_picture: expected an MMA/copy atom, a TiledMma or an atom name, got {fmt(obj)}")
     op = "C" if str(operand).upper() == "D" else str(operand).upper()
     d = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}.get(op)
     if d is None:
-        raise LayoutValueError(f"atom_picture: operand must be 'A', 'B' or 'C', got {operand!r}")
+        raise LayoutValueError(f"atom_picture: operand must be 'A', 'B' or 'C', got {fmt(operand)}")
     shape = tile_shape if tile_shape is not None else (obj.tile_size_mnk[d[0]], obj.tile_size_mnk[d[1]])
     lay = obj.partition(op, tuple(shape))
     rn, cn = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}[op]
@@ -127,10 +127,10 @@ def _copy_layout(a: atoms.CopyAtom, side: Any, element_bits: int | None) -> tupl
     if side in ("C", None):
         side = "dst" if a.kind in ("ldsm", "tmem_load") else "src"
     if not isinstance(side, str) or side not in ("src", "dst"):
-        raise LayoutValueError(f"atom_picture: a copy atom's side is 'src' or 'dst', got {side!r}")
+        raise LayoutValueError(f"atom_picture: a copy atom's side is 'src' or 'dst', got {fmt(side)}")
     eb = element_bits if element_bits is not None else (16 if a.smem_side else 32)
     if isinstance(eb, bool) or eb not in (8, 16, 32, 64):
-        raise UnitError(f"atom_picture: element_bits must be 8, 16, 32 or 64, got {element_bits!r}")
+        raise UnitError(f"atom_picture: element_bits must be 8, 16, 32 or 64, got {fmt(element_bits)}")
     lay = _bits_to_elements(a.src_layout if side == "src" else a.dst_layout, eb, a.name, side)
     row_bits = 128 if a.smem_side else int(a.ref_layout[1].size()) // (32 if a.tmem_shape == "32dp32b" else 16)
     total_bits = 8 * 128 * a.num_matrices if a.smem_side else int(a.ref_layout[1].size())

@@ -65,6 +65,7 @@ import numpy as np
 
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import TensorMapError
+from ...limits import fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .enums import Interleave, check_int, check_int_seq, fmt_number
 
@@ -312,7 +313,7 @@ def box_to_smem(
         if d < 1:
             raise TensorMapError(f"{who}: box_dims[{i}] must be >= 1, got {d}")
     if isinstance(elem_bytes, (bool, np.bool_)) or not isinstance(elem_bytes, (numbers.Rational, np.integer)):
-        raise TensorMapError(f"{who}: elem_bytes must be a positive int or Fraction, got {elem_bytes!r}")
+        raise TensorMapError(f"{who}: elem_bytes must be a positive int or Fraction, got {fmt(elem_bytes)}")
     eb = Fraction(int(elem_bytes)) if isinstance(elem_bytes, np.integer) else Fraction(elem_bytes)
     if eb <= 0:
         raise TensorMapError(f"{who}: elem_bytes must be positive, got {fmt_number(eb)}")

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
-from ...limits import check_count, check_sequence
+from ...limits import check_count, check_sequence, fmt
 from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
@@ -96,7 +96,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
     @classmethod
     def _missing_(cls, value: Any) -> _DriverEnum:
         """``Enum(v)`` for a value that names no enumerator: TensorMapError listing the values."""
-        raise TensorMapError(f"{cls.__name__}: {value!r} is not a value of the enum; {cls._allowed_text()}"[:400])
+        raise TensorMapError(f"{cls.__name__}: {fmt(value)} is not a value of the enum; {cls._allowed_text()}"[:400])
 
     @classmethod
     def _allowed_text(cls) -> str:
@@ -146,7 +146,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
             alias = _ALIASES.get(name, {}).get(key)
             if alias is not None and not full:
                 return cls[alias]
-        raise TensorMapError(f"{name}.parse: cannot parse {value!r}; allowed values: {cls._allowed_text()}")
+        raise TensorMapError(f"{name}.parse: cannot parse {fmt(value)}; allowed values: {cls._allowed_text()}")
 
 
 #: Architectures ``validate(arch=...)`` knows, oldest first (tensor maps need compute capability >= 9.0).

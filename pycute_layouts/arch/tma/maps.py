@@ -23,6 +23,7 @@ import numpy as np
 from ...core.composed import ComposedLayout
 from ...core.layout import Layout
 from ...errors import TensorMapError
+from ...limits import fmt
 from ..swizzle_modes import SwizzleMode
 from .box import box_to_smem, elements_per_dim, swizzle_mode_info
 from .enums import (
@@ -116,7 +117,7 @@ class _Checker:
 
 def _parse_direction(direction: Any, who: str) -> str:
     if not isinstance(direction, str) or direction not in ("load", "store"):
-        raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {direction!r}")
+        raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {fmt(direction)}")
     return direction
 
 
@@ -313,7 +314,7 @@ class _TensorMapBase:
         self._specific(c, d)
         if arch is not None:
             if arch not in ARCHS:
-                raise TensorMapError(f"{self._FUNCTION}: arch must be one of {', '.join(ARCHS)} or None, got {arch!r}")
+                raise TensorMapError(f"{self._FUNCTION}: arch must be one of {', '.join(ARCHS)} or None, got {fmt(arch)}")
             if arch == "sm90":
                 self._check_sm90(c)
         return c.found

@@ -571,7 +571,7 @@ def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_t
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
             or int(element_bits) not in (8, 16, 32, 64):
         raise _err("plan.input", f"element_bits must be 8, 16, 32 or 64 (TMA's whole-byte element sizes), "
-                                 f"got {element_bits!r}")
+                                 f"got {fmt(element_bits)}")
     bits = int(element_bits)
     if bits_from_layout is not None and bits_from_layout != bits:
         raise _err("plan.input", f"the SwizzledSmemLayout holds {bits_from_layout}-bit elements but "
@@ -581,7 +581,7 @@ def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_t
     elif dt.bits != bits:
         raise _err("plan.input", f"data_type {dt.short_name} has {dt.bits}-bit elements but element_bits={bits}")
     if not isinstance(split, bool):
-        raise _err("plan.input", f"split must be True or False, got {split!r}")
+        raise _err("plan.input", f"split must be True or False, got {fmt(split)}")
     for lay, what in ((L, "smem layout"), (G, "global layout")):
         if lay.is_symbolic():
             raise _err("plan.input", f"the {what} {lay} has unbound symbols; bind them first (layout.subs(...))")

@@ -144,7 +144,7 @@ def _check_int(name: str, v: Any, allowed: Any) -> int:
     v = check_count(_who(), name, v, None, None, DescriptorError)
     if v not in allowed:
         shown = ", ".join(str(x) for x in allowed) if len(allowed) < 10 else f"{min(allowed)}..{max(allowed)}"
-        raise DescriptorError(f"{_who()}: {name}={v!r} is not allowed here (allowed: {shown})")
+        raise DescriptorError(f"{_who()}: {name}={fmt(v)} is not allowed here (allowed: {shown})")
     return v
 
 
@@ -258,7 +258,7 @@ class InstrDescriptor:
                                   f"{', '.join(INSTR_KINDS)})")
         if (k in BLOCK_SCALED_KINDS) != (sf is not None):
             need = "needs sf_type (ue8m0 or ue4m3)" if k in BLOCK_SCALED_KINDS else "takes no sf_type"
-            raise DescriptorError(f"{_who()}: kind::{k} {need}, got sf_type={sf!r}")
+            raise DescriptorError(f"{_who()}: kind::{k} {need}, got sf_type={fmt(sf)}")
         return k
 
     def _check_types(self) -> None:
@@ -395,7 +395,7 @@ class InstrDescriptor:
         """
         v = _check_u32(value)
         if not isinstance(block_scaled, bool):
-            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {block_scaled!r}")
+            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {fmt(block_scaled)}")
         out = []
         for kind in (BLOCK_SCALED_KINDS if block_scaled else INSTR_KINDS[:4]):
             d = _reading(v, kind)
@@ -428,7 +428,7 @@ class InstrDescriptor:
         """
         v = _check_u32(value)
         if not isinstance(block_scaled, bool):
-            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {block_scaled!r}")
+            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {fmt(block_scaled)}")
         reserved = _RESERVED_BS if block_scaled else _RESERVED_DENSE
         if v & reserved:
             bits = ", ".join(str(i) for i in range(32) if (v & reserved) >> i & 1)
@@ -439,7 +439,7 @@ class InstrDescriptor:
         if kind is not None:
             if not isinstance(kind, str) or kind not in _KINDS or (kind in BLOCK_SCALED_KINDS) != bool(block_scaled):
                 kinds = ", ".join(BLOCK_SCALED_KINDS if block_scaled else INSTR_KINDS[:4])
-                raise DescriptorError(f"InstrDescriptor.decode: kind={kind!r} does not match block_scaled="
+                raise DescriptorError(f"InstrDescriptor.decode: kind={fmt(kind)} does not match block_scaled="
                                       f"{block_scaled} (kinds: {kinds})")
             return _reading(v, kind, strict=True)
         found = cls.readings(v, block_scaled)
@@ -550,14 +550,14 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     """
     if settings is not None and not isinstance(settings, dict):
         raise DescriptorError(f"instr_desc_for_operands: settings must be None or a dict of setting -> value, "
-                              f"got {settings!r}"[:200])
+                              f"got {fmt(settings)}"[:200])
     s = dict(settings or {})
     bad = sorted(set(s) - set(_SETTING_KEYS))
     if bad:
-        raise DescriptorError(f"instr_desc_for_operands: unknown setting {bad[0]!r} (settings: {', '.join(_SETTING_KEYS)})")
+        raise DescriptorError(f"instr_desc_for_operands: unknown setting {fmt(bad[0])} (settings: {', '.join(_SETTING_KEYS)})")
     for name, t in (("a_type", a_type), ("b_type", b_type)):
         if not isinstance(t, str) or t not in SMEM_TYPE_TO_IDESC:
-            raise DescriptorError(f"instr_desc_for_operands: {name}={t!r} has no tcgen05 type (types: "
+            raise DescriptorError(f"instr_desc_for_operands: {name}={fmt(t)} has no tcgen05 type (types: "
                                   f"{', '.join(SMEM_TYPE_TO_IDESC)})")
     packed = "e2m1" in (a_type, b_type)
     if packed:
@@ -570,7 +570,7 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     s.setdefault("n", n)
     for name in ("m", "n"):
         if isinstance(s[name], bool) or not isinstance(s[name], int):
-            raise DescriptorError(f"instr_desc_for_operands: {name} must be an int, got {s[name]!r}"[:200])
+            raise DescriptorError(f"instr_desc_for_operands: {name} must be an int, got {fmt(s[name])}"[:200])
     s.setdefault("cta_group", 2 if s["m"] == 256 else 1)
     return InstrDescriptor(a_type=SMEM_TYPE_TO_IDESC[a_type], b_type=SMEM_TYPE_TO_IDESC[b_type],
                            a_major=a_major, b_major=b_major, **s)

@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Sequence
 
 from ...errors import LayoutError
+from ...limits import fmt
 
 __all__ = ["defines", "int0"]
 
@@ -23,12 +24,12 @@ def defines(items: Sequence[str] | None) -> dict:
     out: dict = {}
     for item in items or ():
         if "=" not in item:
-            raise LayoutError(f"-D expects NAME=VALUE, got {item!r}")
+            raise LayoutError(f"-D expects NAME=VALUE, got {fmt(item)}")
         k, v = item.split("=", 1)
         try:
             out[k.strip()] = int(v, 0)
         except ValueError:
-            raise LayoutError(f"-D {k}: value must be an integer, got {v!r}") from None
+            raise LayoutError(f"-D {k}: value must be an integer, got {fmt(v)}") from None
     return out
 
 
@@ -41,4 +42,4 @@ def int0(text: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer (decimal or 0x hex), got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer (decimal or 0x hex), got {fmt(text)}") from None

@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import codegen
 from ...errors import LayoutError
+from ...limits import fmt as fmt_value
 
 __all__ = ["register"]
 
@@ -24,7 +25,7 @@ def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text)
     except OSError as e:
-        raise LayoutError(f"codegen: cannot write {path!r}: {e.strerror or e}") from None
+        raise LayoutError(f"codegen: cannot write {fmt_value(path)}: {e.strerror or e}") from None
 
 
 def _cmd_codegen(args: argparse.Namespace) -> int:

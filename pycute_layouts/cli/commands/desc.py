@@ -30,6 +30,7 @@ from ...arch.swizzle_choice import choose_swizzle
 from ...codegen.spec import parse_arch, tile_field
 from ...core.notation import parse
 from ...errors import LayoutError
+from ...limits import fmt
 from ._common import defines, int0
 
 __all__ = ["register", "format_desc"]
@@ -211,7 +212,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     a = atoms.mma_atom(args.atom)
     op = (args.operand or "A").upper()
     if op not in ("A", "B"):
-        raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
+        raise LayoutError(f"desc: --operand must be A or B, got {fmt(args.operand)}")
     rows, k = a.tile_shape(op)
     if (rows, k) != (oc.mma_mn, oc.mma_k):
         raise LayoutError(f"desc: {a.name} reads a {rows}x{k} {op} tile per instruction, the descriptor describes "
@@ -219,7 +220,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     try:
         threads = [int(x) for x in args.threads.split(",")]
     except ValueError:
-        raise LayoutError(f"desc: --threads must be comma-separated integers, got {args.threads!r}") from None
+        raise LayoutError(f"desc: --threads must be comma-separated integers, got {fmt(args.threads)}") from None
     bad = [t for t in threads if not 0 <= t < a.num_threads]
     if bad:
         raise LayoutError(f"desc: --threads {bad} outside [0, {a.num_threads}) of {a.name}")

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import TensorMapError
+from ...limits import fmt
 
 __all__ = ["register", "int_list", "placement_grid", "format_grid"]
 
@@ -51,7 +52,7 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
         try:
             out.append(int(x.strip(), 0))
         except ValueError:
-            raise TensorMapError(f"{what}: expected comma-separated integers (decimal or 0x hex), got {text!r}") \
+            raise TensorMapError(f"{what}: expected comma-separated integers (decimal or 0x hex), got {fmt(text)}") \
                 from None
     return tuple(out)
 
@@ -60,7 +61,7 @@ def _int(text: str, what: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise TensorMapError(f"{what}: expected an integer (decimal or 0x hex), got {text!r}") from None
+        raise TensorMapError(f"{what}: expected an integer (decimal or 0x hex), got {fmt(text)}") from None
 
 
 def placement_grid(m: Any, dst_address: int, direction: str = "load") -> tuple[int, int, np.ndarray]:
@@ -155,7 +156,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     m = _map_from_args(args)
     direction = args.direction
     if direction not in ("load", "store"):
-        raise TensorMapError(f"--direction must be 'load' or 'store', got {direction!r}")
+        raise TensorMapError(f"--direction must be 'load' or 'store', got {fmt(direction)}")
     found = m.violations(direction, arch=None if args.arch == "any" else args.arch)
     if found:
         if args.json:
