@@ -254,6 +254,8 @@ def _tile(tile_shape: Any, unit: tuple[int, int], who: str) -> tuple[int, int]:
         return unit
     ok = isinstance(tile_shape, (tuple, list)) and len(tile_shape) == 2 and all(
         isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in tile_shape)
+    if ok:
+        check_budget(who, f"tile_shape {fmt(tile_shape)}", tile_shape[0] * tile_shape[1], MAX_EVAL_POINTS)
     if not ok:
         raise LayoutTypeError(f"{who}: tile_shape must be (rows, columns) of positive ints, got {fmt(tile_shape)}")
     if tile_shape[0] % unit[0] or tile_shape[1] % unit[1]:

@@ -793,10 +793,8 @@ class SmemDescriptorBase:
         ...
         pycute_layouts.errors.DescriptorError: advance(128): ...
         """
+        nbytes = check_count("advance", "nbytes", nbytes, None, None, DescriptorError)
         who = f"advance({nbytes})"
-        if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)):
-            raise DescriptorError(f"{who}: nbytes must be an int, got {fmt(nbytes)}")
-        nbytes = int(nbytes)
         if nbytes % 16:
             raise DescriptorError(f"{who}: the start address moves in 16-byte units; {nbytes} is not a "
                                   "multiple of 16")

@@ -148,8 +148,9 @@ class CheckedEnumMeta(EnumMeta):
     before Enum compares them (numpy arrays make ``==`` ambiguous); ``_missing_`` says why in each enum."""
 
     def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and isinstance(value, (np.ndarray, list, dict, set, tuple)):
-            return cls._missing_(value)
+        if not args and not kwargs and (isinstance(value, (np.ndarray, list, dict, set, tuple)) or isinstance(
+                value, int) and not -(1 << 64) < value < 1 << 64):
+            return cls._missing_(value)  # (Enum would format a huge int into its own message first)
         return super().__call__(value, *args, **kwargs)
 
 
@@ -531,7 +532,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             return cls(value)
         except ValueError:
             raise SwizzleModeError(
-                f"SwizzleMode.parse: {value} is not a SwizzleMode value (ints are read as CUtensorMapSwizzle: "
+                f"SwizzleMode.parse: {fmt(value)} is not a SwizzleMode value (ints are read as CUtensorMapSwizzle: "
                 f"0..6, and 96 for PTX's 96B); {cls._allowed()}"
             ) from None
 

@@ -132,7 +132,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
                 return cls(int(value))
             except ValueError:
                 raise TensorMapError(
-                    f"{name}.parse: {int(value)} is not a {name} value; allowed values: {cls._allowed_text()}"
+                    f"{name}.parse: {fmt(int(value))} is not a {name} value; allowed values: {cls._allowed_text()}"
                 ) from None
         if isinstance(value, str):
             key = value.strip().upper()
