@@ -90,36 +90,38 @@ def _check_args(who: Any, texts: dict[str, Any], error: Any = LayoutValueError) 
     """The helpers' own arguments: names are strings, ``error`` a LayoutError subclass."""
     for name, v in texts.items():
         if not isinstance(v, str):
-            raise LayoutTypeError(f"limits: {name} must be a string, got {v!r}"[:200])
+            raise LayoutTypeError(f"limits: {name} must be a string, got {fmt(v)}")
     if not (isinstance(error, type) and issubclass(error, LayoutError)):
-        raise LayoutTypeError(f"limits: error must be a LayoutError subclass, got {error!r}"[:200])
+        raise LayoutTypeError(f"limits: error must be a LayoutError subclass, got {fmt(error)}")
 
-def fmt(value: Any) -> str:
-    """``repr(value)`` for an error message, safe for every value: at most 120 characters, an integer of more
-    than ``MAX_INT_DIGITS`` digits shown by its bit length, and a value whose repr fails shown by its type.
+def fmt(value: Any, text: bool = False) -> str:
+    """``repr(value)`` (``str(value)`` with ``text``) for an error message, safe for every value: THE formatter
+    of values in messages. At most 120 characters (400 with ``text``), an integer of more than
+    ``MAX_INT_DIGITS`` digits shown by its bit length, a value whose repr/str fails shown by its type.
 
     Post: returns a one-line str; never raises (ints past Python's 4,300-digit ``str`` limit included).
 
     >>> fmt(10**5000)
     '<an int of 16610 bits>'
-    >>> fmt((1, 2))
-    '(1, 2)'
+    >>> fmt((1, 2)), fmt("K"), fmt("K", text=True)
+    ('(1, 2)', "'K'", 'K')
     >>> len(fmt(tuple(range(1000))))
     120
     """
-    if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         if -_INT_BOUND < value < _INT_BOUND:
-            return repr(int(value))
+            return str(int(value))
         return f"<{'a negative' if value < 0 else 'an'} int of {int(value).bit_length()} bits>"
     try:
-        text = repr(value)
+        shown = str(value) if text else repr(value)
     except Exception:  # noqa: BLE001 - a repr that fails (huge ints inside, a broken __repr__) is shown by type
         return f"<a {type(value).__name__}>"
-    text = " ".join(text.split())
-    return text if len(text) <= _FMT_CHARS else text[:_FMT_CHARS - 3] + "..."
+    shown = " ".join(shown.split()) if "\n" in shown or "  " in shown and not text else shown
+    cap = 400 if text else _FMT_CHARS
+    return shown if len(shown) <= cap else shown[:cap - 3] + "..."
 
 
-def check_int_size(who: str, name: str, value: int) -> int:
+def check_int_size(who: str, name: str, value: Any) -> Any:
     """``value`` (an int) when it has at most ``MAX_INT_DIGITS`` decimal digits; else LayoutValueError.
 
     Pre:  ``value`` is an int (the caller checked its type).
@@ -132,6 +134,8 @@ def check_int_size(who: str, name: str, value: int) -> int:
     ...
     pycute_layouts.errors.LayoutValueError: F2: value has more than MAX_INT_DIGITS = 64 decimal digits, got <an int of 16610 bits>
     """
+    if type(value) is not int:
+        return check_count(who, name, value, None)
     if -_INT_BOUND < value < _INT_BOUND:
         return value
     raise LayoutValueError(f"{who}: {name} has more than MAX_INT_DIGITS = {MAX_INT_DIGITS} decimal digits, got {fmt(value)}")
@@ -232,7 +236,7 @@ def check_budget(who: str, what: str, points: Any, limit: int) -> None:
     """
     _check_args(who, {"who": who, "what": what})
     if isinstance(limit, bool) or not isinstance(limit, int):
-        raise LayoutTypeError(f"check_budget: limit must be an int, got {limit!r}"[:200])
+        raise LayoutTypeError(f"check_budget: limit must be an int, got {fmt(limit)}")
     name = next((k for k, v in _NAMES.items() if v == limit), str(limit))
     if type(points) is not int:
         raise LayoutValueError(f"{who}: {what} has a symbolic or non-integer size {fmt(points)}; only a concrete domain "
@@ -255,10 +259,10 @@ def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueEr
     """
     _check_args(who, {"who": who}, error)
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
-        raise error(f"{who}: expected a file path, got {path!r} ({type(path).__name__})"[:200])
+        raise error(f"{who}: expected a file path, got {fmt(path)} ({type(path).__name__})")
     name = os.fspath(path)
     if isinstance(name, bytes) or not name:
-        raise error(f"{who}: expected a file path, got {path!r}"[:200])
+        raise error(f"{who}: expected a file path, got {fmt(path)}")
     if os.path.isdir(name):
         raise error(f"{who}: cannot read {name!r}: it is a directory, not a file")
     try:
