@@ -40,6 +40,8 @@ __all__ = [
     "check_count",
     "check_int_size",
     "check_sequence",
+    "check_type",
+    "check_bool",
     "fmt",
     "read_text_file",
     "check_text_nesting",
@@ -188,6 +190,41 @@ _NAMES = {
     "MAX_FILE_BYTES": MAX_FILE_BYTES,
     "MAX_SEQUENCE_ITEMS": MAX_SEQUENCE_ITEMS,
 }
+
+
+def check_type(who: str, name: str, value: Any, types: Any, error: type[LayoutError] = LayoutTypeError) -> Any:
+    """``value`` when it is an instance of ``types`` (bools are not ints, numpy arrays are nothing but arrays);
+    else ``error`` naming ``who``, the argument and the value: THE check of a slot that takes one kind of object
+    (a Picture, a Pairing, a string, ...).
+
+    >>> check_type("caption_line", "pic", "K", str)
+    'K'
+    >>> check_type("caption_line", "pic", 3, str)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: caption_line: pic must be a str, got 3 (int)
+    """
+    _check_args(who, {"who": who, "name": name}, error)
+    tt = types if isinstance(types, tuple) else (types,)
+    if not all(isinstance(t, type) for t in tt):
+        raise LayoutTypeError(f"check_type: types must be classes, got {fmt(types)}")
+    if isinstance(value, tt) and not (isinstance(value, (bool, np.bool_)) and bool not in tt and np.bool_ not in tt):
+        return value
+    names = " or ".join(t.__name__ for t in tt)
+    raise error(f"{who}: {name} must be a {names}, got {fmt(value)} ({type(value).__name__})")
+
+
+def check_bool(who: str, name: str, value: Any, error: type[LayoutError] = LayoutTypeError) -> bool:
+    """``value`` as a bool (True, False, or a numpy bool), else ``error``: THE check of a flag argument, so an
+    array never meets ``if flag:``.
+
+    >>> check_bool("f", "trans", True)
+    True
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    _check_args(who, {"who": who, "name": name}, error)
+    raise error(f"{who}: {name} must be a bool, got {fmt(value)} ({type(value).__name__})")
 
 
 def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENCE_ITEMS,

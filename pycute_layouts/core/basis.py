@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_NESTING_DEPTH, MAX_SEQUENCE_ITEMS, check_int_size, fmt
+from ..limits import MAX_NESTING_DEPTH, MAX_SEQUENCE_ITEMS, check_int_size, check_sequence, check_type, fmt
 
 __all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis", "from_coord"]
 
@@ -195,6 +195,9 @@ def coprofile(strides: Any) -> Any:
     >>> coprofile([E(0), E(1)]), coprofile([E(0, 1), E(1)]), coprofile([E(1)])
     ((0, 0), ((0, 0), 0), (0, 0))
     """
+
+
+    strides = check_sequence("coprofile", "strides", strides)
     tree: dict = {}
     for d in strides:
         if isinstance(d, ScaledBasis):
@@ -248,6 +251,9 @@ def basis_components(strides: tuple, profile: Any) -> list[tuple[tuple, tuple]]:
     >>> basis_components((E(0), 0, 2 * E(1)), (0, 0))
     [((0,), (1, 0, 0)), ((1,), (0, 0, 2))]
     """
+
+
+    check_type("basis_components", "strides", strides, tuple)
     out = []
     for path in _leaf_paths(profile, ()):
         out.append((path, tuple(basis_get(d, path) for d in strides)))
@@ -269,6 +275,9 @@ def scaled_basis(value: Any, path: tuple) -> Any:
     >>> scaled_basis(2, (0, 1)), scaled_basis(0, (1,))
     (ScaledBasis('2@1@0'), 0)
     """
+
+
+    check_type("scaled_basis", "path", path, tuple)
     if isinstance(value, ScaledBasis):
         return value.with_prefix(path[0]) if len(path) == 1 else value * 1
     return value * E(*path)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES
 from ..errors import ProofError
-from ..limits import fmt
+from ..limits import check_count, check_type, fmt
 from .model import Faults, Pairing, check_pairing, tma_addresses, wgmma_addresses
 from .results import TheoremCounterexample, TheoremProof
 
@@ -23,6 +23,15 @@ OFF_PERIOD_BYTES = 0x180
 
 def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
     """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window."""
+
+
+    check_type("fits_window", "p", p, Pairing, ProofError)
+
+
+    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
+
+
+        check_count("fits_window", _n, _v, 0, None, ProofError)
     mn, kk = p.tile_shape(m, k)
     return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
 
@@ -30,6 +39,15 @@ def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
 def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
     """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
     aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
+
+
+    check_type("witness_destinations", "p", p, Pairing, ProofError)
+
+
+    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
+
+
+        check_count("witness_destinations", _n, _v, 0, None, ProofError)
     mn, kk = p.tile_shape(m, k)
     top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
     out = []
@@ -79,6 +97,15 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
 
 def prove_exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
     """The exhaustive method: every coordinate of the EXHAUSTIVE_SIZES tiles at the witness destinations."""
+
+
+    check_type("prove_exhaustive", "p", p, Pairing, ProofError)
+
+
+    check_count("prove_exhaustive", "dst", dst, 0, None, ProofError)
+
+
+    check_type("prove_exhaustive", "faults", faults, Faults, ProofError)
     steps: list = []
     n = 0
     for m, k in EXHAUSTIVE_SIZES:

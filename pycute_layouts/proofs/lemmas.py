@@ -15,7 +15,7 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 from ..errors import LayoutError, ProofError
-from ..limits import fmt
+from ..limits import check_count, fmt
 from .bitvec import Counterexample, address_bits, equivalent
 from .model import (
     Faults,
@@ -65,6 +65,15 @@ def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> t
 
 def first_period_violation(fn: Any, P: int) -> int | None:
     """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None."""
+
+
+    if not callable(fn):
+
+
+        raise ProofError(f"first_period_violation: fn must be callable, got {fmt(fn)}")
+
+
+    check_count("first_period_violation", "P", P, 1, SMEM_WINDOW_BYTES, ProofError)
     a = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
     lo = a % P
     try:

@@ -29,6 +29,9 @@ def is_pow2(n: int) -> bool:
     >>> is_pow2(64), is_pow2(0), is_pow2(96)
     (True, False, False)
     """
+
+
+    check_count("is_pow2", "n", n, None, None, ProofError)
     return n > 0 and n & (n - 1) == 0
 
 

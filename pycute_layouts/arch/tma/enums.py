@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
-from ...limits import check_count, check_sequence, fmt
+from ...limits import check_count, check_sequence, check_type, fmt
 from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
@@ -361,5 +361,8 @@ def fmt_number(x: Fraction | int) -> str:
     >>> fmt_number(Fraction(3, 4)), fmt_number(8)
     ('0.75', '8')
     """
+
+
+    check_type("fmt_number", "x", x, (int, Fraction, np.integer), TensorMapError)
     f = Fraction(x)
     return str(f.numerator) if f.denominator == 1 else repr(float(f))
