@@ -13,7 +13,7 @@ from typing import Any
 from ...arch import atoms
 from ...errors import LayoutError, LayoutValueError
 from ...limits import fmt
-from ._common import defines
+from ._common import defines, subparsers
 
 __all__ = ["register"]
 
@@ -171,6 +171,7 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 
 def register(sub: Any) -> None:
     """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object."""
+    sub = subparsers(sub, "analyze.register")
     a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",
                        description="Analyses of shared-memory layouts (see docs/analysis.md).")
     asub = a.add_subparsers(dest="analysis", metavar="ANALYSIS")

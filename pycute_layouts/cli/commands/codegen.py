@@ -15,6 +15,7 @@ from typing import Any
 from ... import codegen
 from ...errors import LayoutError
 from ...limits import fmt as fmt_value
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -44,6 +45,7 @@ def _cmd_codegen(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``codegen`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "codegen.register")
     h = sub.add_parser(
         "codegen", help="kernel constants (descriptors, K-step advances, TMA boxes, CuTe types) from a spec",
         description="Read a TOML or JSON spec (kernel, arch, operands A/B with tile MNxK, dtype, major, swizzle, "

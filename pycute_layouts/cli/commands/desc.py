@@ -27,11 +27,12 @@ from ... import codegen
 from ...arch import atoms, umma
 from ...arch.instruction import instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
+from ...codegen.constants import OperandConstants
 from ...codegen.spec import parse_arch, tile_field
 from ...core.notation import parse
 from ...errors import LayoutError
-from ...limits import fmt
-from ._common import defines, int0
+from ...limits import check_type, fmt
+from ._common import defines, int0, subparsers
 
 __all__ = ["register", "format_desc"]
 
@@ -51,6 +52,9 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[5])
     LBO          : 1024 B, encoded 64 (16-byte units; bits 16-29)
     """
+    check_type("format_desc", "oc", oc, OperandConstants)
+    check_type("format_desc", "instruction_note", instruction_note, str)
+    check_type("format_desc", "swizzle_reason", swizzle_reason, str)
     d = oc.descriptor
     unit = "wgmma.mma_async" if oc.arch == "sm90" else "tcgen05.mma"
     dt = oc.dtype.name if oc.dtype else f"{oc.element_bits}-bit"
@@ -230,6 +234,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
 
 def register(sub: Any) -> None:
     """Add the ``desc`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "desc.register")
     h = sub.add_parser(
         "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",
         description="Shared-memory matrix descriptor of one operand: build the tile from the swizzle atom "

@@ -21,7 +21,7 @@ from ... import proofs
 from ...errors import ProofError
 from ...limits import fmt
 from ...proofs.model import ARCHS, ELEMENT_BITS, MAJORS
-from ._common import int0
+from ._common import int0, subparsers
 
 __all__ = ["register"]
 
@@ -72,6 +72,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``prove`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "prove.register")
 
     h = sub.add_parser(
         "prove", help="prove that TMA swizzle modes produce the bytes wgmma/tcgen05 read (table of all pairings)",

@@ -41,7 +41,7 @@ from ...limits import MAX_TABLE_CELLS, check_budget
 from ...limits import fmt as fmt_value
 from ...render import grid_table, picture, picture_values, to_png, to_svg, to_tikz
 from ...render import tv as render_tv
-from ._common import defines
+from ._common import defines, subparsers
 
 __all__ = ["register"]
 
@@ -161,6 +161,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``show`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "show.register")
     s = sub.add_parser(
         "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
         description="Print a layout as a table (CuTe's print_layout), or write pictures of it: one cell per element "

@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from ...arch.tma import TiledTensorMap
 from ...errors import TensorMapError
-from ...limits import fmt
+from ...limits import check_count, check_type, fmt
 
 __all__ = ["register", "int_list", "placement_grid", "format_grid"]
 
@@ -42,7 +43,8 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
     >>> int_list("64,0x10", "--box-dim"), int_list("64x64", "--box-dim"), int_list("8192", "--global-strides")
     ((64, 16), (64, 64), (8192,))
     """
-    t = text.strip()
+    check_type("int_list", "what", what, str, TensorMapError)
+    t = check_type(what, "the value", text, str, TensorMapError).strip()
     if "," not in t and "x" in t.lower() and not t.lower().startswith("0x"):
         items = t.lower().split("x")
     else:
@@ -80,6 +82,7 @@ def placement_grid(m: Any, dst_address: int, direction: str = "load") -> tuple[i
     """
     from ...arch.swizzle_modes import SwizzleMode
 
+    check_type("placement_grid", "m", m, TiledTensorMap, TensorMapError)
     placed = m.smem_layout(dst_address=dst_address, direction=direction).reshape(-1) + dst_address
     cell = 8 if m.swizzle is SwizzleMode.B128_ATOM_32B_FLIP_8B else 16
     src = np.arange(placed.size, dtype=np.int64)[::cell]
@@ -100,6 +103,11 @@ def format_grid(cell: int, first: int, grid: np.ndarray, lines: int) -> str:
      0x0000 |  0  1  2  3  4  5  6  7
      0x0080 |  1  0  3  2  5  4  7  .
     """
+    check_count("format_grid", "cell", cell, 1, 128, TensorMapError)
+    check_count("format_grid", "first", first, 0, None, TensorMapError)
+    check_count("format_grid", "lines", lines, 0, None, TensorMapError)
+    if not isinstance(grid, np.ndarray) or grid.ndim != 2 or grid.dtype.kind not in "iu":
+        raise TensorMapError(f"format_grid: grid must be a 2-D integer array, got {fmt(grid)}")
     ncol = grid.shape[1]
     w = max(2, len(str(ncol - 1)))
     aw = max(4, len(f"{first + 128 * (grid.shape[0] - 1):x}"))
