@@ -42,6 +42,7 @@ __all__ = [
     "check_sequence",
     "check_type",
     "check_bool",
+    "check_fields",
     "fmt",
     "read_text_file",
     "check_text_nesting",
@@ -225,6 +226,80 @@ def check_bool(who: str, name: str, value: Any, error: type[LayoutError] = Layou
         return bool(value)
     _check_args(who, {"who": who, "name": name}, error)
     raise error(f"{who}: {name} must be a bool, got {fmt(value)} ({type(value).__name__})")
+
+
+def check_fields(obj: Any, error: type[LayoutError] = LayoutTypeError) -> None:
+    """Check every field of the dataclass instance ``obj`` against its annotation: THE constructor check of the
+    package's record classes (called from their ``__post_init__``), so a record never stores what its methods
+    cannot use.
+
+    Pre:  ``obj`` is a dataclass instance. Annotations checked: ``int`` (an int of at most ``MAX_INT_DIGITS``
+          digits, not a bool), ``bool``, ``str``, ``float`` (int or float), ``tuple[...]``/``list``/``dict``
+          (the container type), a class, and ``X | None``; ``Any`` and other forms are not checked.
+    Post: None, or ``error`` naming the class, the field and the value.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Box:
+    ...     rows: int
+    ...     name: str | None = None
+    ...     def __post_init__(self): check_fields(self)
+    >>> Box(3).rows
+    3
+    >>> Box("3")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: Box: field rows must be int, got '3' (str)
+    """
+    cls = type(obj)
+    hints = _FIELD_HINTS.get(cls)
+    if hints is None:
+        import dataclasses
+        import typing
+
+        try:
+            raw = typing.get_type_hints(cls)
+        except Exception:  # noqa: BLE001 - an annotation that cannot be resolved is not checked
+            raw = {}
+        hints = {f.name: raw.get(f.name) for f in dataclasses.fields(cls)}
+        _FIELD_HINTS[cls] = hints
+    for name, hint in hints.items():
+        value = getattr(obj, name)
+        if not _fits(value, hint):
+            raise error(f"{cls.__name__}: field {name} must be {_hint_text(hint)}, got {fmt(value)} "
+                        f"({type(value).__name__})")
+
+
+_FIELD_HINTS: dict = {}
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    import types
+    import typing
+
+    if hint is None or hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
+            and -_INT_BOUND < value < _INT_BOUND
+    if hint is bool:
+        return isinstance(value, (bool, np.bool_))
+    if hint is float:
+        return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    if origin is not None:
+        return not isinstance(origin, type) or isinstance(value, origin)
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def _hint_text(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
 
 
 def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENCE_ITEMS,

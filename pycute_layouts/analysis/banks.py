@@ -59,7 +59,7 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, fmt
+from ..limits import MAX_ELEMENT_BITS, check_fields, fmt
 
 __all__ = [
     "NUM_BANKS",
@@ -223,6 +223,9 @@ class BankConflicts:
     ideal_wavefronts: int
     conflict_degree: int
     per_bank: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def is_conflict_free(self) -> bool:
@@ -410,6 +413,9 @@ class SwizzleCandidate:
     conflict_degree: int
     tma_modes: tuple[str, ...]
     wgmma_mode: str | None
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def is_conflict_free(self) -> bool:

@@ -37,7 +37,7 @@ from ..core.inttuple import flatten
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS, fmt
+from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS, check_fields, fmt
 from .banks import as_smem_layout, tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
@@ -85,6 +85,9 @@ class LayoutExplanation:
     swizzle: dict | None
     wgmma: tuple[dict, ...]
     wgmma_notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def to_dict(self) -> dict:
         """JSON-ready fields.

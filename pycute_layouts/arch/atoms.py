@@ -34,7 +34,7 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout, make_layout, require_offsets
 from ..core.swizzle import Swizzle
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_EVAL_POINTS, MAX_TABLE_CELLS, check_budget, check_sequence, fmt
+from ..limits import MAX_EVAL_POINTS, MAX_TABLE_CELLS, check_budget, check_fields, check_sequence, fmt
 from .access import AccessPattern
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
 from .atoms_mma import MmaAtom, mma_families, parse_mma_name
@@ -140,6 +140,9 @@ class TiledMma:
     atom: MmaAtom
     atom_layout: Layout
     permutation: tuple[Any, Any, Any]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def num_threads(self) -> int:

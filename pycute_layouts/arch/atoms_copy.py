@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
-from ..limits import check_bool, check_count, check_type, fmt
+from ..limits import check_bool, check_count, check_fields, check_type, fmt
 from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
@@ -87,6 +87,9 @@ class CopyAtom:
     trans: bool = False
     tmem_shape: str = ""
     repeat: int = 0
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def smem_side(self) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import check_bool, check_count, check_sequence, fmt
+from ..limits import check_bool, check_count, check_fields, check_sequence, fmt
 
 __all__ = [
     "MmaAtom",
@@ -107,6 +107,9 @@ class MmaAtom:
     a_major: str
     b_major: str
     a_source: str
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def num_threads(self) -> int:

@@ -66,7 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
-from ..limits import MAX_EVAL_POINTS, check_budget, fmt
+from ..limits import MAX_EVAL_POINTS, check_budget, check_fields, fmt
 from .swizzle_modes import SwizzleMode
 
 __all__ = [
@@ -308,6 +308,9 @@ class Im2colAccess:
     smem_row: np.ndarray
     is_halo: np.ndarray
     in_bounds: np.ndarray
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def rank(self) -> int:
@@ -761,6 +764,9 @@ class InterleaveInfo:
     slices: int
     shape: tuple
     stride: tuple
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def channels(self) -> int:

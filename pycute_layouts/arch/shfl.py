@@ -63,7 +63,7 @@ from ..core.algebra import coalesce
 from ..core.layout import Layout
 from ..core.swizzle import XorSwizzle
 from ..errors import LayoutTypeError, ShflError
-from ..limits import check_count, fmt
+from ..limits import check_count, check_fields, check_type, fmt
 
 __all__ = [
     "WARP_SIZE",
@@ -476,6 +476,9 @@ class LaneLayout:
     layout: Layout
     in_range_mask: int = FULL_WARP
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     def __call__(self, lane: int | np.ndarray) -> int | np.ndarray:
         """The source lane of ``lane`` (an int or an integer array).
 
@@ -515,6 +518,9 @@ class ShiftLaneMap:
     offset: int
     in_range_mask: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def in_range(self) -> np.ndarray:
         """Pu per lane, a read-only bool array.
@@ -553,6 +559,9 @@ class XorLaneMap:
     xor_constant: int
     in_range_mask: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def in_range(self) -> np.ndarray:
         """Pu per lane, a read-only bool array.
@@ -579,6 +588,8 @@ class XorLaneMap:
         >>> lane_map("BFLY", 3, 31).swizzle_word(1)
         97
         """
+        if not isinstance(lane, np.ndarray) or lane.dtype.kind not in "iu":
+            lane = check_count("XorLaneMap.swizzle_word", "lane", lane, 0, WARP_SIZE - 1, ShflError)
         return (self.xor_constant << 5) | lane
 
 
@@ -699,6 +710,7 @@ def _parse_imm(tok: str) -> int | float | None:
 
 
 def _pred_operand(tok: str) -> tuple[str, bool]:
+    check_type("shfl", "a predicate operand", tok, str, ShflError)
     neg = tok.startswith("!")
     name = tok[1:].strip() if neg else tok
     if not _PRED.fullmatch(name):
@@ -721,6 +733,9 @@ class Instruction:
     guard_negated: bool = False
     line: int = 0
     text: str = ""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def parse_program(text: str) -> tuple[Instruction, ...]:
@@ -916,8 +931,9 @@ class Warp:
             if imm is None:
                 return self._reg(tok)
             tok = imm
-        if isinstance(tok, (bool, np.bool_)) or not isinstance(tok, (int, float, np.integer, np.floating)):
-            raise ShflError(f"{fmt(tok)} is neither a register name nor a number")
+        if isinstance(tok, (bool, np.bool_)) or not isinstance(tok, (int, float, np.integer, np.floating)) or not (
+                isinstance(tok, (float, np.floating)) or -(1 << 64) < tok < 1 << 64):
+            raise ShflError(f"{fmt(tok)} is neither a register name nor a number (a 64-bit integer or a float)")
         return np.full(WARP_SIZE, tok, dtype=self._dtype)
 
     def _executing(self, guard: str) -> np.ndarray:
@@ -926,6 +942,7 @@ class Warp:
         return self._active & (~p if neg else p)
 
     def _write(self, dst: str, values: np.ndarray, lanes: np.ndarray) -> None:
+        check_type("Warp", "a destination register", dst, str, ShflError)
         if dst == "RZ":
             return
         if not _REG.fullmatch(dst):
@@ -1020,6 +1037,7 @@ class Warp:
         >>> w = Warp({"Rx": 1.0}); w.execute(parse_program("FADD Rx, Rx, Rx")[0]); float(w["Rx"][0])
         2.0
         """
+        check_type("Warp.execute", "inst", inst, Instruction, ShflError)
         g = ("!" if inst.guard_negated else "") + inst.guard
         ops = inst.operands
         try:

@@ -35,7 +35,7 @@ from ..core.layout import Layout
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError, LayoutTypeError
-from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count, fmt
+from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count, check_fields, fmt
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -74,6 +74,9 @@ class MmaRules:
     reject_bits: dict[int, str]  # element_bits -> reason (DescriptorError text)
     k_bytes: dict[str, tuple[int, ...]]  # major -> allowed K extents of one operand, in bytes
     mn_only_modes: tuple[SwizzleMode, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def _check_rules(rules: Any, who: str) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LayoutValueError
+from ..limits import check_fields
 from .swizzle_modes import SwizzleMode
 
 __all__ = ["SwizzleChoice", "AUTO_CANDIDATES", "choose_swizzle"]
@@ -56,6 +57,9 @@ class SwizzleChoice:
     mode: SwizzleMode
     contiguous_bytes: int
     reason: str
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def _check(major: Any, element_bits: Any, contiguous_extent_elems: Any, arch: Any) -> tuple[str, int, int, str]:

@@ -68,7 +68,7 @@ from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
-from ..limits import check_count, check_type, fmt
+from ..limits import check_count, check_fields, check_type, fmt
 from ..version import __version__
 from .spec import (
     MMA_K_BYTES,
@@ -143,6 +143,9 @@ class OperandConstants:
     tma_copy_offsets_bytes: tuple[int, ...] = ()
 
     # -- derived --------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def smem_layout_text(self) -> str:
         """The smem tile as CuTe prints its type: ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (swizzle on bytes).
@@ -678,6 +681,9 @@ class KernelConstants:
     version: str
     instr_desc: Any = None  # sm100 with A and B: the umma.InstrDescriptor (None: see instr_desc_note)
     instr_desc_note: str = ""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def kernel(self) -> str:

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_NESTING_DEPTH, fmt
+from ..limits import MAX_NESTING_DEPTH, check_fields, fmt
 
 __all__ = [
     "lazy_sympy",
@@ -191,6 +191,9 @@ class Divisible:
 
     symbol: Any
     divisor: int
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def __init__(self, expr: Any, divisor: int):
         sp = _sp()

@@ -44,7 +44,7 @@ from ..core.composed import ComposedLayout
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
-from ..limits import check_count, fmt
+from ..limits import check_count, check_fields, fmt
 
 __all__ = [
     "ARCHS",
@@ -354,6 +354,9 @@ class Pairing:
     arch: str
 
     # -- facts ------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def module(self) -> ModuleType:
         """``arch.wgmma`` (sm90) or ``arch.umma`` (sm100)."""

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..arch.swizzle_modes import MMA_MODES
 from ..errors import ProofError
-from ..limits import check_sequence
+from ..limits import check_fields, check_sequence
 from ..limits import fmt as fmt_value
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
 from .model import (
@@ -96,6 +96,9 @@ class ReportRow:
     seconds: float = 0.0
     counterexample: dict | None = None
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def ok(self) -> bool:
         return self.status == self.expected and (self.exhaustive is None or self.exhaustive == self.status)
@@ -118,6 +121,9 @@ class ProofReport:
     negatives: list = field(default_factory=list)
     lemmas: list = field(default_factory=list)
     seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def ok(self) -> bool:

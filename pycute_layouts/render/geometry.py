@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import check_count, check_type
+from ..limits import check_count, check_fields, check_type
 from .picture import Picture
 
 __all__ = ["CHAR_W", "fmt_num", "Geom", "geometry", "wrap_words", "caption_line", "is_labelled"]
@@ -35,6 +35,9 @@ class Geom:
     label_every: int  # label every k-th row and column (1: every cell)
     col_tick_every: int
     row_tick_every: int
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_font: float, min_font: float,

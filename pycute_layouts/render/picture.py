@@ -15,7 +15,7 @@ from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, fmt
+from ..limits import MAX_ELEMENT_BITS, check_fields, fmt
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -68,6 +68,9 @@ class Picture:
     label_kind: str | None
     color_kind: str | None
     chunk_cells: tuple[int, int] = (1, 1)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def fill(self, r: int, c: int) -> str:
         """The fill color (``#rrggbb``) of cell (r, c).

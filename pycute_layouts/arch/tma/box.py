@@ -65,7 +65,7 @@ import numpy as np
 
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import TensorMapError
-from ...limits import fmt
+from ...limits import check_fields, fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .enums import Interleave, check_int, check_int_seq, fmt_number
 
@@ -113,6 +113,9 @@ class SwizzleModeInfo:
     base_offset_modulus: int
     required_alignment_bytes: int
     byte_map: Swizzle | XorSwizzle = field(compare=False)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def encodable(self) -> bool:

@@ -60,7 +60,7 @@ from ...core.layout import Layout, require_offsets
 from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import LayoutError, TensorMapError
-from ...limits import fmt
+from ...limits import check_fields, fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .box import MAX_BOX_BYTES, swizzle_mode_info
 from .enums import TensorDataType
@@ -153,6 +153,9 @@ class TmaCopy:
     coords: tuple[int, ...]
     smem_offset_bytes: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 @dataclass(frozen=True)
 class TmaLoadPlan:
@@ -180,6 +183,9 @@ class TmaLoadPlan:
     element_bits: int
     base_address: int
     box_notes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def box_dim(self) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import TensorMapError
-from ...limits import fmt
+from ...limits import check_fields, fmt
 from .enums import ALL_FUNCTIONS, IM2COL, IM2COL_WIDE, TILED
 
 __all__ = ["TensorMapRule", "TensorMapViolation", "RULES", "rules_for"]
@@ -42,6 +42,9 @@ class TensorMapRule:
     source: str = "002"
     checked_by: str = "validate"
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 @dataclass(frozen=True)
 class TensorMapViolation:
@@ -53,6 +56,9 @@ class TensorMapViolation:
 
     rule: str
     message: str
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def __str__(self) -> str:
         return self.message
