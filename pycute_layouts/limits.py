@@ -161,7 +161,7 @@ def check_count(who: str, name: str, value: Any, lo: int | None = 0, hi: int | N
     ...
     pycute_layouts.errors.LayoutValueError: explain: index must be in [0, 10], got 18446744073709551616
     """
-    _check_args(who, {"who": who, "name": name}, error or LayoutValueError)
+    _check_args(who, {"who": who, "name": name}, LayoutValueError if error is None else error)
     if isinstance(lo, bool) or lo is not None and not isinstance(lo, int) or hi is not None and (
             isinstance(hi, bool) or not isinstance(hi, int)):
         raise LayoutTypeError(f"check_count: bounds must be ints, got lo={fmt(lo)}, hi={fmt(hi)}")
@@ -251,6 +251,10 @@ def check_fields(obj: Any, error: type[LayoutError] = LayoutTypeError) -> None:
     ...
     pycute_layouts.errors.LayoutTypeError: Box: field rows must be int, got '3' (str)
     """
+    import dataclasses
+
+    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+        raise LayoutTypeError(f"check_fields: expected a dataclass instance, got {fmt(obj)}")
     cls = type(obj)
     hints = _FIELD_HINTS.get(cls)
     if hints is None:

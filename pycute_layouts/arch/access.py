@@ -21,7 +21,7 @@ import numpy as np
 from ..core.composed import ComposedLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
-from ..limits import check_count, fmt
+from ..limits import check_count, check_type, fmt
 
 __all__ = ["AccessPattern", "ldmatrix_pattern", "stmatrix_pattern", "vector_pattern", "parse_pattern", "WARP_THREADS"]
 
@@ -63,6 +63,7 @@ class AccessPattern:
     coords: tuple[Any, ...]
 
     def __post_init__(self) -> None:
+        check_type("AccessPattern", "name", self.name, str, LayoutValueError)
         check_access_bytes(self.access_bytes, f"AccessPattern {self.name!r}")
         if isinstance(self.coords, (str, bytes)) or not isinstance(self.coords, Sequence):
             raise LayoutTypeError(f"AccessPattern {fmt(self.name)}: coords must be a sequence of 32 coordinates, got "

@@ -351,6 +351,7 @@ def tv_table(tv: Layout) -> np.ndarray:
     """
     if not isinstance(tv, Layout) or tv.rank() != 2 or tv.is_symbolic():
         raise LayoutTypeError(f"tv_table: expected a rank-2 (thread, value) integer Layout, got {fmt(tv)}")
+    require_offsets(tv, "tv_table")
     nt, nv = int(tv[0].size()), int(tv[1].size())
     return np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nv, nt).T
 

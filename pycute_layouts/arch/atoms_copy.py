@@ -143,7 +143,7 @@ class CopyAtom:
         """
         if not self.smem_side:
             raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves tensor memory, not shared memory")
-        if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
+        if isinstance(element_bits, bool) or type(element_bits) is not int or element_bits not in (8, 16, 32, 64, 128):
             raise UnitError(f"CopyAtom.access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
         row_elems = 128 // element_bits
         origins = [(0, m * row_elems) for m in range(self.num_matrices)] if matrix_origins is None \

@@ -469,6 +469,7 @@ def mma_atom_names(*, majors: bool = False) -> list[str]:
     >>> len([n for n in names if n.startswith("SM90_")]), names[0]
     (1056, 'SM80_16x8x8_F16F16F16F16_TN')
     """
+    check_bool("mma_atom_names", "majors", majors)
     out = [f"SM80_16x8x{k}_{t}_TN" for k in (8, 16) for t in ("F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32")]
     out += [f"SM80_16x8x{k}_F32TF32TF32F32_TN" for k in (4, 8)]
     out += [f"SM80_{s}_S32{a}{b}S32_TN{sat}" for s in ("8x8x16", "16x8x16", "16x8x32") for a in ("S8", "U8")

@@ -66,7 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
-from ..limits import MAX_EVAL_POINTS, check_budget, check_fields, fmt
+from ..limits import MAX_EVAL_POINTS, check_budget, check_count, check_fields, check_sequence, fmt
 from .swizzle_modes import SwizzleMode
 
 __all__ = [
@@ -106,14 +106,11 @@ _INTERLEAVE_ALIASES = {
 
 
 def _int(who: str, name: str, v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise TensorMapError(f"{who}: {name} must be an integer, got {fmt(v)}")
-    return int(v)
+    return check_count(who, name, v, None, None, TensorMapError)
 
 
 def _ints(who: str, name: str, v: Any, length: int | None = None) -> tuple[int, ...]:
-    if isinstance(v, (str, bytes)) or not isinstance(v, (Sequence, np.ndarray)):
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {fmt(v)}")
+    v = check_sequence(who, name, v, error=TensorMapError)
     out = tuple(_int(who, f"{name}[{i}]", x) for i, x in enumerate(v))
     if length is not None and len(out) != length:
         raise TensorMapError(f"{who}: {name} must have {length} entries, got {len(out)}: {out}")

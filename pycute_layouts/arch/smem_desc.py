@@ -31,7 +31,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.display import rich_repr
 from ..core.inttuple import flatten
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError, LayoutTypeError
@@ -103,9 +103,7 @@ def _parse_mode(swizzle: Any, rules: MmaRules, who: str) -> SwizzleMode:
 
 def _check_bits(element_bits: Any, major: str, allowed: dict[int, tuple[str, ...]], rules: MmaRules,
                 who: str, what: str) -> int:
-    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)):
-        raise DescriptorError(f"{who}: element_bits must be an int, got {fmt(element_bits)}")
-    b = int(element_bits)
+    b = check_count(who, "element_bits", element_bits, None, None, DescriptorError)
     if b in rules.reject_bits:
         raise DescriptorError(f"{who}: {rules.reject_bits[b]}")
     if b not in allowed:
@@ -295,6 +293,8 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
                               f"from start_address), got {fmt(swizzle_anchor)}")
     offset_elems = 0
+    if isinstance(layout, Layout):
+        require_offsets(layout, who)
     if isinstance(layout, SwizzledSmemLayout):
         if layout.element_bits != element_bits:
             raise DescriptorError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements "

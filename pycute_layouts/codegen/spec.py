@@ -19,7 +19,15 @@ from ..arch import umma, wgmma
 from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
-from ..limits import MAX_ELEMENT_BITS, MAX_NESTING_DEPTH, check_count, check_sequence, check_text_nesting, read_text_file
+from ..limits import (
+    MAX_ELEMENT_BITS,
+    MAX_NESTING_DEPTH,
+    check_count,
+    check_sequence,
+    check_text_nesting,
+    check_type,
+    read_text_file,
+)
 from ..limits import fmt as fmt_value
 
 __all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
@@ -278,6 +286,7 @@ _TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def int_field(value: Any, field: str, lo: int | None = None) -> int:
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         try:
             value = int(value.strip(), 0)

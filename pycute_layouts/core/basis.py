@@ -78,6 +78,7 @@ class ScaledBasis:
     @staticmethod
     def of(terms: dict) -> Any:
         """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero."""
+        check_type("ScaledBasis.of", "terms", terms, dict)
         kept = [(p, c) for p, c in terms.items() if not _is_zero(c)]
         return ScaledBasis(*kept) if kept else 0
 

@@ -44,7 +44,7 @@ _LOADERS: list[Callable[[], Any]] = []
 
 
 def _check_format(fmt: Any, who: str) -> str:
-    if fmt not in DISPLAY_FORMATS:
+    if not isinstance(fmt, str) or fmt not in DISPLAY_FORMATS:
         raise LayoutValueError(f"{who}: format must be one of {', '.join(map(repr, DISPLAY_FORMATS))}, got {fmt_value(fmt)}")
     return fmt
 
@@ -95,7 +95,7 @@ def rich_repr(obj: Any, fmt: str) -> str | None:
     >>> rich_repr(object(), "png") is None
     True
     """
-    if fmt not in DISPLAY_FORMATS:
+    if not isinstance(fmt, str) or fmt not in DISPLAY_FORMATS:
         return None
     while _LOADERS:
         loader = _LOADERS.pop(0)

@@ -870,7 +870,7 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
 def _idx2crd(idx: Any, shape: Any, stride: Any) -> Any:
     if isinstance(shape, tuple):
         if not isinstance(stride, tuple) or len(stride) != len(shape):
-            raise CongruenceError(f"idx2crd: shape {shape} and stride {stride} are not congruent")
+            raise CongruenceError(f"idx2crd: shape {fmt(shape, True)} and stride {fmt(stride, True)} are not congruent")
         return tuple(_idx2crd(idx, s, d) for s, d in zip(shape, stride))
     if type(stride) is int and stride == 0 or type(shape) is int and shape == 0:
         raise LayoutValueError(f"idx2crd: shape {shape} and stride {stride} leaves must be non-zero")

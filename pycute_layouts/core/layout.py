@@ -694,6 +694,8 @@ def require_offsets(layout: Layout, who: str) -> None:
 
     >>> require_offsets(Layout((4, 8)), "show")
     """
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(layout)} ({type(layout).__name__})")
     if layout.coord_profile() is not None:
         text = str(layout)
         text = text if len(text) <= 120 else text[:117] + "..."

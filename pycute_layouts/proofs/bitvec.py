@@ -37,7 +37,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
-from ..limits import MAX_PROOF_BITS, check_count, fmt
+from ..limits import MAX_EVAL_POINTS, MAX_PROOF_BITS, check_budget, check_count, fmt
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
 
@@ -458,6 +458,8 @@ def _xor_map(sw: Any, x: BitVector) -> BitVector:
 
 def apply_map(fn: Any, x: BitVector) -> BitVector:
     """The value ``fn(x)`` for an index (or offset) ``x``, for the package's own function objects."""
+    if not isinstance(x, BitVector):
+        raise ProofError(f"apply_map: x must be a BitVector (BitVector.coordinates), got {fmt(x)}")
     if isinstance(fn, Layout):
         return _layout_on(fn, x)
     if isinstance(fn, Swizzle):
@@ -607,6 +609,7 @@ def addresses(f: Any, domain: Any) -> np.ndarray:
     n = it.product(shape)
     if type(n) is not int:
         raise ProofError(f"addresses: the domain {_fmt(shape)} is symbolic; bind it first")
+    check_budget("addresses", f"the domain {fmt(shape, True)}", n, MAX_EVAL_POINTS)
     idx = np.arange(n, dtype=np.int64)
     if isinstance(f, SwizzledSmemLayout):
         return np.asarray(f.byte_address(idx), dtype=np.int64)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..arch.swizzle_modes import MMA_MODES
 from ..errors import ProofError
-from ..limits import check_fields, check_sequence
+from ..limits import check_bool, check_fields, check_sequence
 from ..limits import fmt as fmt_value
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
 from .model import (
@@ -175,6 +175,7 @@ class ProofReport:
         Post: every line at most ``width`` characters (details cut with "...") unless ``details``;
               with ``details`` every row carries its full detail.
         """
+        check_bool("ProofReport.to_text", "details", details, ProofError)
         if not details and (isinstance(width, bool) or not isinstance(width, int) or width < 60):
             raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {fmt_value(width)}")
         w = None if details else width

@@ -53,7 +53,8 @@ def layout_table(layout: Any) -> str:
      0  | 0 | 2 | 4 | 6 |
         +---+---+---+---+
     """
-    return grid_table(str(layout), layout_grid(layout))
+    grid = layout_grid(layout)
+    return grid_table(str(layout), grid)
 
 
 def grid_table(title: str, grid: Any) -> str:

@@ -46,7 +46,7 @@ from ...core.inttuple import flatten
 from ...core.layout import Layout
 from ...core.tiling import tile_to_shape
 from ...errors import DescriptorError
-from ...limits import fmt
+from ...limits import check_count, fmt
 from ..smem_desc import split_leaves
 from .smem import UmmaSmemDescriptor
 
@@ -73,9 +73,7 @@ COPY_SHAPES: dict[str, tuple[int, int]] = {"128x256b": (128, 256), "4x256b": (4,
 
 
 def _pos_int(who: str, name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0:
-        raise DescriptorError(f"{who}: {name} must be a positive int, got {fmt(v)}")
-    return int(v)
+    return check_count(who, f"{name} (a positive int)", v, 1, None, DescriptorError)
 
 
 def sf_per_mma(kind: Any, vec_size: Any) -> int:
