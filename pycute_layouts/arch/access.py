@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
 from ..limits import check_count, check_type, fmt
 
@@ -215,6 +215,8 @@ def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
 
 def warp_coords(thread_offsets: Any, who: str) -> tuple[Any, ...]:
     if isinstance(thread_offsets, (Layout, ComposedLayout)):
+        if isinstance(thread_offsets, Layout):
+            require_offsets(thread_offsets, who)
         n = thread_offsets.size()
         if n != WARP_THREADS:
             raise LayoutValueError(f"{who}: the thread layout {thread_offsets} has {n} threads; a warp has 32")

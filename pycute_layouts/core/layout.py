@@ -739,7 +739,7 @@ def size(x: Any, mode: int | None = None) -> Any:
                 x.shape if isinstance(x, Layout) else x):
             raise CoordinateError(f"size: mode {mode} is not a mode of {fmt(x)}"[:200])
         return size(x[mode] if isinstance(x, Layout) else x[mode])
-    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, tuple):
+    if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, (tuple, type)):
         return x.size()
     return product(it.as_inttuple(x, "size"))
 
@@ -750,7 +750,7 @@ def cosize(x: Any) -> Any:
     >>> cosize(Layout((8, 4), (4, 1)))
     32
     """
-    if not hasattr(x, "cosize"):
+    if not hasattr(x, "cosize") or isinstance(x, type):
         raise LayoutTypeError(f"cosize: expected a layout, got {fmt(x)}")
     return x.cosize()
 
@@ -925,6 +925,10 @@ def int_layout(ss: list, dd: list) -> Layout:
 
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
     """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
+    if not path:
+        it.check_nesting(shape_, "basis_like", "shape")
+        if not isinstance(path, tuple):
+            raise LayoutTypeError(f"basis_like: path must be a tuple of mode indices, got {fmt(path)}")
     if isinstance(shape_, tuple):
         return tuple(basis_like(x, path + (i,)) for i, x in enumerate(shape_))
     return E(*path) if path else 1

@@ -13,9 +13,10 @@ import numpy as np
 
 from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
+from ..arch.smem_desc import SmemDescriptorBase
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 from ..errors import LayoutError, ProofError
-from ..limits import check_count, fmt
+from ..limits import check_count, check_type, fmt
 from .bitvec import Counterexample, address_bits, equivalent
 from .model import (
     Faults,
@@ -99,6 +100,7 @@ def descriptor_swizzle(d: Any) -> Any:
     2**B; compared with the library's function at every address of the 256 KiB window (a
     disagreement raises LibraryMismatch).
     """
+    check_type("descriptor_swizzle", "d", d, SmemDescriptorBase, ProofError)
     sw = d.swizzle.byte_swizzle
     mask = (1 << sw.bits) - 1
     add = (-d.base_offset) % (1 << sw.bits) if sw.bits else 0

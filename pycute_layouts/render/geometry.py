@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import check_count, check_fields, check_type
+from ..errors import LayoutValueError
+from ..limits import check_count, check_fields, check_type, fmt
 from .picture import Picture
 
 __all__ = ["CHAR_W", "fmt_num", "Geom", "geometry", "wrap_words", "caption_line", "is_labelled"]
@@ -16,6 +17,8 @@ def fmt_num(x: float) -> str:
 
 
     check_type("fmt_num", "x", x, (int, float))
+    if not -1e300 < x < 1e300:
+        raise LayoutValueError(f"fmt_num: x must be a finite number below 1e300 in magnitude, got {fmt(x)}")
     s = f"{x:.2f}".rstrip("0").rstrip(".")
     return s if s not in ("-0", "") else "0"
 

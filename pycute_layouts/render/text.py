@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core.layout import Layout, require_offsets, size
+from ..core.tensor import Tensor
 from ..errors import LayoutTypeError, LayoutValueError
 from ..limits import MAX_TABLE_CELLS, check_budget, fmt
 
@@ -23,7 +24,7 @@ def layout_grid(layout: Any) -> np.ndarray:
     >>> layout_grid(Layout((2, 2), (1, 2))).tolist()
     [[0, 2], [1, 3]]
     """
-    if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank"):
+    if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank") or isinstance(layout, (type, Tensor)):
         raise LayoutTypeError(f"layout_grid: expected a layout, got {fmt(layout)}")
     if isinstance(layout, Layout):
         require_offsets(layout, "layout_grid")

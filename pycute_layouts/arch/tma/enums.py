@@ -365,4 +365,4 @@ def fmt_number(x: Fraction | int) -> str:
 
     check_type("fmt_number", "x", x, (int, Fraction, np.integer), TensorMapError)
     f = Fraction(x)
-    return str(f.numerator) if f.denominator == 1 else repr(float(f))
+    return fmt(f.numerator) if f.denominator == 1 else repr(float(f))

@@ -276,6 +276,7 @@ def register(sub: Any) -> None:
     >>> import argparse
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     """
+    sub = subparsers(sub, "tma.register")
     t = sub.add_parser(
         "tma", help="check cuTensorMapEncodeTiled parameters and show the smem placement, or plan a tensor map",
         description="Validate cuTensorMapEncodeTiled parameters (every violated rule is listed) and show where "
