@@ -33,6 +33,7 @@ import numpy as np
 from ...arch.tma import TiledTensorMap
 from ...errors import TensorMapError
 from ...limits import check_count, check_type, fmt
+from ._common import subparsers
 
 __all__ = ["register", "int_list", "placement_grid", "format_grid"]
 
