@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
-from ..limits import check_bool, check_count, check_fields, check_type, fmt
+from ..limits import check_bool, check_count, check_fields, check_sequence, check_type, fmt
 from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names"]
@@ -147,7 +147,7 @@ class CopyAtom:
             raise UnitError(f"CopyAtom.access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
         row_elems = 128 // element_bits
         origins = [(0, m * row_elems) for m in range(self.num_matrices)] if matrix_origins is None \
-            else list(matrix_origins)
+            else check_sequence("CopyAtom.access_pattern", "matrix_origins", matrix_origins, 64)
         if len(origins) != self.num_matrices:
             raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves {self.num_matrices} matrices; "
                                    f"matrix_origins has {len(origins)} entries")

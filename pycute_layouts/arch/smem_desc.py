@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.display import rich_repr
+from ..core.f2 import F2
 from ..core.inttuple import flatten
 from ..core.layout import Layout, require_offsets
 from ..core.notation import parse
@@ -295,6 +296,9 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
     offset_elems = 0
     if isinstance(layout, Layout):
         require_offsets(layout, who)
+        if any(type(d) is F2 for d in flatten(layout.stride)):
+            raise DescriptorError(f"{who}: {fmt(layout, True)} has F2 (XOR) strides; a descriptor describes a layout of "
+                                  "integer strides under a swizzle mode: write it as 'Sw<B,M,S> o 0 o L'")
     if isinstance(layout, SwizzledSmemLayout):
         if layout.element_bits != element_bits:
             raise DescriptorError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements "

@@ -264,6 +264,7 @@ def swizzle_field(value: Any, field: str = "swizzle") -> Any:
     >>> swizzle_field("128B").short_name
     '128B'
     """
+    check_type("spec", "a field name", field, str, SpecError)
     try:
         mode = SwizzleMode.parse(value)
     except LayoutError as e:
@@ -296,6 +297,7 @@ def int_field(value: Any, field: str, lo: int | None = None) -> int:
 
 
 def tile_field(value: Any, field: str) -> tuple[int, int]:
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
         if not m:

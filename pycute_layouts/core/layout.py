@@ -737,7 +737,7 @@ def size(x: Any, mode: int | None = None) -> Any:
             raise LayoutTypeError(f"size: mode must be an integer, got {fmt(mode)}")
         if not isinstance(x, (Layout, tuple)) or not -it.rank(x.shape if isinstance(x, Layout) else x) <= mode < it.rank(
                 x.shape if isinstance(x, Layout) else x):
-            raise CoordinateError(f"size: mode {mode} is not a mode of {fmt(x)}"[:200])
+            raise CoordinateError(f"size: mode {fmt(mode)} is not a mode of {fmt(x)}")
         return size(x[mode] if isinstance(x, Layout) else x[mode])
     if isinstance(x, Layout) or hasattr(x, "size") and callable(x.size) and not isinstance(x, (tuple, type)):
         return x.size()
@@ -925,10 +925,10 @@ def int_layout(ss: list, dd: list) -> Layout:
 
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
     """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
+    if not isinstance(path, tuple):
+        raise LayoutTypeError(f"basis_like: path must be a tuple of mode indices, got {fmt(path)}")
     if not path:
         it.check_nesting(shape_, "basis_like", "shape")
-        if not isinstance(path, tuple):
-            raise LayoutTypeError(f"basis_like: path must be a tuple of mode indices, got {fmt(path)}")
     if isinstance(shape_, tuple):
         return tuple(basis_like(x, path + (i,)) for i, x in enumerate(shape_))
     return E(*path) if path else 1

@@ -15,7 +15,7 @@ from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, check_fields, fmt
+from ..limits import MAX_ELEMENT_BITS, check_fields, check_type, fmt
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -446,6 +446,7 @@ def picture_values(obj: Any, *, element_bits: int | None = None, swizzle_unit: s
     >>> v[1, :17:8].tolist(), units
     ([64, 72, 80], 'element offsets (16-bit elements, swizzle on element offsets)')
     """
+    check_type("picture_values", "who", who, str)
     swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
     src = _source(obj, _check_element_bits(who, element_bits), swizzle_unit, who)
     if src.values is None:
