@@ -45,6 +45,7 @@ __all__ = [
     "check_fields",
     "fmt",
     "read_text_file",
+    "write_file",
     "check_text_nesting",
 ]
 
@@ -398,6 +399,35 @@ def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueEr
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise error(f"{who}: {name!r} is not UTF-8 text (byte {e.start} is {data[e.start]:#04x})") from None
+
+
+def write_file(path: Any, data: bytes | str, who: str, error: type[LayoutError] = LayoutValueError) -> str:
+    """Write ``data`` to the file ``path``; every way it can fail is one ``error`` naming the file: THE file writer
+    of the package (a name too long, a missing directory, a path through a file, no permission, a full disk).
+
+    Post: the path written, as a str.
+
+    >>> write_file("/nonexistent/dir/x.png", b"", "to_png")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: to_png: cannot write '/nonexistent/dir/x.png': No such file or directory
+    """
+    _check_args(who, {"who": who}, error)
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise error(f"{who}: expected a file path, got {fmt(path)} ({type(path).__name__})")
+    name = os.fspath(path)
+    if isinstance(name, bytes) or not name:
+        raise error(f"{who}: expected a file path, got {fmt(path)}")
+    if not isinstance(data, (bytes, str)):
+        raise LayoutTypeError(f"write_file: data must be bytes or str, got {type(data).__name__}")
+    shown = fmt(name) if len(name) <= 100 else fmt(name[:97] + "...")
+    try:
+        payload = data if isinstance(data, bytes) else data.encode("utf-8")
+        with open(name, "wb") as f:
+            f.write(payload)
+    except (OSError, ValueError) as e:
+        raise error(f"{who}: cannot write {shown}: {getattr(e, 'strerror', None) or e}") from None
+    return name
 
 
 def check_text_nesting(text: str, who: str, error: type[LayoutError] = LayoutValueError) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError, MissingDependencyError
-from ..limits import fmt
+from ..limits import fmt, write_file
 from .geometry import geometry, wrap_words
 from .picture import PALETTE, WHITE, picture
 
@@ -95,8 +96,9 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
         handles = [Patch(facecolor=PALETTE[k % len(PALETTE)] if k >= 0 else WHITE, edgecolor="#444444", label=t)
                    for k, t in pic.legend]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.02), ncol=4, fontsize=6.5, frameon=False)
-    fig.savefig(os.fspath(path), dpi=dpi, bbox_inches="tight", facecolor="white")
-    return os.fspath(path)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    return write_file(path, buf.getvalue(), "to_png")
 
 
 def _rgb(hexcolor: str) -> tuple[float, float, float]:
