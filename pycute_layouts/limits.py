@@ -46,6 +46,7 @@ __all__ = [
     "fmt",
     "read_text_file",
     "write_file",
+    "check_output_path",
     "check_text_nesting",
 ]
 
@@ -404,30 +405,66 @@ def read_text_file(path: Any, who: str, error: type[LayoutError] = LayoutValueEr
 def write_file(path: Any, data: bytes | str, who: str, error: type[LayoutError] = LayoutValueError) -> str:
     """Write ``data`` to the file ``path``; every way it can fail is one ``error`` naming the file: THE file writer
     of the package (a name too long, a missing directory, a path through a file, no permission, a full disk).
+    Callers that do work before writing call :func:`check_output_path` first.
 
     Post: the path written, as a str.
 
     >>> write_file("/nonexistent/dir/x.png", b"", "to_png")
     Traceback (most recent call last):
     ...
-    pycute_layouts.errors.LayoutValueError: to_png: cannot write '/nonexistent/dir/x.png': No such file or directory
+    pycute_layouts.errors.LayoutValueError: to_png: cannot write '/nonexistent/dir/x.png': no such directory
+    """
+    name = check_output_path(path, who, error)
+    if not isinstance(data, (bytes, str)):
+        raise LayoutTypeError(f"write_file: data must be bytes or str, got {type(data).__name__}")
+    payload = data if isinstance(data, bytes) else data.encode("utf-8")
+    try:
+        with open(name, "wb") as f:
+            f.write(payload)
+    except (OSError, ValueError) as e:
+        raise error(f"{who}: cannot write {_path_text(name)}: {getattr(e, 'strerror', None) or e}") from None
+    return name
+
+
+def check_output_path(path: Any, who: str, error: type[LayoutError] = LayoutValueError) -> str:
+    """``path`` as a str when a file can be created there (cheap checks, before any work): a str or PathLike,
+    not empty, not a directory, a last component of at most 255 bytes, an existing parent directory.
+
+    >>> check_output_path("a" * 300 + ".png", "to_png")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: to_png: cannot write 'aaaa...': the file name is longer than 255 bytes
     """
     _check_args(who, {"who": who}, error)
     if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
         raise error(f"{who}: expected a file path, got {fmt(path)} ({type(path).__name__})")
     name = os.fspath(path)
-    if isinstance(name, bytes) or not name:
+    if isinstance(name, bytes) or not name or "\0" in name:
         raise error(f"{who}: expected a file path, got {fmt(path)}")
-    if not isinstance(data, (bytes, str)):
-        raise LayoutTypeError(f"write_file: data must be bytes or str, got {type(data).__name__}")
-    shown = fmt(name) if len(name) <= 100 else fmt(name[:97] + "...")
-    try:
-        payload = data if isinstance(data, bytes) else data.encode("utf-8")
-        with open(name, "wb") as f:
-            f.write(payload)
-    except (OSError, ValueError) as e:
-        raise error(f"{who}: cannot write {shown}: {getattr(e, 'strerror', None) or e}") from None
+    shown = _path_text(name)
+    if len(os.path.basename(name).encode("utf-8", "surrogatepass")) > 255:
+        raise error(f"{who}: cannot write {shown}: the file name is longer than 255 bytes")
+    if os.path.isdir(name):
+        raise error(f"{who}: cannot write {shown}: it is a directory")
+    parent = os.path.dirname(name) or "."
+    if not os.path.isdir(parent):
+        why = "a part of the path is a file, not a directory" if os.path.exists(parent) or _through_file(parent) \
+            else "no such directory"
+        raise error(f"{who}: cannot write {shown}: {why}")
     return name
+
+
+def _through_file(parent: str) -> bool:
+    p = parent
+    while p and p != os.path.dirname(p):
+        if os.path.isfile(p):
+            return True
+        p = os.path.dirname(p)
+    return False
+
+
+def _path_text(name: str) -> str:
+    return fmt(name) if len(name) <= 100 else fmt(name[:97] + "...")
 
 
 def check_text_nesting(text: str, who: str, error: type[LayoutError] = LayoutValueError) -> None:

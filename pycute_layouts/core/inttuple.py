@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
-from ..limits import MAX_NESTING_DEPTH, check_int_size, fmt
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_int_size, fmt
 from .basis import ScaledBasis
 from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
@@ -1003,10 +1003,14 @@ def format_inttuple(t: Any) -> str:
     ('((8,2),4)', '(4)', '()')
     """
     if type(t) is int:
-        return str(t)
+        return str(t) if -_INT_BOUND < t < _INT_BOUND else fmt(t)  # an unchecked huge int in a message
     if isinstance(t, tuple):
         return "(" + ",".join(format_inttuple(e) for e in t) + ")"
-    return str(t).replace(" ", "")
+    return fmt(t, True).replace(" ", "")
+
+
+#: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits.
+_INT_BOUND = 10**MAX_INT_DIGITS
 
 
 def validate_shape_leaf(s: Any, who: str) -> None:

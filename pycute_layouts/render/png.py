@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError, MissingDependencyError
-from ..limits import fmt, write_file
+from ..limits import check_output_path, fmt, write_file
 from .geometry import geometry, wrap_words
 from .picture import PALETTE, WHITE, picture
 
@@ -49,6 +49,7 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
         raise LayoutValueError(f"to_png: dpi must be an integer in [10, 1200], got {fmt(dpi)}")
     if not isinstance(path, (str, os.PathLike)):
         raise LayoutTypeError(f"to_png: path must be a file name, got {fmt(path)}")
+    check_output_path(path, "to_png")  # before the picture is drawn
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_png")
     try:
