@@ -315,8 +315,8 @@ def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENC
 
     Pre:  ``value`` is a tuple, list, range, numpy array or iterator.
     Post: the list of its items; ``error`` for a string, bytes, a dict, a non-iterable, or one of the
-          library's own objects (a Layout, Tensor, atom, ...: they are not sequences of items), and
-          LayoutValueError for more than ``max_items`` items (``MAX_SEQUENCE_ITEMS`` by default).
+          library's own objects (a Layout, Tensor, atom, ...: they are not sequences of items); for more than
+          ``max_items`` items (``MAX_SEQUENCE_ITEMS`` by default) LayoutValueError (or ``error``, when given).
 
     >>> check_sequence("XorSwizzle", "pairs", [(7, 4)])
     [(7, 4)]
@@ -338,7 +338,8 @@ def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENC
         raise error(f"{who}: {name} must be a sequence (tuple or list), got {fmt(value)} ({type(value).__name__})") from None
     if len(items) > max_items:
         name_of = "MAX_SEQUENCE_ITEMS" if max_items == MAX_SEQUENCE_ITEMS else "the limit"
-        raise LayoutValueError(f"{who}: {name} has more than {name_of} = {max_items} items")
+        raise (LayoutValueError if error is LayoutTypeError else error)(
+            f"{who}: {name} has more than {name_of} = {max_items} items")
     return items
 
 
