@@ -703,6 +703,7 @@ class KernelConstants:
 
     def operand(self, name: str) -> OperandConstants:
         """The operand called ``name`` ("A" or "B")."""
+        check_type("KernelConstants.operand", "name", name, str, LayoutValueError)
         for o in self.operands:
             if o.name == name:
                 return o

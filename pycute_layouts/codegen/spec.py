@@ -135,6 +135,7 @@ def parse_arch(arch: Any, field: str = "arch") -> str:
     >>> parse_arch("Hopper"), parse_arch("sm_100a")
     ('sm90', 'sm100')
     """
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(arch, str) and arch.strip().lower() in _ARCH_NAMES:
         return _ARCH_NAMES[arch.strip().lower()]
     raise SpecError(f"spec field '{field}': unknown arch {fmt_value(arch)} (allowed: sm90 (wgmma), sm100 (tcgen05))")

@@ -276,11 +276,11 @@ def scaled_basis(value: Any, path: tuple) -> Any:
     >>> scaled_basis(2, (0, 1)), scaled_basis(0, (1,))
     (ScaledBasis('2@1@0'), 0)
     """
-
-
     check_type("scaled_basis", "path", path, tuple)
     if isinstance(value, ScaledBasis):
         return value.with_prefix(path[0]) if len(path) == 1 else value * 1
+    if not _is_scalar(value):
+        raise LayoutTypeError(f"scaled_basis: value must be an integer (or a sympy integer expression), got {fmt(value)}")
     return value * E(*path)
 
 

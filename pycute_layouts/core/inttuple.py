@@ -158,6 +158,8 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
     ...
     pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
     """
+    if type(who) is not str or type(what) is not str:
+        raise LayoutTypeError(f"check_inttuple: who and what must be strings, got {fmt(who)}, {fmt(what)}")
     if not isinstance(allow_arrays, bool) or not isinstance(strides, bool):
         raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {fmt(allow_arrays)}, "
                               f"{fmt(strides)}")
@@ -230,6 +232,8 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     ...
     pycute_layouts.errors.LayoutTypeError: IntTuple: IntTuple leaves must be int or sympy integer expressions, got '8' (str)
     """
+    if type(who) is not str or type(what) is not str:
+        raise LayoutTypeError(f"as_inttuple: who and what must be strings, got {fmt(who)}, {fmt(what)}")
     return _as_inttuple(x, who, what, 0)
 
 
@@ -250,6 +254,8 @@ def as_stride(x: Any, who: str = "Layout") -> IntTuple:
     >>> as_stride([1, E(1)])
     (1, ScaledBasis('1@1'))
     """
+    if type(who) is not str:
+        raise LayoutTypeError(f"as_stride: who must be a string, got {fmt(who)}")
     if type(x) is int:
         return check_int_size(who, "stride", x)
     if type(x) is ScaledBasis or type(x) is F2:

@@ -679,6 +679,8 @@ def as_layout(x: Any, who: str, offsets: bool = False) -> Layout:
     ...
     pycute_layouts.errors.LayoutTypeError: to_svg: (4,8):(1@0,1@1) has basis strides: its values are coordinates, ...
     """
+    if type(who) is not str or not isinstance(offsets, bool):
+        raise LayoutTypeError(f"as_layout: who must be a string and offsets a bool, got {fmt(who)}, {fmt(offsets)}")
     if isinstance(x, Layout):
         if offsets:
             require_offsets(x, who)
@@ -694,6 +696,8 @@ def require_offsets(layout: Layout, who: str) -> None:
 
     >>> require_offsets(Layout((4, 8)), "show")
     """
+    if type(who) is not str:
+        raise LayoutTypeError(f"require_offsets: who must be a string, got {fmt(who)}")
     if not isinstance(layout, Layout):
         raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(layout)} ({type(layout).__name__})")
     if layout.coord_profile() is not None:

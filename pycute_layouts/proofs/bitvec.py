@@ -37,7 +37,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
-from ..limits import MAX_EVAL_POINTS, MAX_PROOF_BITS, check_budget, check_count, fmt
+from ..limits import MAX_EVAL_POINTS, MAX_PROOF_BITS, check_budget, check_count, check_type, fmt
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
 
@@ -647,6 +647,9 @@ class Proof:
     """
 
     def __init__(self, left: str, right: str, domain: Any, nbits: int, steps: list, method: str):
+        for name, v, t in (("left", left, str), ("right", right, str), ("steps", steps, list), ("method", method, str)):
+            check_type("Proof", name, v, t, ProofError)
+        check_count("Proof", "nbits", nbits, 0, None, ProofError)
         self.left = left
         self.right = right
         self.domain = domain
@@ -724,6 +727,11 @@ class Counterexample:
     def __init__(self, left: str, right: str, domain: Any, coordinate: Any, index: int, left_address: int,
                  right_address: int, bit: int, left_formula: Any, right_formula: Any, assignment: dict,
                  differing_bits: list[int]):
+        for name, v, t in (("left", left, str), ("right", right, str), ("assignment", assignment, dict),
+                           ("differing_bits", differing_bits, list)):
+            check_type("Counterexample", name, v, t, ProofError)
+        for name, v in (("index", index), ("left_address", left_address), ("right_address", right_address), ("bit", bit)):
+            check_count("Counterexample", name, v, None, None, ProofError)
         self.left = left
         self.right = right
         self.domain = domain

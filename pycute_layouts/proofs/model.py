@@ -41,10 +41,11 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout
+from ..core.inttuple import is_int
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
-from ..limits import check_count, check_fields, fmt
+from ..limits import MAX_EVAL_POINTS, check_count, check_fields, fmt
 
 __all__ = [
     "ARCHS",
@@ -431,6 +432,11 @@ class Pairing:
 
     def tile_shape(self, m: Any, k: Any) -> tuple[Any, Any]:
         """(MN, K) of a tile of ``m`` x ``k`` blocks, in elements."""
+        for name, v in (("m", m), ("k", k)):
+            if isinstance(v, tuple) or type(v) is not int and not is_int(v):
+                raise ProofError(f"Pairing.tile_shape: {name} must be an integer or a sympy integer symbol, got {fmt(v)}")
+            if type(v) is int:
+                check_count("Pairing.tile_shape", name, v, 1, MAX_EVAL_POINTS, ProofError)
         return (self.block_mn * m, self.block_k * k)
 
     def tma_box(self, m: int, k: int) -> tuple[int, ...]:

@@ -14,8 +14,8 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
-from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, check_fields, check_type, fmt
+from ..errors import CoordinateError, LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_ELEMENT_BITS, check_count, check_fields, check_type, fmt
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -79,6 +79,8 @@ class Picture:
         >>> picture(Layout(2), color=None).fill(0, 1)
         '#ffffff'
         """
+        r = check_count("Picture.fill", "r", r, 0, self.nrows - 1, CoordinateError)
+        c = check_count("Picture.fill", "c", c, 0, self.ncols - 1, CoordinateError)
         k = self.colors[r][c]
         return WHITE if k < 0 else PALETTE[k % len(PALETTE)]
 
