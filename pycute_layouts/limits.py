@@ -309,7 +309,7 @@ def _hint_text(hint: Any) -> str:
 
 
 def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENCE_ITEMS,
-                   error: type[LayoutError] = LayoutTypeError) -> list:
+                   error: type[LayoutError] = LayoutTypeError, items: str = "items") -> list:
     """The items of ``value`` as a list, read only as far as ``max_items + 1`` (so an endless iterator or a
     tensor of 2**30 elements costs nothing): THE check of a slot that takes a sequence.
 
@@ -331,16 +331,18 @@ def check_sequence(who: str, name: str, value: Any, max_items: int = MAX_SEQUENC
     mod = type(value).__module__ or ""
     if isinstance(value, (str, bytes, bytearray, dict)) or mod == "pycute_layouts" or mod.startswith("pycute_layouts.") \
             or isinstance(value, np.ndarray) and value.ndim == 0 or not hasattr(value, "__iter__"):
-        raise error(f"{who}: {name} must be a sequence (tuple or list), got {fmt(value)} ({type(value).__name__})")
+        raise error(f"{who}: {name} must be a sequence of {items} (a tuple or list), got {fmt(value)} "
+                    f"({type(value).__name__})")
     try:
-        items = list(itertools.islice(iter(value), max_items + 1))
+        got = list(itertools.islice(iter(value), max_items + 1))
     except TypeError:
-        raise error(f"{who}: {name} must be a sequence (tuple or list), got {fmt(value)} ({type(value).__name__})") from None
-    if len(items) > max_items:
+        raise error(f"{who}: {name} must be a sequence of {items} (a tuple or list), got {fmt(value)} "
+                    f"({type(value).__name__})") from None
+    if len(got) > max_items:
         name_of = "MAX_SEQUENCE_ITEMS" if max_items == MAX_SEQUENCE_ITEMS else "the limit"
         raise (LayoutValueError if error is LayoutTypeError else error)(
             f"{who}: {name} has more than {name_of} = {max_items} items")
-    return items
+    return got
 
 
 def check_budget(who: str, what: str, points: Any, limit: int) -> None:

@@ -110,7 +110,7 @@ def _int(who: str, name: str, v: Any) -> int:
 
 
 def _ints(who: str, name: str, v: Any, length: int | None = None) -> tuple[int, ...]:
-    v = check_sequence(who, name, v, error=TensorMapError)
+    v = check_sequence(who, name, v, error=TensorMapError, items="integers")
     out = tuple(_int(who, f"{name}[{i}]", x) for i, x in enumerate(v))
     if length is not None and len(out) != length:
         raise TensorMapError(f"{who}: {name} must have {length} entries, got {len(out)}: {out}")

@@ -105,6 +105,8 @@ _LANES.setflags(write=False)
 
 def _as_int(value: object, what: str) -> int:
     """``value`` as a Python int; bools, floats, strings, None are rejected with ShflError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ShflError(f"{what} must be an int, got {fmt(value)} of type {type(value).__name__}")
     return check_count("shfl", what, value, None, None, ShflError)
 
 

@@ -633,7 +633,9 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
 
 
 def _check_field_bytes(who: str, name: str, v: Any) -> int:
-    v = check_count(who, name, v, 0, None, DescriptorError)
+    v = check_count(who, name, v, None, None, DescriptorError)
+    if v < 0:
+        raise DescriptorError(f"{who}: {name} must be non-negative, got {v}")
     if v % 16:
         raise DescriptorError(f"{who}: {name}={v} is not a multiple of 16 bytes: the descriptor keeps it in "
                               f"16-byte units (PTX: it must be 16-byte aligned); nearest: {v - v % 16} or "

@@ -68,7 +68,10 @@ def _check(major: Any, element_bits: Any, contiguous_extent_elems: Any, arch: An
         raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {_shown(major)}")
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits not in _BITS:
         raise LayoutValueError(f"{who}: element_bits must be one of {_BITS}, got {_shown(element_bits)}")
-    n = check_count(who, "contiguous_extent_elems (a positive int)", contiguous_extent_elems, 1, None, LayoutValueError)
+    n = contiguous_extent_elems
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise LayoutValueError(f"{who}: contiguous_extent_elems must be a positive int, got {_shown(n)}")
+    check_count(who, "contiguous_extent_elems", n, 1, None, LayoutValueError)  # at most MAX_INT_DIGITS digits
     if not isinstance(arch, str) or arch.strip().lower() not in _ARCHS:
         raise LayoutValueError(f"{who}: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     return major.strip().upper(), element_bits, n, arch.strip().lower()

@@ -338,7 +338,9 @@ def box_to_smem(
         if row_pitch_bytes is None
         else check_int(who, "row_pitch_bytes", row_pitch_bytes, lo=row_bytes)
     )
-    dst = check_int(who, "dst_address (a 32-bit shared-memory byte address)", dst_address, lo=0, hi=(1 << 32) - 1)
+    dst = check_int(who, "dst_address", dst_address, lo=0)
+    if dst >= 1 << 32:
+        raise TensorMapError(f"{who}: dst_address must be a 32-bit shared-memory byte address (< 2**32), got {dst}")
     if dst % info.required_alignment_bytes:
         raise TensorMapError(
             f"{who}: swizzle mode {info.mode.tma_name} requires a shared-memory destination aligned to "

@@ -349,7 +349,7 @@ def check_int_seq(who: str, name: str, value: Any) -> tuple[int, ...]:
     >>> check_int_seq("f", "dims", [1, 2])
     (1, 2)
     """
-    items = check_sequence(who, name, value, error=TensorMapError)
+    items = check_sequence(who, name, value, error=TensorMapError, items="integers")
     return tuple(check_count(who, f"{name}[{i}]", v, None, None, TensorMapError) for i, v in enumerate(items))
 
 
