@@ -26,16 +26,21 @@ True
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any
 
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
 from .core.inttuple import flatten
 from .core.layout import Layout, _
 from .core.swizzle import Swizzle
+from .errors import LayoutValueError
+from .limits import MAX_EVAL_POINTS, MAX_NESTING_DEPTH, check_count, fmt
 
 __all__ = [
+    "StrategyArgumentError",
     "divisors",
     "int_tuples",
     "shapes",
@@ -54,15 +59,82 @@ _DEFAULT_LEAVES = st.sampled_from([1, 2, 2, 3, 4, 4, 6, 8, 8, 16, 5, 12])
 _POW2_LEAVES = st.sampled_from([1, 2, 4, 8, 16])
 
 
+class StrategyArgumentError(LayoutValueError, InvalidArgument):
+    """A bad argument of a strategy: both a LayoutError and hypothesis's ``InvalidArgument``, raised when the
+    strategy is built (not when it is drawn from).
+
+    >>> issubclass(StrategyArgumentError, InvalidArgument) and issubclass(StrategyArgumentError, LayoutValueError)
+    True
+    """
+
+
+#: Largest ``max_size`` / ``max_cosize`` / ``max_b_size`` a strategy accepts, and the largest ``n`` of divisors.
+_MAX_STRATEGY_SIZE = MAX_EVAL_POINTS
+_MAX_DIVISORS_N = 1 << 40
+
+
+def _checked_arguments(fn: Any) -> Any:
+    """Check a strategy's arguments by their defaults when it is called: an int default takes an int
+    (``max_rank``/``max_depth``/``min_depth`` at most ``MAX_NESTING_DEPTH``, sizes at most ``MAX_EVAL_POINTS``),
+    a bool default a bool, a ``SearchStrategy | None`` default a strategy or None, ``layout`` a Layout;
+    anything else is StrategyArgumentError naming the argument."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        who = fn.__name__
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise StrategyArgumentError(f"{who}: {e}") from None
+        for name, value in bound.arguments.items():
+            p = sig.parameters[name]
+            if p.kind == p.VAR_KEYWORD:
+                continue
+            d = p.default
+            if name == "layout":
+                if not isinstance(value, Layout) or value.is_symbolic() or value.coord_profile() is not None:
+                    raise StrategyArgumentError(f"{who}: layout must be a concrete Layout of integer strides, got "
+                                                f"{fmt(value)}")
+                if not isinstance(value.size(), int) or value.size() > _MAX_STRATEGY_SIZE:
+                    raise StrategyArgumentError(f"{who}: layout {fmt(value)} has more than MAX_EVAL_POINTS = "
+                                                f"{MAX_EVAL_POINTS} points")
+            elif type(d) is bool:
+                if not isinstance(value, bool):
+                    raise StrategyArgumentError(f"{who}: {name} must be a bool, got {fmt(value)}")
+            elif type(d) is int or name.startswith("max_") and value is not None:
+                hi = MAX_NESTING_DEPTH if name in ("max_rank", "max_depth", "min_depth") else _MAX_STRATEGY_SIZE
+                if name in ("max_bits", "max_base", "max_shift"):
+                    hi = 31
+                check_count(who, name, value, 0, hi, StrategyArgumentError)
+            elif d is None and name in ("leaves", "lhs", "shape") and value is not None:
+                if not isinstance(value, SearchStrategy):
+                    raise StrategyArgumentError(f"{who}: {name} must be a hypothesis strategy or None, got {fmt(value)}")
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
 def divisors(n: int) -> list[int]:
     """The positive divisors of ``n``, ascending (a helper for the constructions below).
+
+    Pre:  1 <= n <= 2**40 (trial division up to sqrt(n); StrategyArgumentError otherwise).
 
     >>> divisors(12)
     [1, 2, 3, 4, 6, 12]
     >>> divisors(1)
     [1]
     """
-    return [d for d in range(1, n + 1) if n % d == 0]
+    n = check_count("divisors", "n", n, 1, _MAX_DIVISORS_N, StrategyArgumentError)
+    small, large = [], []
+    d = 1
+    while d * d <= n:
+        if n % d == 0:
+            small.append(d)
+            if d * d != n:
+                large.append(n // d)
+        d += 1
+    return small + large[::-1]
 
 
 # ------------------------------------------------------------------------------------------
@@ -102,6 +174,7 @@ def _fill(profile: Any, leaf_draw) -> Any:
     return leaf_draw()
 
 
+@_checked_arguments
 def int_tuples(max_rank: int = 3, max_depth: int = 2, leaves: SearchStrategy | None = None) -> SearchStrategy:
     """Nested tuples of integers (IntTuples): a leaf, or a tuple of 1..max_rank IntTuples.
 
@@ -119,6 +192,7 @@ def _int_tuples(draw, max_rank: int, max_depth: int, leaf_st: SearchStrategy) ->
     return _fill(prof, lambda: draw(leaf_st))
 
 
+@_checked_arguments
 def shapes(
     max_rank: int = 3,
     max_depth: int = 2,
@@ -149,7 +223,7 @@ def _shapes(
         nonlocal used
         v = draw(leaf_st)
         if not isinstance(v, int) or v < 1:
-            raise ValueError(f"shapes: leaves must draw positive ints, got {v!r}")
+            raise ValueError(f"shapes: leaves must draw positive ints, got {fmt(v)}")
         budget = max(1, max_size // used)
         if v > budget:
             v = max(d for d in divisors(v) if d <= budget)
@@ -174,6 +248,7 @@ def _unflatten_like(flat: list, profile: Any) -> Any:
     return go(profile)
 
 
+@_checked_arguments
 def layouts(
     max_rank: int = 3,
     max_depth: int = 2,
@@ -266,6 +341,7 @@ def _layouts(
     return Layout(s, stride)
 
 
+@_checked_arguments
 def compact_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any) -> SearchStrategy:
     """Compact layouts: bijections onto ``[0, size)`` (any mode order, any nesting).
 
@@ -275,6 +351,7 @@ def compact_layouts(max_rank: int = 3, max_depth: int = 2, max_size: int = 256, 
     return layouts(max_rank, max_depth, max_size, compact=True, **kw)
 
 
+@_checked_arguments
 def injective_layouts(
     max_rank: int = 3, max_depth: int = 2, max_size: int = 256, **kw: Any
 ) -> SearchStrategy:
@@ -286,6 +363,7 @@ def injective_layouts(
     return layouts(max_rank, max_depth, max_size, injective=True, **kw)
 
 
+@_checked_arguments
 def complementable_layouts(
     max_rank: int = 3, max_depth: int = 2, max_size: int = 128, stride_zero: bool = True
 ) -> SearchStrategy:
@@ -385,6 +463,7 @@ def _admissible_modes(
     return modes
 
 
+@_checked_arguments
 def admissible_composition_pairs(
     max_rank: int = 3,
     max_depth: int = 2,
@@ -435,6 +514,7 @@ def _composition_pairs(
     return a, Layout(shp, std)
 
 
+@_checked_arguments
 def product_pairs(max_size_a: int = 32, max_size_b: int = 32) -> SearchStrategy:
     """Pairs ``(A, B)`` for which ``logical_product(A, B)`` is admissible by construction:
     ``A`` compact (then ``complement(A, size(A)*cosize(B))`` is the rank-1 ``cosize(B):size(A)``
@@ -476,6 +556,7 @@ def _tiler_for_mode(draw, mode: Layout, allow_underscore: bool) -> Any:
     return Layout(shp, std)
 
 
+@_checked_arguments
 def tilers_for(layout: Layout, allow_tuple: bool = True, allow_underscore: bool = True) -> SearchStrategy:
     """Tilers ``T`` for which ``logical_divide(layout, T)`` (and zipped/tiled/flat_divide, and
     ``composition(layout, T)``) is admissible by construction.
@@ -506,6 +587,7 @@ def _tilers(draw, layout: Layout, allow_tuple: bool, allow_underscore: bool) -> 
 # swizzles
 
 
+@_checked_arguments
 def swizzles(max_bits: int = 3, max_base: int = 4, max_shift: int = 5) -> SearchStrategy:
     """CuTe swizzles ``Swizzle(B, M, S)`` with ``|S| >= B`` (the two bit fields never overlap).
 

@@ -1,16 +1,35 @@
 """Hostile input for every public function and every CLI subcommand: only LayoutError escapes, fast.
 
-Every callable in the ``__all__`` of every public module (and the public methods of one valid
+Every callable in the ``__all__`` of every public module (and every public method of one valid
 instance of each public class) is called with argument lists drawn by hypothesis from a pool of
-hostile values -- wrong types, NaN/inf, huge and negative numbers, deep nesting, odd sympy
-values, malformed notation, huge layouts -- mixed with valid ones so that the calls get past the
-first check. A call passes when it returns or raises a ``LayoutError`` subclass, within a time
-bound and a memory bound (the address-space limit is lowered around each call, so a call that
-tries to allocate gigabytes fails here instead of freezing the machine). The CLI is driven the
-same way through ``cli.main(argv)`` with hostile argument lists and hostile files; it must return
-0, 1 or 2 and never print a traceback.
+hostile values -- wrong types, NaN/inf, huge and negative numbers, integers past Python's
+4,300-digit string limit, long and deep tuples, numpy arrays where strings, bools and ints belong,
+odd sympy values, malformed notation, huge layouts, and the library's own objects where they do
+not belong (tensors, basis and F2 strides, identity and composed layouts, atoms, tiled MMAs) --
+mixed with valid ones so that the calls get past the first check; then every hostile value is put
+in every parameter slot in turn (the sweep). A call passes when it returns or raises a
+``LayoutError`` subclass, within a time bound and a memory bound (the address-space limit is
+lowered around each call, so a call that tries to allocate gigabytes fails here instead of
+freezing the machine). The CLI is driven the same way through ``cli.main(argv)`` with hostile
+argument lists and files, and every layout-taking subcommand gets every layout the parser accepts;
+it must return 0, 1 or 2 and never print a traceback. Property checks with exact oracles close
+the file (Tensor slicing and iteration against numpy, descriptor encode/decode round trips), and
+the optional matplotlib path runs where matplotlib is installed.
 
-Budgets are fixed (the ``ci`` hypothesis profile with ``max_examples`` set per test below).
+How the surface is found (nothing to register): every module under ``pycute_layouts`` with no
+``_`` path part and an ``__all__`` (``_discover_modules``; modules elsewhere go in ``EXTRA_MODULES``);
+every public class gets its methods fuzzed once an instance of it is found -- a recipe in
+``_recipes``, or a value that a valid call of a public function returns; parameters get valid
+values by name from ``valid_for``. ``test_every_public_class_with_methods_has_an_instance`` fails
+for a new class with methods and no instance: add a recipe.
+
+Budget (fixed, no time-dependent sampling): ``EXAMPLES_PER_FUNCTION`` = 15 hypothesis examples per
+callable and method, the sweep (every value of ``HOSTILE`` in every required slot and in up to six
+optional ones; about 81,000 function calls and 8,300 method calls), 30 argument lists per
+subcommand, and the property tests' own ``max_examples``: about 98,000 calls in all. Each call has
+``TIME_BOUND_S`` (``SLOW_CALLS`` for the few whose valid call does seconds of real work) and
+``MEMORY_BOUND``. The file takes about 5 minutes on a loaded 2-core machine (4 min 34 s measured with
+``--durations``; most of it is to_png with matplotlib, hwcheck.emit and proofs.report doing valid work).
 """
 
 from __future__ import annotations
@@ -38,32 +57,38 @@ from hypothesis import strategies as st
 from pycute_layouts import LayoutError
 from pycute_layouts.cli import main as cli_main
 
-#: Public modules whose ``__all__`` is fuzzed.
-MODULES = [
-    "pycute_layouts",
-    "pycute_layouts.limits",
-    "pycute_layouts.core.symbols",
-    "pycute_layouts.core.inttuple",
-    "pycute_layouts.arch.swizzle_modes",
-    "pycute_layouts.arch.smem_desc",
-    "pycute_layouts.arch.wgmma",
-    "pycute_layouts.arch.umma",
-    "pycute_layouts.arch.tma",
-    "pycute_layouts.arch.im2col",
-    "pycute_layouts.arch.shfl",
-    "pycute_layouts.arch.atoms",
-    "pycute_layouts.analysis",
-    "pycute_layouts.proofs",
-    "pycute_layouts.codegen",
-    "pycute_layouts.render",
-    "pycute_layouts.hwcheck",
-    "pycute_layouts.interop.triton",
-    "pycute_layouts.interop.cute_dsl",
-]
+#: Public modules whose ``__all__`` is fuzzed: found by walking the package, so a new module is fuzzed as soon
+#: as it is merged. A module is *registered* by being importable under ``pycute_layouts``, having no path part
+#: that starts with ``_``, and defining ``__all__`` (nothing to edit here). Modules outside the package, or
+#: ones imported lazily, can be added to ``EXTRA_MODULES``. A new public class gets its methods fuzzed when the
+#: harness finds an instance of it (``_instances``: recipes below, else the values returned by valid calls of
+#: every public function); a parameter name gets a plausible valid value from ``valid_for``.
+EXTRA_MODULES: list[str] = []
+
+
+def _discover_modules() -> list[str]:
+    import pkgutil
+
+    import pycute_layouts
+
+    names = ["pycute_layouts"]
+    for info in pkgutil.walk_packages(pycute_layouts.__path__, "pycute_layouts."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        try:
+            mod = importlib.import_module(info.name)
+        except ImportError:  # an optional dependency's module
+            continue
+        if hasattr(mod, "__all__"):
+            names.append(info.name)
+    return names + [m for m in EXTRA_MODULES if m not in names]
+
+
+MODULES = _discover_modules()
 
 #: Seconds one call may take (calls whose valid defaults do real work get more).
 TIME_BOUND_S = 3.0
-SLOW_CALLS = {"report": 60.0, "emit": 30.0, "prove_tma_matches_wgmma": 20.0, "main": 30.0}
+SLOW_CALLS = {"report": 60.0, "emit": 120.0, "prove_tma_matches_wgmma": 20.0, "main": 30.0, "to_png": 30.0}
 
 #: Extra address space one call may take (bytes).
 MEMORY_BOUND = 3 << 30
@@ -111,7 +136,47 @@ def hostile_values() -> list[Any]:
         except LayoutError:
             pass
     pool += [Layout(10**9, 1), (2**20, 2**20), (2**20, 2**20, 2**10), 2**20, -(2**20), 10**6]
+    pool += HUGE + LONG + ARRAYS + library_objects()
     return pool
+
+
+#: Integers past Python's 4,300-digit ``str`` limit (a message that formats them fails), alone and as leaves.
+HUGE: list[Any] = [10**5000, -(10**5000), (10**5000, 2), [2, (4, 10**5000)], 2**64 - 1]
+#: Long tuples (work proportional to their length) and numpy arrays where strings, bools and ints belong.
+LONG: list[Any] = [tuple(range(1, 5001)), (1,) * 5000, (2,) * 70]
+ARRAYS: list[Any] = [np.array(["x", "y"]), np.array(True), np.array([[1, 2], [3, 4]]), np.array(2**40), np.zeros(0)]
+
+
+def library_objects() -> list[Any]:
+    """The library's own objects, each where it does not belong: tensors, basis and F2 strides, composed and
+    identity layouts, atoms, descriptors. Every public class the harness can make an instance of is here too
+    (``INSTANCES`` below), so a new class becomes a hostile value once it is merged."""
+    made: list[Any] = []
+    for make in (
+        lambda: importlib.import_module("pycute_layouts").make_identity_tensor((4, 8)),
+        lambda: importlib.import_module("pycute_layouts").make_identity_tensor(2**30),
+        lambda: importlib.import_module("pycute_layouts").make_tensor(np.arange(32), importlib.import_module(
+            "pycute_layouts").Layout(4, 1)),
+        lambda: importlib.import_module("pycute_layouts.core.basis").E(1),
+        lambda: importlib.import_module("pycute_layouts.core.basis").E(0) * 10**5000,
+        lambda: importlib.import_module("pycute_layouts.core.f2").F2(9),
+        lambda: importlib.import_module("pycute_layouts").Layout("(4,8):(1@0,1@1)"),
+        lambda: importlib.import_module("pycute_layouts").Layout("(4,8):(1@0,1@99999999999)"),
+        lambda: importlib.import_module("pycute_layouts").Layout("(8,8):(F1,F9)"),
+        lambda: importlib.import_module("pycute_layouts").parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").mma_atom("SM90_64x16x16_F32BF16BF16_SS"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").copy_atom("SM75_U32x4_LDSM_N"),
+        lambda: importlib.import_module("pycute_layouts.arch.atoms").make_tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN",
+                                                                                     (2, 2, 1)),
+        lambda: importlib.import_module("pycute_layouts").parse("Sw<3,3,3> o 0 o (8,64):(64,1)"),
+        lambda: importlib.import_module("pycute_layouts").Swizzle(3, 4, 3),
+        lambda: importlib.import_module("pycute_layouts").Layout,
+    ):
+        try:
+            made.append(make())
+        except Exception:  # noqa: BLE001 - a recipe a later change broke only shrinks the pool
+            pass
+    return made
 
 
 def valid_values() -> list[Any]:
@@ -119,6 +184,17 @@ def valid_values() -> list[Any]:
 
     return [Layout((8, 4), (4, 1)), Layout((8, 64), (64, 1)), parse("Sw<3,4,3> o 0 o (8,64):(64,1)"),
             Swizzle(3, 4, 3), 16, 8, 64, (64, 64), (128, 64), "K", "MN", "128B", "bf16", "sm90", 0x4000]
+
+
+SPEC = """kernel = "gemm"
+arch = "sm90"
+[A]
+tile = "128x64"
+dtype = "bf16"
+major = "K"
+swizzle = "128B"
+stages = 2
+"""
 
 
 HOSTILE = hostile_values()
@@ -165,8 +241,11 @@ def sweep_calls(fn: Callable) -> list[tuple[tuple, dict]]:
             args[i] = h
             calls.append((tuple(args), dict(kwbase)))
     later = [x for x in names[req:] if not x.startswith("*")][:6]
+    small = SMALL_WORK.get(getattr(fn, "__name__", ""), {})
     for n in later + [k for k in kwonly if k in kwbase] + [k for k in kwonly if k not in kwbase][:4]:
         for h in HOSTILE:
+            if h is None and n in small:
+                continue  # None selects the default: the whole report (minutes of valid work), not hostile input
             calls.append((tuple(base), {**kwbase, n: h}))
     return calls
 
@@ -184,6 +263,8 @@ def _public_callables() -> list[tuple[str, str, Callable]]:
             if not callable(obj) or id(obj) in seen:
                 continue
             if inspect.isclass(obj) and issubclass(obj, BaseException):
+                continue
+            if type(obj).__module__ == "typing":  # a type alias (typing.Literal[...]) in __all__, not a function
                 continue
             seen.add(id(obj))
             out.append((modname, name, obj))
@@ -244,7 +325,10 @@ def outcome(fn: Callable, args: tuple, seconds: float, kwargs: dict | None = Non
 
 def _describe(fn_name: str, args: tuple, kwargs: dict | None = None) -> str:
     def short(a: Any) -> str:
-        r = repr(a)
+        try:
+            r = repr(a)
+        except ValueError:  # an int past the string limit, or a value holding one
+            r = f"<{type(a).__name__} holding a huge int>"
         return r if len(r) <= 60 else r[:57] + "..."
 
     parts = [short(a) for a in args] + [f"{k}={short(v)}" for k, v in (kwargs or {}).items()]
@@ -308,7 +392,8 @@ def fuzz(label: str, fn: Callable, seconds: float) -> list[str]:
         args = tuple(POOL[i] for i in idx)
         filled = set(signature_slots(fn)[1][:len(args)])
         kwargs = {k: v for k, v in required_keywords(fn).items() if k not in filled}
-        kwargs.update({k: POOL[i] for k, i in kw.items()})
+        small = SMALL_WORK.get(getattr(fn, "__name__", ""), {})
+        kwargs.update({k: POOL[i] for k, i in kw.items() if not (POOL[i] is None and k in small)})
         bad = outcome(fn, args, seconds, kwargs)
         if bad:
             failures.append(f"{_describe(label, args, kwargs)} -> {bad}")
@@ -335,30 +420,140 @@ def test_public_function_answers_hostile_input(modname: str, name: str, fn: Call
 # -- methods of valid instances -------------------------------------------------------------
 
 
-def _instances() -> list[tuple[str, Any]]:
+def _recipes() -> list[Any]:
+    """Valid instances made by hand (classes whose constructors need more than a valid value per name)."""
     from pycute_layouts import Layout, Swizzle, SwizzledSmemLayout, XorSwizzle, parse, tile_to_shape
     from pycute_layouts.arch import wgmma
 
     atom = wgmma.smem_atom("K", "32B", 16)
     tile = SwizzledSmemLayout(atom.swizzle, tile_to_shape(atom.layout, (64, 16)), 16)
-    made = [
-        ("Layout", Layout((8, 4), (4, 1))),
-        ("ComposedLayout", parse("Sw<3,4,3> o 0 o (8,64):(64,1)")),
-        ("Swizzle", Swizzle(3, 4, 3)),
-        ("XorSwizzle", XorSwizzle([(7, 4), (8, 5)])),
-        ("SwizzledSmemLayout", tile),
-        ("SmemDescriptor", wgmma.make_smem_desc(tile, "K", 16)),
-    ]
-    return made
+    made = [Layout((8, 4), (4, 1)), parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), Swizzle(3, 4, 3),
+            XorSwizzle([(7, 4), (8, 5)]), tile, wgmma.make_smem_desc(tile, "K", 16)]
+    for make in (
+        lambda: importlib.import_module("pycute_layouts.arch.access").ldmatrix_pattern(4),
+        lambda: importlib.import_module("pycute_layouts.proofs.bitvec").BitVector.coordinates((8, 64))[0],
+        lambda: importlib.import_module("pycute_layouts.core.symbols").Divisible(
+            importlib.import_module("pycute_layouts.core.symbols").symbols("m")[0], 16),
+        lambda: importlib.import_module("pycute_layouts.arch.umma.idesc").InstrDescriptor("bf16", "bf16", "f32", 128, 256),
+        lambda: importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC).operands[0],
+        lambda: importlib.import_module("pycute_layouts.arch.shfl").shfl("BFLY", 1, 0x1F),
+        lambda: importlib.import_module("pycute_layouts.arch.shfl").parse_program("FADD Rx, Rx, Rx")[0],
+        lambda: importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC),
+        lambda: importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC).operands[0].dtype,
+        lambda: importlib.import_module("pycute_layouts.codegen").kernel_constants(
+            importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC)),
+        lambda: importlib.import_module("pycute_layouts.codegen").kernel_constants(
+            importlib.import_module("pycute_layouts.codegen").load_spec(text=SPEC)).operands[0],
+        lambda: importlib.import_module("pycute_layouts.codegen").kernel_violations(
+            importlib.import_module("pycute_layouts.codegen").parse_spec(
+                {"kernel": "k", "arch": "sm90", "A": {"tile": "128x64", "dtype": "bf16", "major": "K", "swizzle": "128B",
+                                                      "stages": 4},
+                 "B": {"tile": "256x64", "dtype": "bf16", "major": "K", "swizzle": "128B", "stages": 4}}))[0],
+        lambda: importlib.import_module("pycute_layouts.analysis").bank_conflicts(
+            importlib.import_module("pycute_layouts").Layout((8, 64), (64, 1)),
+            importlib.import_module("pycute_layouts.analysis").ldmatrix_pattern(4), element_bits=16),
+        lambda: importlib.import_module("pycute_layouts.analysis").conflict_free_swizzles(
+            importlib.import_module("pycute_layouts").Layout((8, 32), (32, 1)),
+            importlib.import_module("pycute_layouts.analysis").ldmatrix_pattern(4), element_bits=16)[0],
+        lambda: importlib.import_module("pycute_layouts.arch.im2col").im2col_load(
+            coords=(0, 2, 0), offsets=(1,), global_dim=(8, 4, 2), pixel_box_lower_corner=(-1,),
+            pixel_box_upper_corner=(-1,), channels_per_pixel=8, pixels_per_column=4),
+        lambda: importlib.import_module("pycute_layouts.arch.im2col").interleave_info("NC/8DHWC8", (12, 3, 2, 2, 1), 2),
+        lambda: importlib.import_module("pycute_layouts.arch.wgmma").SM90_RULES,
+        lambda: importlib.import_module("pycute_layouts.proofs").pairing("128B", "K", 16),
+        lambda: importlib.import_module("pycute_layouts").equivalent(
+            importlib.import_module("pycute_layouts").Layout((8, 64), (64, 1)), lambda i, j: 64 * i + j, (8, 64)),
+        lambda: importlib.import_module("pycute_layouts").equivalent(
+            importlib.import_module("pycute_layouts").Layout((8, 64), (64, 1)), lambda i, j: 64 * i + j + 1, (8, 64)),
+        lambda: importlib.import_module("pycute_layouts.proofs").prove_tma_matches_wgmma(
+            "128B", "K", 16, faults=importlib.import_module("pycute_layouts.proofs").Faults(sbo_bytes=512)),
+        lambda: importlib.import_module("pycute_layouts.render").picture(
+            importlib.import_module("pycute_layouts").Layout((4, 8))),
+        lambda: next(iter(importlib.import_module("pycute_layouts.arch.tma").RULES.values())),
+        lambda: importlib.import_module("pycute_layouts.proofs").report(**SMALL_WORK["report"]).rows[0],
+        lambda: importlib.import_module("pycute_layouts.arch.tma").TiledTensorMap(
+            tensor_data_type="FLOAT16", global_dim=(12, 8), global_strides=(24,), box_dim=(12, 4)).violations()[0],
+        lambda: importlib.import_module("pycute_layouts.arch.tma").plan_tma_load(
+            "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "(64,64):(64,1)"),
+        lambda: importlib.import_module("pycute_layouts.arch.tma").plan_tma_load(
+            "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "(64,64):(64,1)").copies[0],
+    ):
+        try:
+            made.append(make())
+        except Exception:  # noqa: BLE001 - a recipe a later change broke leaves its class unlisted
+            pass
+    return made + library_objects()
 
 
-INSTANCES = _instances()
-METHODS = [
-    (cls, meth)
-    for cls, obj in INSTANCES
-    for meth in sorted(dir(obj))
-    if not meth.startswith("_") and callable(getattr(obj, meth, None)) and not inspect.isclass(getattr(obj, meth))
-]
+def _public_classes() -> list[type]:
+    return [obj for _, _, obj in CALLABLES if inspect.isclass(obj) and not issubclass(obj, enum.Enum)]
+
+
+def _harvest(classes: list[type]) -> dict[type, Any]:
+    """One instance of each public class: the recipes, then whatever valid calls of the public functions return
+    (and the values inside returned tuples, lists and dicts, one level down)."""
+    found: dict[type, Any] = {}
+
+    def offer(v: Any, depth: int = 0) -> None:
+        for c in classes:
+            if c not in found and type(v) is c:
+                found[c] = v
+        if depth == 0 and isinstance(v, (tuple, list)):
+            for e in v[:8]:
+                offer(e, 1)
+        elif depth == 0 and isinstance(v, dict):
+            for e in list(v.values())[:8]:
+                offer(e, 1)
+
+    for v in _recipes():
+        offer(v)
+    import tempfile
+
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        os.chdir(tmp)  # valid calls that write files write them here
+        try:
+            for _, _, fn in CALLABLES:
+                if all(c in found for c in classes):
+                    break
+                req, names, _ = signature_slots(fn)
+                args = tuple(valid_for(n) for n in names[:req])
+                try:
+                    with bounded(2.0):
+                        offer(fn(*args, **required_keywords(fn)))
+                except BaseException as e:  # noqa: BLE001 - a call that fails offers nothing
+                    if isinstance(e, KeyboardInterrupt):
+                        raise
+        finally:
+            os.chdir(here)
+    return found
+
+
+def _attribute(obj: Any, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception:  # noqa: BLE001 - a property that raises is reported by test_public_attributes
+        return None
+
+
+INSTANCES_BY_CLASS = _harvest(_public_classes())
+INSTANCES = [(c.__name__, obj) for c, obj in INSTANCES_BY_CLASS.items()]
+#: Public classes of which no instance was found (their methods are not fuzzed; listed by test_instances_found).
+UNINSTANTIATED = sorted(c.__qualname__ for c in _public_classes() if c not in INSTANCES_BY_CLASS)
+
+
+def _own_method(obj: Any, name: str) -> bool:
+    """A public method the library defines (not one inherited unchanged from tuple, dict, int, Enum ...)."""
+    if name.startswith("_") or not callable(_attribute(obj, name)) or inspect.isclass(_attribute(obj, name)):
+        return False
+    for klass in type(obj).__mro__:
+        if name in vars(klass):
+            return (klass.__module__ or "").startswith("pycute_layouts")
+    return False
+
+
+METHODS = [(cls, meth) for cls, obj in INSTANCES for meth in sorted(dir(obj)) if _own_method(obj, meth)]
 
 
 @pytest.mark.parametrize("cls,meth", METHODS, ids=[f"{c}.{m}" for c, m in METHODS])
@@ -369,9 +564,14 @@ def test_public_method_answers_hostile_input(cls: str, meth: str) -> None:
 
 # -- the command line -------------------------------------------------------------------------
 
+#: Layouts the parser accepts that are not plain offset layouts: every subcommand must answer or refuse them.
+PARSED_LAYOUTS = ["(4,8):(1@0,1@1)", "(8,8):(F1,F9)", "(4,8):(1@0,1@99999999999)", "((2,2),4):((1@0,1@1),1@2)",
+                  "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)",
+                  "(8,m):(m,1)", "9" * 70 + ":1"]
+
 HOSTILE_ARGS = ["0", "-1", "x", "", "1e9", "999999999999999999999", "0x", "nan", "128x0", "0x64", "64,0",
                 "(10000000000):(1)", "(10000,10000):(1,10000)", "(" * 1000, "K", "128B", "bf16", "e2m1", "16",
-                "64", "128x64", "sm90"]
+                "64", "128x64", "sm90", "9" * 5000] + PARSED_LAYOUTS
 
 
 def _hostile_files(root: Path) -> list[str]:
@@ -418,15 +618,6 @@ def run_cli(argv: list[str], seconds: float = 30.0) -> tuple[int | str, str]:
 
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = """kernel = "gemm"
-arch = "sm90"
-[A]
-tile = "128x64"
-dtype = "bf16"
-major = "K"
-swizzle = "128B"
-stages = 2
-"""
 
 #: One valid invocation per subcommand; the fuzz mutates it (replaces words, adds flags).
 BASES = {
@@ -441,6 +632,16 @@ BASES = {
     "prove": ["--pairing", "128B", "K", "16", "sm90"],
     "convert": ["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl", "--to", "gluon", "--shape", "8,64", "-e", "16"],
 }
+
+#: Every layout-taking invocation; each PARSED_LAYOUTS entry replaces LAYOUT (test_cli_takes_every_parsed_layout).
+LAYOUT_COMMANDS = [
+    ["show", "LAYOUT"], ["show", "LAYOUT", "--json"], ["show", "LAYOUT", "--svg", "out.svg"],
+    ["show", "LAYOUT", "--tikz", "out.tex"], ["analyze", "explain", "LAYOUT"], ["analyze", "explain", "LAYOUT", "-e", "16"],
+    ["analyze", "banks", "LAYOUT", "--pattern", "ldmatrix.x4"], ["analyze", "search", "LAYOUT", "--pattern", "ldmatrix.x4"],
+    ["analyze", "linear", "LAYOUT"],
+    ["tma", "--plan", "LAYOUT", "--dtype", "bf16", "--global", "(64,64):(64,1)"],
+    ["tma", "--plan", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "--dtype", "bf16", "--global", "LAYOUT"],
+]
 
 
 @pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
@@ -484,3 +685,164 @@ def test_harness_sees_escapes_and_hangs() -> None:
     assert outcome(lambda: math.sqrt(4), (), 1.0) is None
     assert os.getcwd() != str(Path(__file__).parent)
     assert sys.getrecursionlimit() >= 1000
+
+
+@pytest.mark.parametrize("words", LAYOUT_COMMANDS, ids=[" ".join(w[:2]) + (" " + w[-1] if w[-1] != "LAYOUT" else "")
+                                                         for w in LAYOUT_COMMANDS])
+def test_cli_takes_every_parsed_layout(words: list[str]) -> None:
+    """Every layout-taking subcommand answers or refuses in one line (exit 0/1/2) every layout the parser
+    accepts: basis strides, F2 strides, an out-of-range basis index, symbols, huge literals."""
+    failures = []
+    for text in PARSED_LAYOUTS:
+        argv = [text if w == "LAYOUT" else w for w in words]
+        rc, err = run_cli(argv, 20.0)
+        if rc not in (0, 1, 2) or "Traceback" in err or rc == 2 and len(err.strip().splitlines()) != 1:
+            failures.append(f"{argv!r} -> {rc}: {err.strip()[:200]}")
+    assert not failures, "\n".join(failures)
+
+
+def test_cli_main_requires_a_list_of_strings() -> None:
+    for argv in (True, np.array([2, 3]), "show", [1, 2], ("show", None)):
+        with pytest.raises(LayoutError, match="argv must be None or a list of strings"):
+            cli_main(argv)
+
+
+# -- every public class is exercised -------------------------------------------------------
+
+
+def test_every_public_class_with_methods_has_an_instance() -> None:
+    """A public class whose methods the harness cannot reach needs a recipe in ``_recipes`` (or a public
+    function whose valid call returns one)."""
+    missing = [c.__qualname__ for c in _public_classes() if c not in INSTANCES_BY_CLASS
+               and any(not n.startswith("_") and callable(getattr(c, n, None)) and n in vars(c) for n in dir(c))]
+    assert not missing, f"no instance of {missing}: add a recipe to tests/test_fuzz.py::_recipes"
+
+
+def test_public_attributes_answer() -> None:
+    """Every public property of every instance answers (no AttributeError/TypeError from a stored field)."""
+    failures = []
+    for cls, obj in INSTANCES:
+        for name in dir(obj):
+            if name.startswith("_") or not isinstance(getattr(type(obj), name, None), property):
+                continue
+            bad = outcome(lambda o=obj, n=name: getattr(o, n), (), TIME_BOUND_S)
+            if bad:
+                failures.append(f"{cls}.{name} -> {bad}")
+    assert not failures, "\n".join(failures)
+
+
+# -- property checks with exact oracles ----------------------------------------------------
+
+
+@settings(max_examples=60, database=None, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+       st.sampled_from([np.int16, np.int32, np.float64]))
+def test_tensor_slicing_and_iteration_match_numpy(m: int, n: int, d0: int, d1: int, off: int, dtype: Any) -> None:
+    """A rank-2 data tensor against numpy's strided view of the same engine: every element, every row and column
+    slice, and iteration (CuTe's order: over the layout's domain, column-major, never the engine)."""
+    from pycute_layouts import Layout, Tensor, _
+
+    stride = (d0 or 1, (d0 or 1) * m + d1)  # injective: the column stride passes the whole column
+    size = off + (m - 1) * stride[0] + (n - 1) * stride[1] + 1
+    engine = (np.arange(size) * 3 + 1).astype(dtype)
+    T = Tensor(engine, Layout((m, n), stride), off)
+    item = engine.dtype.itemsize
+    view = np.lib.stride_tricks.as_strided(engine[off:], shape=(m, n), strides=(stride[0] * item, stride[1] * item))
+    assert [T(i, j) for j in range(n) for i in range(m)] == view.flatten(order="F").tolist()
+    assert list(T) == view.flatten(order="F").tolist()
+    for j in range(n):
+        assert T(_, j).to_numpy().tolist() == view[:, j].tolist()
+        assert list(T(_, j)) == view[:, j].tolist()
+    for i in range(m):
+        assert T(i, _).to_numpy().tolist() == view[i, :].tolist()
+
+
+@settings(max_examples=40, database=None, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5))
+def test_identity_tensor_iterates_its_coordinates(m: int, n: int) -> None:
+    from pycute_layouts import make_identity_tensor
+
+    assert list(make_identity_tensor((m, n))) == [(i, j) for j in range(n) for i in range(m)]
+
+
+def _legal_instr_descriptors() -> Any:
+    """Every legal tcgen05 instruction descriptor over all type/kind combinations, every M, every N multiple of 8,
+    both CTA groups and the .ws variant; then every flag combination at one legal shape of each type combination."""
+    import itertools
+
+    from pycute_layouts.arch.umma.idesc import InstrDescriptor
+
+    types = ("f16", "bf16", "tf32", "e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "s8", "u8")
+    for a, b, d, sf in itertools.product(types, types, ("f16", "f32", "s32"), (None, "ue4m3", "ue8m0")):
+        kinds = ("mxf8f6f4", "mxf4", "mxf4nvf4") if sf and a == b == "e2m1" else (None,)
+        for kind in kinds:
+            base = None
+            for m, cta in ((128, 1), (256, 2), (128, 2), (64, 1)):
+                try:
+                    base = InstrDescriptor(a, b, d, m, 64, sf_type=sf, kind=kind, cta_group=cta)
+                    break
+                except LayoutError:
+                    pass
+            if base is None:
+                continue
+            for m, n, cta, ws in itertools.product((32, 64, 128, 256), range(8, 257, 8), (1, 2), (False, True)):
+                try:
+                    yield InstrDescriptor(a, b, d, m, n, sf_type=sf, kind=kind, cta_group=cta, ws=ws)
+                except LayoutError:
+                    pass
+            for am, bm, neg, sat, sparse, shift, ids in itertools.product(
+                    ("K", "MN"), ("K", "MN"), (False, True), (False, True), (False, True), (0, 8, 16, 32),
+                    ((0, 0), (2, 1), (3, 3)) if sf else ((0, 0),)):
+                try:
+                    yield InstrDescriptor(a, b, d, base.m, base.n, a_major=am, b_major=bm, negate_a=neg, negate_b=neg,
+                                          saturate=sat, sparse=sparse, max_shift=shift, sf_type=sf, sf_id_a=ids[0],
+                                          sf_id_b=ids[1], kind=kind, cta_group=base.cta_group)
+                except LayoutError:
+                    pass
+
+
+def test_instr_descriptor_round_trips_over_every_legal_descriptor() -> None:
+    """decode(encode(d)) == d (encode's postcondition) for every descriptor the enumeration finds legal."""
+    from pycute_layouts.arch.umma.idesc import InstrDescriptor
+
+    count = 0
+    for d in _legal_instr_descriptors():
+        count += 1
+        value = d.encode()
+        assert 0 <= value < 1 << 32
+        assert InstrDescriptor.decode(value, d.block_scaled, kind=d.kind) == d, d
+    assert count > 5000
+
+
+@settings(max_examples=200, database=None, deadline=None)
+@given(st.integers(0, (1 << 18) - 16).map(lambda a: a // 16 * 16), st.integers(0, 1023).map(lambda x: x * 16),
+       st.integers(0, 1023).map(lambda x: x * 16), st.sampled_from(["none", "32B", "64B", "128B"]), st.integers(0, 7))
+def test_smem_descriptor_round_trips(start: int, lbo: int, sbo: int, mode: str, base_offset: int) -> None:
+    """SmemDescriptor / UmmaSmemDescriptor: decode(encode(d)) == d for every constructible field set drawn."""
+    from pycute_layouts.arch.umma import UmmaSmemDescriptor
+    from pycute_layouts.arch.wgmma import SmemDescriptor
+
+    for cls in (SmemDescriptor, UmmaSmemDescriptor):
+        try:
+            d = cls(start, lbo, sbo, mode, base_offset=base_offset)
+        except LayoutError:
+            continue
+        assert cls.decode(d.encode()) == d
+
+
+# -- the optional dependency: matplotlib -----------------------------------------------------
+
+
+def test_png_path_errors_are_one_layout_error(tmp_path: Path) -> None:
+    """to_png with matplotlib installed (CI installs it once): a valid file, and every unwritable name
+    (300 characters, a missing directory, a directory, a path through a file) one LayoutError."""
+    pytest.importorskip("matplotlib")
+    from pycute_layouts import Layout
+    from pycute_layouts.render import to_png
+
+    good = tmp_path / "ok.png"
+    assert to_png(Layout((4, 8)), good) == str(good) and good.read_bytes()[:4] == b"\x89PNG"
+    (tmp_path / "file").write_text("x")
+    for bad in ("a" * 300 + ".png", str(tmp_path / "missing" / "x.png"), str(tmp_path), str(tmp_path / "file" / "x.png")):
+        with pytest.raises(LayoutError, match="to_png: (cannot write|expected a file path)"):
+            to_png(Layout((4, 8)), bad)

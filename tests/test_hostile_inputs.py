@@ -151,6 +151,121 @@ CATALOG = [
 ]
 
 
+
+
+def _tiled_mma(shape: tuple = (2, 2, 1)) -> object:
+    from pycute_layouts.arch.atoms import make_tiled_mma
+
+    return make_tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", shape)
+
+
+def _issue28() -> list:
+    """The examples of issue 28, one row each (the library's objects where they do not belong, huge ints past
+    Python's 4,300-digit string limit, depth on the composed paths, budgets before work, constructors)."""
+    from pycute_layouts import XorSwizzle, make_identity_tensor, make_tensor, recast_tensor
+    from pycute_layouts.analysis import LinearLayout
+    from pycute_layouts.arch.atoms import make_tiled_mma, mma_atom
+    from pycute_layouts.arch.smem_desc import SmemDescriptorBase
+    from pycute_layouts.arch.umma.idesc import InstrDescriptor
+    from pycute_layouts.core import f2, grammar
+    from pycute_layouts.core.tensor import print_tensor
+    from pycute_layouts.errors import DescriptorError as DE
+    from pycute_layouts.proofs import prove_tma_matches_wgmma
+    from pycute_layouts.proofs.bitvec import BitVector
+    from pycute_layouts.render import to_svg
+    from pycute_layouts.render.tv import tv_picture, tv_svg
+
+    huge = 10**5000
+    deep = _deep(700)
+    return [
+        ("SmemDescriptorBase huge start", lambda: SmemDescriptorBase(huge, 16, 1024, "128B"), DE,
+         ["start_address", "MAX_INT_DIGITS", "16610 bits"]),
+        ("MmaAtom.layout huge", lambda: mma_atom("SM90_64x16x16_F32BF16BF16_SS").layout(huge), LayoutError, ["16610 bits"]),
+        ("TiledMma.partition huge", lambda: _tiled_mma().partition("C", huge), LayoutError, ["16610 bits"]),
+        ("prove_tma_matches_wgmma huge", lambda: prove_tma_matches_wgmma("128B", "K", huge), LayoutError, ["16610 bits"]),
+        ("shfl.segment_size huge", lambda: shfl.segment_size(huge), ShflError, ["16610 bits"]),
+        ("repr(F2(huge))", lambda: repr(f2.F2(huge)), LayoutValueError, ["F2", "MAX_INT_DIGITS", "16610 bits"]),
+        ("XorSwizzle(tensor)", lambda: XorSwizzle(make_identity_tensor((4, 8))), LayoutError, ["pairs", "sequence", "Tensor"]),
+        ("LinearLayout(tensor)", lambda: LinearLayout(make_identity_tensor((4, 8)), ["x"]), LayoutTypeError,
+         ["LinearLayout", "sequence", "Tensor"]),
+        ("to_svg identity layout", lambda: to_svg(Layout("(4,8):(1@0,1@1)")), LayoutTypeError,
+         ["to_svg", "(4,8):(1@0,1@1)", "basis strides", "coordinates, not offsets"]),
+        ("parse_text(None)", lambda: grammar.parse_text(None, "(4,8)", {}), NotationError, ["ctors", "Constructors"]),
+        ("ComposedLayout deep coordinate", lambda: parse("Sw<3,3,3> o 0 o (8,64):(64,1)")(deep), LayoutValueError,
+         ["coordinate", "MAX_NESTING_DEPTH"]),
+        ("SwizzledSmemLayout deep coordinate", lambda: _desc_tile()(deep), LayoutValueError, ["MAX_NESTING_DEPTH"]),
+        ("tv_picture 2**40 tile", lambda: tv_picture(Layout((2, 2), (1, 2)), (2**40, 2**40)), LayoutValueError,
+         ["tv_picture", "MAX_TABLE_CELLS"]),
+        ("tv_svg 4096x4096", lambda: tv_svg(_tiled_mma(), "C", (4096, 4096)), LayoutValueError,
+         ["4096x4096", "MAX_TABLE_CELLS"]),
+        ("make_tiled_mma 4096x4096 atoms", lambda: make_tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", (4096, 4096, 1)),
+         LayoutValueError, ["make_tiled_mma", "16777216 points", "MAX_TABLE_CELLS"]),
+        ("print_tensor 2**30", lambda: print_tensor(make_identity_tensor(2**30)), LayoutValueError,
+         ["print_tensor", "1073741824 points", "MAX_TABLE_CELLS"]),
+        ("describe_operand stages 10**9",
+         lambda: codegen.describe_operand("sm90", "K", "128B", "bf16", (128, 64), stages=10**9), LayoutValueError,
+         ["stages", "1000000000 stages", "262144-byte"]),
+        ("clmul(1, -1)", lambda: f2.clmul(1, -1), LayoutValueError, ["clmul", "b must be >= 0"]),
+        ("list(identity tensor 2**30)", lambda: list(make_identity_tensor(2**30)), LayoutValueError,
+         ["Tensor.__iter__", "MAX_EVAL_POINTS"]),
+        ("BitVector.to_sympy(2**64)", lambda: BitVector.coordinates((8,))[0].to_sympy(2**64), LayoutValueError,
+         ["to_sympy", "MAX_PROOF_BITS"]),
+        ("equivalent 5000-item domain", lambda: equivalent(L, L, (1,) * 5000), ProofError,
+         ["equivalent", "5000 modes", "MAX_PROOF_BITS"]),
+        ("report 5000-item selection", lambda: proofs.report(modes=("128B",) * 5000), ProofError,
+         ["report", "modes", "64"]),
+        ("InstrDescriptor sf_id_a=None", lambda: InstrDescriptor("bf16", "bf16", "f32", 128, 256, sf_id_a=None), DE,
+         ["sf_id_a", "None"]),
+        ("KernelSpec(operands=None)", lambda: codegen.KernelSpec("k", "sm90", None).to_dict(), SpecError,
+         ["KernelSpec", "operands", "sequence"]),
+        ("cli.main(True)", lambda: cli_main(True), LayoutTypeError, ["argv", "list of strings"]),
+        ("cli.main(array)", lambda: cli_main(np.array([2, 3])), LayoutTypeError, ["argv", "list of strings"]),
+        ("recast_tensor dtype 'V0'", lambda: recast_tensor(make_tensor(np.arange(8, dtype=np.uint16), Layout(8)), "V0"),
+         LayoutTypeError, ["recast_tensor", "numeric dtype"]),
+        ("recast_tensor dtype '(('", lambda: recast_tensor(make_tensor(np.arange(8, dtype=np.uint16), Layout(8)), "(("),
+         LayoutTypeError, ["recast_tensor", "dtype"]),
+        ("shfl array in int slot", lambda: shfl.segment_size(np.array([2, 3])), ShflError, ["must be an int"]),
+        ("check_bool array", lambda: _mma_names(np.array([True, False])), LayoutTypeError, ["majors", "bool"]),
+    ]
+
+
+def _desc_tile() -> SwizzledSmemLayout:
+    atom = wgmma.smem_atom("K", "32B", 16)
+    return SwizzledSmemLayout(atom.swizzle, tile_to_shape(atom.layout, (64, 16)), 16)
+
+
+def _mma_names(majors: object) -> object:
+    from pycute_layouts.arch.atoms_mma import mma_atom_names
+
+    return mma_atom_names(majors=majors)
+
+
+CATALOG += _issue28()
+
+
+def test_strategies_refuse_bad_arguments() -> None:
+    """Hypothesis strategies check their arguments when built: StrategyArgumentError is a LayoutError and
+    hypothesis's InvalidArgument; divisors and tilers_for refuse sizes past their bounds before working."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from pycute_layouts import strategies
+
+    for call in (lambda: strategies.divisors(10**13), lambda: strategies.tilers_for(Layout(10**10)),
+                 lambda: strategies.layouts(max_rank="x"), lambda: strategies.shapes(leaves=3),
+                 lambda: strategies.swizzles(10**5000), lambda: strategies.tilers_for(5)):
+        with pytest.raises(LayoutError) as info:
+            call()
+        assert isinstance(info.value, hypothesis.errors.InvalidArgument)
+    assert len(strategies.divisors(10**12)) == 169
+
+
+def test_tensor_iteration_is_cute_s() -> None:
+    """Iteration runs over the layout's domain (CuTe's loop over size(T)), not over the engine."""
+    from pycute_layouts import make_identity_tensor, make_tensor
+
+    assert list(make_tensor(np.arange(32), Layout(4, 1))) == [0, 1, 2, 3]
+    assert list(make_identity_tensor((2, 2))) == [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
 @pytest.mark.parametrize("call,exc,words", [c[1:] for c in CATALOG], ids=[c[0] for c in CATALOG])
 def test_hostile_input_is_refused(call, exc, words) -> None:
     t0 = time.perf_counter()
@@ -212,6 +327,14 @@ CLI = [
     (["show", "(10000000000):(1)"], ["MAX_TABLE_CELLS", "10000000000"]),
     (["show", "(10000,10000):(1,10000)"], ["MAX_TABLE_CELLS", "100000000"]),
     (["show", "--json", "(10000,10000):(1,10000)"], ["MAX_TABLE_CELLS"]),
+    (["show", "(4,8):(1@0,1@1)"], ["basis strides", "coordinates, not offsets"]),
+    (["show", "(4,8):(1@0,1@99999999999)"], ["ScaledBasis", "MAX_SEQUENCE_ITEMS"]),
+    (["analyze", "explain", "(4,8):(1@0,1@1)"], ["explain", "basis strides"]),
+    (["analyze", "banks", "(4,8):(1@0,1@1)", "--pattern", "ldmatrix.x4"], ["basis strides"]),
+    (["analyze", "search", "(4,8):(1@0,1@1)", "--pattern", "ldmatrix.x4"], ["basis strides"]),
+    (["analyze", "linear", "(4,8):(1@0,1@1)"], ["to_linear_layout", "basis strides"]),
+    (["tma", "--plan", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "--dtype", "bf16", "--global",
+      "(4,8):(1@0,1@1)"], ["global layout", "basis strides"]),
 ]
 
 

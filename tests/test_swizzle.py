@@ -370,7 +370,7 @@ def test_bad_swizzle_parameters(args, msg):
         (lambda: XorSwizzle([(7,)]), "each pair must be (source_bit, target_bit)"),
         (lambda: XorSwizzle([(7, 63)]), "bit positions must be integers in [0, 63)"),
         (lambda: XorSwizzle([(-1, 3)]), "bit positions must be integers in [0, 63)"),
-        (lambda: XorSwizzle(5), "pairs must be an iterable"),
+        (lambda: XorSwizzle(5), "pairs must be a sequence"),
         (lambda: XorSwizzle.from_matrix([[1, 0], [0]]), "row 1 has 1 entries, expected 2"),
         (lambda: XorSwizzle.from_matrix([[1, 2], [0, 1]]), "entries must be 0 or 1, got 2 at (0,1)"),
         (lambda: XorSwizzle.from_matrix(7), "expected a square 0/1 matrix"),

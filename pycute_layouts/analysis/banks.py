@@ -56,9 +56,10 @@ from ..arch.access import (
 from ..arch.swizzle_modes import SwizzleMode
 from ..arch.tma import swizzle_byte_map
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_fields, fmt
 
 __all__ = [
     "NUM_BANKS",
@@ -115,6 +116,8 @@ def _byte_address_fn(layout: Any, element_bits: Any, who: str,
         return f_smem, s.layout
     if isinstance(layout, (Layout, ComposedLayout)):
         lay = layout
+        if isinstance(lay, Layout):
+            require_offsets(lay, who)
         if lay.is_symbolic():
             raise LayoutValueError(f"{who}: the layout {lay} has unbound symbols; bind them first (subs)")
 
@@ -203,6 +206,9 @@ class BankConflicts:
     ideal_wavefronts: int
     conflict_degree: int
     per_bank: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def is_conflict_free(self) -> bool:
@@ -322,7 +328,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     if isinstance(thread_offsets, AccessPattern):
         pat = thread_offsets
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r}, "
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)}, "
                                    f"which accesses {pat.access_bytes} bytes per thread")
     else:
         if access_bytes is None:
@@ -338,7 +344,7 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
         _check_coord_in(dom, c, t, who)
         a = fn(c)
         if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {a!r} for coordinate {c}, not an integer "
+            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {fmt(a)} for coordinate {c}, not an integer "
                                   "byte address")
         a = int(a)
         if a < 0:
@@ -428,6 +434,9 @@ class SwizzleCandidate:
             return f"{self.swizzle} (on byte addresses)"
         return swizzle_forms(self.swizzle, self.element_bits, layout)
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def is_conflict_free(self) -> bool:
         """True when the access takes one wavefront per phase through this swizzle.
@@ -501,21 +510,22 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     if not isinstance(tile_layout, Layout):
         raise LayoutTypeError(f"{who}: tile_layout must be the tile's element Layout (no swizzle), got "
                               f"{type(tile_layout).__name__}")
+    require_offsets(tile_layout, who)
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
-        raise LayoutValueError(f"{who}: max_bits must be 1..5, got {max_bits!r}")
+        raise LayoutValueError(f"{who}: max_bits must be 1..5, got {fmt(max_bits)}")
     if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
         pattern = pattern.access_pattern(element_bits=element_bits)
     if isinstance(pattern, AccessPattern):
         pat = pattern
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {pat.name!r} "
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)} "
                                    f"({pat.access_bytes} bytes)")
     else:
         if access_bytes is None:
             raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
         pat = vector_pattern(pattern, access_bytes)
     if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
-        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
+        raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
     lo = max(pat.access_bytes, element_bits // 8).bit_length() - 1
     tried: dict[Any, Swizzle | XorSwizzle] = {}
     tried[Swizzle(0, 4, 3).to_xor()] = Swizzle(0, 4, 3)

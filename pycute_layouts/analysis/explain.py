@@ -34,10 +34,10 @@ from ..arch.wgmma import make_smem_desc, smem_atom
 from ..core.algebra import composition
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of, swizzle_forms
 from ..core.inttuple import flatten
-from ..core.layout import Layout, format_inttuple
+from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS
+from ..limits import MAX_ELEMENT_BITS, MAX_EXPLAIN_POINTS, check_fields, fmt
 from .banks import tma_swizzle_maps, wgmma_mode_name
 
 __all__ = ["EXPLAIN_MAX_SIZE", "LayoutExplanation", "explain"]
@@ -85,6 +85,9 @@ class LayoutExplanation:
     swizzle: dict | None
     wgmma: tuple[dict, ...]
     wgmma_notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def to_dict(self) -> dict:
         """JSON-ready fields.
@@ -159,7 +162,7 @@ def _norm_explain_input(layout: Any, element_bits: Any,
     check_swizzle_unit(swizzle_unit, who)
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
                                      or not 0 < element_bits <= MAX_ELEMENT_BITS):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if not isinstance(layout, (Layout, ComposedLayout, SwizzledSmemLayout)):
         raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got "
@@ -170,6 +173,8 @@ def _norm_explain_input(layout: Any, element_bits: Any,
     if isinstance(layout, ComposedLayout) and (not isinstance(layout.inner, Layout)
                                                or not isinstance(layout.outer, (Swizzle, XorSwizzle))):
         raise LayoutTypeError(f"{who}: a ComposedLayout must be 'Swizzle o offset o Layout', got {layout}")
+    require_offsets(layout.layout if isinstance(layout, SwizzledSmemLayout) else
+                    layout.inner if isinstance(layout, ComposedLayout) else layout, who)
     if element_bits is None and not isinstance(layout, SwizzledSmemLayout):
         # no element width: the values are the layout's own units, the swizzle acts on them (CuTe's meaning)
         sw = layout.outer if isinstance(layout, ComposedLayout) else None

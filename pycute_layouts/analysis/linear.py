@@ -49,10 +49,12 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.f2 import F2
 from ..core.inttuple import flatten
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_sequence, fmt
 
 __all__ = ["LinearLayout", "to_linear_layout", "from_linear_layout"]
 
@@ -91,15 +93,14 @@ class LinearLayout:
     def __init__(self, bases: Any, out_dims: Any):
         who = "LinearLayout"
         if isinstance(bases, Mapping):
-            items = list(bases.items())
+            items = check_sequence(who, "bases", bases.items())
         else:
-            try:
-                items = [(n, b) for n, b in bases]
-            except (TypeError, ValueError):
-                raise LayoutTypeError(f"{who}: bases must be a mapping in_dim -> list of basis images, got "
-                                      f"{bases!r}") from None
-        if isinstance(out_dims, (str, bytes)) or not isinstance(out_dims, Sequence):
-            raise LayoutTypeError(f"{who}: out_dims must be a list of names or (name, size) pairs, got {out_dims!r}")
+            items = check_sequence(who, "bases (a mapping in_dim -> list of basis images)", bases)
+        for pair in items:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise LayoutTypeError(f"{who}: bases must be a mapping in_dim -> list of basis images, got the item "
+                                      f"{fmt(pair)}")
+        out_dims = check_sequence(who, "out_dims (a list of names or (name, size) pairs)", out_dims)
         names: list[str] = []
         sizes: list[int | None] = []
         for od in out_dims:
@@ -108,25 +109,23 @@ class LinearLayout:
                 sizes.append(None)
             elif isinstance(od, (tuple, list)) and len(od) == 2 and isinstance(od[0], str) and _is_int(od[1]):
                 if _log2_exact(int(od[1])) is None:
-                    raise LayoutValueError(f"{who}: output dimension {od[0]!r} has size {od[1]}, not a power of two")
+                    raise LayoutValueError(f"{who}: output dimension {fmt(od[0])} has size {od[1]}, not a power of two")
                 names.append(od[0])
                 sizes.append(int(od[1]))
             else:
-                raise LayoutTypeError(f"{who}: each output dimension is a name or a (name, size) pair, got {od!r}")
+                raise LayoutTypeError(f"{who}: each output dimension is a name or a (name, size) pair, got {fmt(od)}")
         if len(set(names)) != len(names):
             raise LayoutValueError(f"{who}: output dimension names must be distinct, got {names}")
         nout = len(names)
         ins: list[tuple[str, tuple[tuple[int, ...], ...]]] = []
         for name, blist in items:
             if not isinstance(name, str):
-                raise LayoutTypeError(f"{who}: input dimension names must be strings, got {name!r}")
-            if isinstance(blist, (str, bytes)) or not isinstance(blist, Sequence):
-                raise LayoutTypeError(f"{who}: the bases of {name!r} must be a list, got {blist!r}")
+                raise LayoutTypeError(f"{who}: input dimension names must be strings, got {fmt(name)}")
             row = []
-            for i, b in enumerate(blist):
+            for i, b in enumerate(check_sequence(who, f"the bases of {name!r}", blist)):
                 vec = (b,) if _is_int(b) else tuple(b) if isinstance(b, (tuple, list)) else None
                 if vec is None or len(vec) != nout or not all(_is_int(v) and v >= 0 for v in vec):
-                    raise LayoutValueError(f"{who}: basis {name}[{i}] = {b!r} must be {nout} non-negative int(s), "
+                    raise LayoutValueError(f"{who}: basis {name}[{i}] = {fmt(b)} must be {nout} non-negative int(s), "
                                            f"one per output dimension {names}")
                 row.append(tuple(int(v) for v in vec))
             ins.append((name, tuple(row)))
@@ -142,7 +141,7 @@ class LinearLayout:
             if size is None:
                 size = need
             elif size < need:
-                raise LayoutValueError(f"{who}: output dimension {name!r} has size {size} but a basis reaches "
+                raise LayoutValueError(f"{who}: output dimension {fmt(name)} has size {size} but a basis reaches "
                                        f"{top} (needs size >= {need})")
             outs.append((name, size))
         self._in = tuple(ins)
@@ -257,7 +256,7 @@ class LinearLayout:
         acc = [0] * len(self._out)
         for (name, row), v in zip(self._in, vals):
             if not _is_int(v) or not 0 <= int(v) < (1 << len(row)):
-                raise LayoutValueError(f"{who}: input {name}={v!r} must be an int in [0, {1 << len(row)})")
+                raise LayoutValueError(f"{who}: input {name}={fmt(v)} must be an int in [0, {1 << len(row)})")
             v = int(v)
             for i, vec in enumerate(row):
                 if (v >> i) & 1:
@@ -283,8 +282,8 @@ class LinearLayout:
                                      f"be the input dims {sorted(theirs)} of the outer one")
         for n, size in mine.items():
             if size > theirs[n]:
-                raise AdmissibilityError(f"LinearLayout.compose: output dim {n!r} has size {size} but the outer "
-                                         f"layout's input dim {n!r} only has size {theirs[n]}")
+                raise AdmissibilityError(f"LinearLayout.compose: output dim {fmt(n)} has size {size} but the outer "
+                                         f"layout's input dim {fmt(n)} only has size {theirs[n]}")
         out_names = [n for n, _ in self._out]
         new = []
         for name, row in self._in:
@@ -429,8 +428,10 @@ def _f2_rank(cols: list[int]) -> int:
 
 def _layout_bases(layout: Layout, who: str, text: str) -> list[list[int]]:
     """Per top-level mode, the image of each coordinate bit; AdmissibilityError if not F2-linear."""
+    require_offsets(layout, who)
     if layout.is_symbolic():
         raise LayoutValueError(f"{who}: {text} has unbound symbols; bind them first (subs)")
+    xor = any(type(d) is F2 for d in flatten(layout.stride))  # F2 strides: images XOR, nothing carries
     modes = [layout] if layout.rank() == 1 and not isinstance(layout.shape, tuple) else list(layout)
     out: list[list[int]] = []
     for mi, mode in enumerate(modes):
@@ -442,10 +443,12 @@ def _layout_bases(layout: Layout, who: str, text: str) -> list[list[int]]:
             if k is None:
                 raise AdmissibilityError(f"{who}: {text} is not F2-linear: mode {mi} has the extent {s}, not a power "
                                          "of two (a linear layout's inputs are bit vectors)")
-            if d < 0:
+            if type(d) is not F2 and d < 0:
                 raise AdmissibilityError(f"{who}: {text} is not F2-linear: mode {mi} has the negative stride {d}")
-            row.extend((1 << j) * int(d) for j in range(k))
+            row.extend(int(d) << j for j in range(k))
         out.append(row)
+    if xor:
+        return out
     seen: list[tuple[int, int, int]] = []
     for mi, row in enumerate(out):
         for j, v in enumerate(row):
@@ -469,7 +472,7 @@ def _in_names(in_dims: Any, rank: int, who: str) -> list[str] | str:
         if len(in_dims) != rank:
             raise LayoutValueError(f"{who}: in_dims names {list(in_dims)} but the layout has {rank} top-level modes")
         return list(in_dims)
-    raise LayoutTypeError(f"{who}: in_dims must be None, a name, or one name per top-level mode, got {in_dims!r}")
+    raise LayoutTypeError(f"{who}: in_dims must be None, a name, or one name per top-level mode, got {fmt(in_dims)}")
 
 
 def _assemble(rows: list[list[int]], names: list[str] | str, out_dim: str) -> LinearLayout:
@@ -501,12 +504,12 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
     """
     who = "to_linear_layout"
     if not isinstance(out_dim, str):
-        raise LayoutTypeError(f"{who}: out_dim must be a name, got {out_dim!r}")
+        raise LayoutTypeError(f"{who}: out_dim must be a name, got {fmt(out_dim)}")
     if isinstance(layout, (Swizzle, XorSwizzle)):
         xs = layout.to_xor() if isinstance(layout, Swizzle) else layout
         nm = in_dims if isinstance(in_dims, str) else "offset" if in_dims is None else None
         if nm is None:
-            raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {in_dims!r}")
+            raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {fmt(in_dims)}")
         return LinearLayout([(nm, [int(xs(1 << i)) for i in range(xs.nbits)])], [out_dim])
     if isinstance(layout, Layout):
         rows = _layout_bases(layout, who, str(layout))
@@ -526,7 +529,7 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
         if isinstance(outer, (Layout, ComposedLayout)):
             o = to_linear_layout(outer, in_dims="__inner__", out_dim=out_dim)
             return inner.compose(o)
-        raise LayoutTypeError(f"{who}: unsupported outer function {outer!r}")  # pragma: no cover - ComposedLayout checks
+        raise LayoutTypeError(f"{who}: unsupported outer function {fmt(outer)}")  # pragma: no cover - ComposedLayout checks
     if isinstance(layout, SwizzledSmemLayout):
         s = layout
         if s.base_address:

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from ..core.composed import ComposedLayout
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_count, check_type, fmt
 
 __all__ = ["AccessPattern", "ldmatrix_pattern", "stmatrix_pattern", "vector_pattern", "parse_pattern", "WARP_THREADS"]
 
@@ -32,11 +33,11 @@ ACCESS_WIDTHS = (1, 2, 4, 8, 16)
 
 
 def check_access_bytes(access_bytes: Any, who: str) -> int:
-    if isinstance(access_bytes, bool) or not isinstance(access_bytes, (int, np.integer)) \
-            or int(access_bytes) not in ACCESS_WIDTHS:
+    v = check_count(who, "access_bytes", access_bytes, None, None, LayoutValueError)
+    if v not in ACCESS_WIDTHS:
         raise LayoutValueError(f"{who}: access_bytes must be one of {ACCESS_WIDTHS} (bytes read or written per "
-                               f"thread: 1/2/4-byte scalar, 8- or 16-byte vector), got {access_bytes!r}")
-    return int(access_bytes)
+                               f"thread: 1/2/4-byte scalar, 8- or 16-byte vector), got {v}")
+    return v
 
 
 # --------------------------------------------------------------------------------------------------
@@ -62,12 +63,13 @@ class AccessPattern:
     coords: tuple[Any, ...]
 
     def __post_init__(self) -> None:
+        check_type("AccessPattern", "name", self.name, str, LayoutValueError)
         check_access_bytes(self.access_bytes, f"AccessPattern {self.name!r}")
         if isinstance(self.coords, (str, bytes)) or not isinstance(self.coords, Sequence):
-            raise LayoutTypeError(f"AccessPattern {self.name!r}: coords must be a sequence of 32 coordinates, got "
-                                  f"{self.coords!r}")
+            raise LayoutTypeError(f"AccessPattern {fmt(self.name)}: coords must be a sequence of 32 coordinates, got "
+                                  f"{fmt(self.coords)}")
         if len(self.coords) != WARP_THREADS:
-            raise LayoutValueError(f"AccessPattern {self.name!r}: a warp has 32 threads, got {len(self.coords)} "
+            raise LayoutValueError(f"AccessPattern {fmt(self.name)}: a warp has 32 threads, got {len(self.coords)} "
                                    "coordinates (use None for a thread that supplies no address)")
         who = f"AccessPattern {self.name!r}"
         object.__setattr__(self, "coords", tuple(None if c is None else norm_coord(c, who, t)
@@ -88,7 +90,7 @@ class AccessPattern:
         ((8, (0, 8)), (9, (1, 8)))
         """
         if not self.name.startswith(("ldmatrix", "stmatrix")):
-            raise LayoutValueError(f"AccessPattern.matrix_rows: {self.name!r} is not an ldmatrix/stmatrix pattern")
+            raise LayoutValueError(f"AccessPattern.matrix_rows: {fmt(self.name)} is not an ldmatrix/stmatrix pattern")
         act = self.active_threads()
         return tuple(tuple((t, self.coords[t]) for t in act[i:i + 8]) for i in range(0, len(act), 8))
 
@@ -96,13 +98,13 @@ class AccessPattern:
 def matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, matrix_origins: Any) -> AccessPattern:
     who = f"{op}_pattern"
     if isinstance(num_matrices, bool) or not isinstance(num_matrices, (int, np.integer)) or num_matrices not in (1, 2, 4):
-        raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {num_matrices!r}")
+        raise LayoutValueError(f"{who}: num_matrices must be 1, 2 or 4 (.x1/.x2/.x4), got {fmt(num_matrices)}")
     if not isinstance(trans, bool):
-        raise LayoutTypeError(f"{who}: trans must be a bool, got {trans!r}")
+        raise LayoutTypeError(f"{who}: trans must be a bool, got {fmt(trans)}")
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
             or element_bits not in (8, 16, 32, 64, 128):
         raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128 (a 16-byte row holds 128 / element_bits "
-                        f"elements), got {element_bits!r}")
+                        f"elements), got {fmt(element_bits)}")
     row_elems = 128 // element_bits
     if matrix_origins is None:
         origins = [(0, m * row_elems) for m in range(num_matrices)]
@@ -111,10 +113,10 @@ def matrix_pattern(op: str, num_matrices: Any, trans: bool, element_bits: Any, m
             origins = [tuple(int(x) for x in o) for o in matrix_origins]
         except (TypeError, ValueError):
             raise LayoutTypeError(f"{who}: matrix_origins must be a list of (row, column) pairs, "
-                                  f"got {matrix_origins!r}") from None
+                                  f"got {fmt(matrix_origins)}") from None
         if len(origins) != num_matrices or any(len(o) != 2 for o in origins):
             raise LayoutValueError(f"{who}: matrix_origins needs {num_matrices} (row, column) pairs, one per "
-                                   f"matrix, got {matrix_origins!r}")
+                                   f"matrix, got {fmt(matrix_origins)}")
     coords: list[Any] = [None] * WARP_THREADS
     for t in range(8 * num_matrices):
         r0, c0 = origins[t // 8]
@@ -176,12 +178,12 @@ def vector_pattern(thread_coords: Any, access_bytes: int, name: str = "vector") 
 
 def norm_coord(c: Any, who: str, t: int) -> Any:
     if isinstance(c, bool):
-        raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+        raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {fmt(c)}")
     if isinstance(c, (int, np.integer)):
         return int(c)
     if isinstance(c, (tuple, list)):
         return tuple(norm_coord(x, who, t) for x in c)
-    raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {c!r}")
+    raise LayoutTypeError(f"{who}: thread {t}: coordinate must be an int or a tuple of ints, got {fmt(c)}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -200,12 +202,12 @@ def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
     pycute_layouts.errors.LayoutValueError: parse_pattern: unknown pattern 'ldmatrix.x3'; ...
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"parse_pattern: expected a pattern name, got {name!r}")
+        raise LayoutTypeError(f"parse_pattern: expected a pattern name, got {fmt(name)}")
     parts = name.strip().lower().split(".")
     ok = len(parts) in (2, 3) and parts[0] in ("ldmatrix", "stmatrix") and parts[1] in ("x1", "x2", "x4") \
         and (len(parts) == 2 or parts[2] == "trans")
     if not ok:
-        raise LayoutValueError(f"parse_pattern: unknown pattern {name!r}; known: ldmatrix.x1, ldmatrix.x2, "
+        raise LayoutValueError(f"parse_pattern: unknown pattern {fmt(name)}; known: ldmatrix.x1, ldmatrix.x2, "
                                "ldmatrix.x4, stmatrix.x1, stmatrix.x2, stmatrix.x4 (each optionally .trans)")
     fn = ldmatrix_pattern if parts[0] == "ldmatrix" else stmatrix_pattern
     return fn(int(parts[1][1]), len(parts) == 3, element_bits=element_bits)
@@ -213,6 +215,8 @@ def parse_pattern(name: str, *, element_bits: int = 16) -> AccessPattern:
 
 def warp_coords(thread_offsets: Any, who: str) -> tuple[Any, ...]:
     if isinstance(thread_offsets, (Layout, ComposedLayout)):
+        if isinstance(thread_offsets, Layout):
+            require_offsets(thread_offsets, who)
         n = thread_offsets.size()
         if n != WARP_THREADS:
             raise LayoutValueError(f"{who}: the thread layout {thread_offsets} has {n} threads; a warp has 32")

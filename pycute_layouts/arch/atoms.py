@@ -32,10 +32,11 @@ import numpy as np
 from ..core.algebra import complement, composition, right_inverse
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
 from ..core.display import rich_repr
-from ..core.layout import Layout, make_layout
+from ..core.layout import Layout, make_layout, require_offsets
 from ..core.swizzle import Swizzle
 from ..core.tiling import logical_product
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_EVAL_POINTS, MAX_TABLE_CELLS, check_budget, check_fields, check_sequence, fmt
 from .access import AccessPattern
 from .atoms_copy import CopyAtom, copy_families, parse_copy_name
 from .atoms_mma import MmaAtom, mma_families, parse_mma_name
@@ -72,7 +73,7 @@ def mma_atom(name: str) -> MmaAtom:
     ((16, 8, 16), '32:1', '((4,8),(2,2,2)):((32,1),(16,8,128))')
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"mma_atom: name must be a string (CuTe's atom name), got {name!r}"[:200])
+        raise LayoutTypeError(f"mma_atom: name must be a string (CuTe's atom name), got {fmt(name)}"[:200])
     return _mma_atom_cached(name)
 
 
@@ -91,7 +92,7 @@ def copy_atom(name: str) -> CopyAtom:
     '(32,(32,4)):(32,(1,1024))'
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"copy_atom: name must be a string (CuTe's atom name), got {name!r}"[:200])
+        raise LayoutTypeError(f"copy_atom: name must be a string (CuTe's atom name), got {fmt(name)}"[:200])
     return _copy_atom_cached(name)
 
 
@@ -112,7 +113,7 @@ def atom(name: str) -> MmaAtom | CopyAtom:
     ('CopyAtom', 'MmaAtom')
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"atom: the atom name must be a string, got {name!r}")
+        raise LayoutTypeError(f"atom: the atom name must be a string, got {fmt(name)}")
     kind = "".join(name.split())
     if kind.startswith(("SM75_U", "SM90_U", "SM100_TMEM_", "UniversalCopy<", "SM80_CP_ASYNC_", "SM90_TMA_",
                         "SM90_BULK_COPY_", "SM100_TMA_", "SM100_LOAD_", "SM100_STORE_", "SM50_Shuffle_", "SM100_U8x",
@@ -126,7 +127,7 @@ def atom(name: str) -> MmaAtom | CopyAtom:
         except LayoutValueError as e:
             if "not an MMA atom name CuTe defines" not in str(e):
                 raise
-    raise LayoutValueError(f"atom: unknown atom {name!r}; MMA families: {'; '.join(mma_families())}; copy families: "
+    raise LayoutValueError(f"atom: unknown atom {fmt(name)}; MMA families: {'; '.join(mma_families())}; copy families: "
                            f"{'; '.join(copy_families())}")
 
 
@@ -155,6 +156,8 @@ class TiledMma:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def num_threads(self) -> int:
@@ -276,7 +279,7 @@ def _perm_map(p: Any, block: int, extent: int, scale: int) -> Layout:
 
 def _operand(operand: Any, who: str) -> str:
     if not isinstance(operand, str) or operand.upper() not in ("A", "B", "C", "D"):
-        raise LayoutValueError(f"{who}: operand must be 'A', 'B' or 'C' ('D' is C), got {operand!r}")
+        raise LayoutValueError(f"{who}: operand must be 'A', 'B' or 'C' ('D' is C), got {fmt(operand)}")
     return "C" if operand.upper() == "D" else operand.upper()
 
 
@@ -285,8 +288,10 @@ def _tile(tile_shape: Any, unit: tuple[int, int], who: str) -> tuple[int, int]:
         return unit
     ok = isinstance(tile_shape, (tuple, list)) and len(tile_shape) == 2 and all(
         isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in tile_shape)
+    if ok:
+        check_budget(who, f"tile_shape {fmt(tile_shape)}", tile_shape[0] * tile_shape[1], MAX_EVAL_POINTS)
     if not ok:
-        raise LayoutTypeError(f"{who}: tile_shape must be (rows, columns) of positive ints, got {tile_shape!r}")
+        raise LayoutTypeError(f"{who}: tile_shape must be (rows, columns) of positive ints, got {fmt(tile_shape)}")
     if tile_shape[0] % unit[0] or tile_shape[1] % unit[1]:
         raise LayoutValueError(f"{who}: tile {tile_shape[0]}x{tile_shape[1]} is not a multiple of the tiled MMA's "
                                f"{unit[0]}x{unit[1]} tile")
@@ -297,7 +302,9 @@ def _check_perm(p: Any, i: int, need: int) -> Any:
     if p is None:
         return None
     if isinstance(p, Layout):
+        require_offsets(p, "make_tiled_mma")
         n = p.size()
+        check_budget("make_tiled_mma", f"permutation[{i}] = {fmt(p)}", n, MAX_EVAL_POINTS)
         img = sorted(int(x) for x in p.to_numpy()) if isinstance(n, int) else None
         if img != list(range(int(n))) if img is not None else True:
             raise LayoutValueError(f"make_tiled_mma: permutation[{i}] = {p} must be a bijection of [0, {n})")
@@ -305,7 +312,7 @@ def _check_perm(p: Any, i: int, need: int) -> Any:
     elif isinstance(p, int) and not isinstance(p, bool) and p > 0:
         size = p
     else:
-        raise LayoutTypeError(f"make_tiled_mma: permutation[{i}] must be None, a positive int or a Layout, got {p!r}")
+        raise LayoutTypeError(f"make_tiled_mma: permutation[{i}] must be None, a positive int or a Layout, got {fmt(p)}")
     if size % need:
         raise LayoutValueError(f"make_tiled_mma: permutation[{i}] covers {size}, not a multiple of the atoms' extent "
                                f"{need} along {'MNK'[i]}")
@@ -325,20 +332,20 @@ def make_tiled_mma(mma: MmaAtom | str, atom_layout: Any = (1, 1, 1), permutation
     """
     a = mma_atom(mma) if isinstance(mma, str) else mma
     if not isinstance(a, MmaAtom):
-        raise LayoutTypeError(f"make_tiled_mma: expected an MmaAtom or an atom name, got {mma!r}")
+        raise LayoutTypeError(f"make_tiled_mma: expected an MmaAtom or an atom name, got {fmt(mma)}")
     lay = atom_layout if isinstance(atom_layout, Layout) else None
     if lay is None:
-        try:
-            lay = Layout(tuple(atom_layout))
-        except (TypeError, ValueError) as e:
-            raise LayoutTypeError(f"make_tiled_mma: atom_layout must be a Layout or a shape, got {atom_layout!r}") from e
+        lay = Layout(tuple(check_sequence("make_tiled_mma", "atom_layout (a Layout or a shape)", atom_layout, 3)))
+    require_offsets(lay, "make_tiled_mma")
+    if not lay.is_symbolic():
+        check_budget("make_tiled_mma", f"atom_layout {fmt(lay)}", lay.size(), MAX_TABLE_CELLS)
     rank = len(lay.shape) if isinstance(lay.shape, tuple) else 1
     img = sorted(int(x) for x in lay.to_numpy()) if not lay.is_symbolic() else None
     if rank > 3 or img != list(range(len(img or []))):
         raise LayoutValueError(f"make_tiled_mma: atom_layout {lay} must have rank <= 3 and be a bijection onto "
                                "[0, size) (atom (m, n, k) -> thread group)")
     if not isinstance(permutation, (tuple, list)) or len(permutation) != 3:
-        raise LayoutTypeError(f"make_tiled_mma: permutation must be three entries (M, N, K), got {permutation!r}")
+        raise LayoutTypeError(f"make_tiled_mma: permutation must be three entries (M, N, K), got {fmt(permutation)}")
     shp = _shape3(lay)
     perms = tuple(_check_perm(p, i, shp[i] * a.shape_mnk[i]) for i, p in enumerate(permutation))
     return TiledMma(a, lay, perms)
@@ -359,7 +366,7 @@ def _tv_and_shape(obj: Any, operand: str, tile_shape: Any, who: str) -> tuple[La
         else:
             return obj.layout(op), shape
     if not isinstance(obj, TiledMma):
-        raise LayoutTypeError(f"{who}: expected an MmaAtom, a TiledMma or an atom name, got {obj!r}")
+        raise LayoutTypeError(f"{who}: expected an MmaAtom, a TiledMma or an atom name, got {fmt(obj)}")
     d0, d1 = _OPERAND_DIMS[op]
     shape = _tile(tile_shape, (obj.tile_size_mnk[d0], obj.tile_size_mnk[d1]), who)
     return obj.partition(op, shape), shape
@@ -374,7 +381,8 @@ def tv_table(tv: Layout) -> np.ndarray:
     array([32, 48, 40, 56])
     """
     if not isinstance(tv, Layout) or tv.rank() != 2 or tv.is_symbolic():
-        raise LayoutTypeError(f"tv_table: expected a rank-2 (thread, value) integer Layout, got {tv!r}")
+        raise LayoutTypeError(f"tv_table: expected a rank-2 (thread, value) integer Layout, got {fmt(tv)}")
+    require_offsets(tv, "tv_table")
     nt, nv = int(tv[0].size()), int(tv[1].size())
     return np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nv, nt).T
 
@@ -395,7 +403,7 @@ def owners(obj: Any, operand: str, coord: tuple[int, int], tile_shape: Any = Non
     ok = isinstance(coord, (tuple, list)) and len(coord) == 2 and all(
         isinstance(x, int) and not isinstance(x, bool) for x in coord)
     if not ok or not (0 <= coord[0] < r and 0 <= coord[1] < c):
-        raise LayoutValueError(f"owners: coord must be (row, column) inside the {r}x{c} tile, got {coord!r}")
+        raise LayoutValueError(f"owners: coord must be (row, column) inside the {r}x{c} tile, got {fmt(coord)}")
     tab = tv_table(tv)
     ts, vs = np.nonzero(tab == coord[0] + r * coord[1])
     return tuple(sorted((int(t), int(v)) for t, v in zip(ts, vs, strict=True)))
@@ -412,7 +420,7 @@ def thread_fragment(obj: Any, operand: str, thread: int, tile_shape: Any = None)
     tv, (r, _c) = _tv_and_shape(obj, operand, tile_shape, "thread_fragment")
     tab = tv_table(tv)
     if isinstance(thread, bool) or not isinstance(thread, int) or not 0 <= thread < tab.shape[0]:
-        raise LayoutValueError(f"thread_fragment: thread must be in [0, {tab.shape[0]}), got {thread!r}")
+        raise LayoutValueError(f"thread_fragment: thread must be in [0, {tab.shape[0]}), got {fmt(thread)}")
     return [(v, (int(x) % r, int(x) // r)) for v, x in enumerate(tab[thread])]
 
 
@@ -436,7 +444,7 @@ def copy_access_pattern(copy: CopyAtom | str, *, element_bits: int = 16,
     """
     a = copy_atom(copy) if isinstance(copy, str) else copy
     if not isinstance(a, CopyAtom):
-        raise LayoutTypeError(f"copy_access_pattern: expected a CopyAtom or a copy atom name, got {copy!r}")
+        raise LayoutTypeError(f"copy_access_pattern: expected a CopyAtom or a copy atom name, got {fmt(copy)}")
     return a.access_pattern(element_bits=element_bits, matrix_origins=matrix_origins)
 
 
@@ -456,7 +464,7 @@ def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any 
     """
     a = mma_atom(mma) if isinstance(mma, str) else mma
     if not isinstance(a, MmaAtom):
-        raise LayoutTypeError(f"thread_reads: expected an MmaAtom or an MMA atom name, got {mma!r}")
+        raise LayoutTypeError(f"thread_reads: expected an MmaAtom or an MMA atom name, got {fmt(mma)}")
     op = _operand(operand, "thread_reads")
     arr = np.asarray(addresses)
     r, c = a.tile_shape(op)
@@ -464,7 +472,7 @@ def thread_reads(mma: MmaAtom | str, operand: str, addresses: Any, threads: Any 
         raise LayoutValueError(f"thread_reads: addresses must be a 2-D array covering the {r}x{c} {op} tile, got "
                                f"shape {arr.shape}")
     if isinstance(max_values, bool) or not isinstance(max_values, int) or max_values < 1:
-        raise LayoutValueError(f"thread_reads: max_values must be a positive int, got {max_values!r}")
+        raise LayoutValueError(f"thread_reads: max_values must be a positive int, got {fmt(max_values)}")
     out = []
     lay = a.layout(op)
     if lay[0].stride == 0 and a.num_threads > 1:
@@ -501,7 +509,7 @@ def operand_addresses(smem: Any, element_bits: int | None = None, *, swizzle_uni
     elif isinstance(smem, Layout):
         smem = SwizzledSmemLayout(Swizzle(0, 4, 3), smem, _bits(element_bits))
     if not isinstance(smem, SwizzledSmemLayout):
-        raise LayoutTypeError(f"operand_addresses: expected a SwizzledSmemLayout, Layout or ComposedLayout, got {smem!r}")
+        raise LayoutTypeError(f"operand_addresses: expected a SwizzledSmemLayout, Layout or ComposedLayout, got {fmt(smem)}")
     lay = smem.layout
     if lay.rank() != 2:
         raise LayoutValueError(f"operand_addresses: the operand tile must be rank 2 (rows, cols), got {lay}")
@@ -511,5 +519,5 @@ def operand_addresses(smem: Any, element_bits: int | None = None, *, swizzle_uni
 
 def _bits(element_bits: Any) -> int:
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0:
-        raise UnitError(f"operand_addresses: element_bits (a positive int) is needed for a Layout, got {element_bits!r}")
+        raise UnitError(f"operand_addresses: element_bits (a positive int) is needed for a Layout, got {fmt(element_bits)}")
     return element_bits

@@ -36,6 +36,7 @@ from typing import Any
 from ..core.display import rich_repr
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import check_bool, check_count, check_fields, check_sequence, check_type, fmt
 from .access import AccessPattern
 
 __all__ = ["CopyAtom", "parse_copy_name", "copy_families", "ldsm_layouts", "tmem_layouts", "TMEM_SHAPES", "copy_atom_names",
@@ -122,6 +123,8 @@ class CopyAtom:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def smem_side(self) -> str:
@@ -175,11 +178,11 @@ class CopyAtom:
         """
         if not self.smem_side:
             raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves tensor memory, not shared memory")
-        if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
-            raise UnitError(f"CopyAtom.access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {element_bits!r}")
+        if isinstance(element_bits, bool) or type(element_bits) is not int or element_bits not in (8, 16, 32, 64, 128):
+            raise UnitError(f"CopyAtom.access_pattern: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
         row_elems = 128 // element_bits
         origins = [(0, m * row_elems) for m in range(self.num_matrices)] if matrix_origins is None \
-            else list(matrix_origins)
+            else check_sequence("CopyAtom.access_pattern", "matrix_origins", matrix_origins, 64)
         if len(origins) != self.num_matrices:
             raise LayoutValueError(f"CopyAtom.access_pattern: {self.name} moves {self.num_matrices} matrices; "
                                    f"matrix_origins has {len(origins)} entries")
@@ -199,8 +202,14 @@ def ldsm_layouts(num_matrices: int, trans: bool) -> tuple[Layout, Layout]:
     >>> [str(x) for x in ldsm_layouts(2, False)]
     ['((16,2),128):((128,0),1)', '(32,(32,2)):(32,(1,1024))']
     """
+
+
+    check_count("ldsm_layouts", "num_matrices", num_matrices, 1, 4, LayoutValueError)
+
+
+    check_bool("ldsm_layouts", "trans", trans)
     if isinstance(num_matrices, bool) or num_matrices not in (1, 2, 4):
-        raise LayoutValueError(f"ldsm_layouts: num_matrices must be 1, 2 or 4, got {num_matrices!r}")
+        raise LayoutValueError(f"ldsm_layouts: num_matrices must be 1, 2 or 4, got {fmt(num_matrices)}")
     rows = 8 * num_matrices
     smem = Layout((32, 128), (128, 1)) if rows == 32 else Layout(((rows, 32 // rows), 128), ((128, 0), 1))
     if trans:
@@ -220,11 +229,14 @@ def tmem_layouts(shape: str, repeat: int) -> tuple[Layout, Layout]:
     >>> [str(x) for x in tmem_layouts("16dp256b", 2)]
     ['(32,8192):(0,1)', '((4,8),(64,2,2)):((64,512),(1,4096,256))']
     """
+
+
+    check_type("tmem_layouts", "shape", shape, str, LayoutValueError)
     if shape not in TMEM_SHAPES:
-        raise LayoutValueError(f"tmem_layouts: unknown tcgen05 shape {shape!r}; known: {', '.join(TMEM_SHAPES)}")
+        raise LayoutValueError(f"tmem_layouts: unknown tcgen05 shape {fmt(shape)}; known: {', '.join(TMEM_SHAPES)}")
     dp, bits, rmax = TMEM_SHAPES[shape]
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1 or repeat > rmax or repeat & (repeat - 1):
-        raise LayoutValueError(f"tmem_layouts: {shape} repeats 1, 2, 4, .. {rmax} times, got {repeat!r}")
+        raise LayoutValueError(f"tmem_layouts: {shape} repeats 1, 2, 4, .. {rmax} times, got {fmt(repeat)}")
     w = bits * repeat
     tmem = Layout((32, dp * w), (0, 1))
     if shape == "32dp32b":
@@ -431,7 +443,7 @@ def _ldsm(m: re.Match, name: str) -> CopyAtom:
     ok_kind = (bits, nt) in ((32, "N"), (16, "T"))
     nm = count if bits == 32 else count // 2
     if not (ok_arch and ok_kind and count * bits // 32 in (1, 2, 4) and nm in (1, 2, 4)):
-        raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}: ldmatrix is SM75_U32x{{1,2,4}}_LDSM_N or "
+        raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(name)}: ldmatrix is SM75_U32x{{1,2,4}}_LDSM_N or "
                                "SM75_U16x{2,4,8}_LDSM_T, stmatrix SM90_U32x{1,2,4}_STSM_N or SM90_U16x{2,4,8}_STSM_T")
     smem, regs = ldsm_layouts(nm, nt == "T")
     if op == "LDSM":
@@ -453,7 +465,7 @@ def parse_copy_name(name: str) -> CopyAtom:
     pycute_layouts.errors.LayoutValueError: copy_atom: unknown copy atom 'SM75_U32x3_LDSM_N': ldmatrix is ...
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"copy_atom: the atom name must be a string, got {name!r}")
+        raise LayoutTypeError(f"copy_atom: the atom name must be a string, got {fmt(name)}")
     text = "".join(name.split())
     single = _single_issue(text)
     if single is not None:
@@ -471,12 +483,12 @@ def parse_copy_name(name: str) -> CopyAtom:
         try:
             tmem, regs = tmem_layouts(m.group(2), int(m.group(3)))
         except LayoutValueError as e:
-            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: {str(e).split(': ', 1)[1]}") from None
+            raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(text)}: {str(e).split(': ', 1)[1]}") from None
         kw: dict[str, Any] = {"tmem_shape": m.group(2), "repeat": int(m.group(3))}
         if m.group(1) == "LOAD":
             return CopyAtom(text, "tmem_load", Layout(32), tmem, regs, tmem, **kw)
         return CopyAtom(text, "tmem_store", Layout(32), regs, tmem, tmem, **kw)
-    raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}; known families: {'; '.join(_FAMILIES)}")
+    raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(name)}; known families: {'; '.join(_FAMILIES)}")
 
 
 def copy_atom_names() -> list[str]:

@@ -36,6 +36,7 @@ from typing import Any
 from ..core.display import rich_repr
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import check_bool, check_count, check_fields, check_sequence, fmt
 
 __all__ = [
     "MmaAtom",
@@ -153,6 +154,9 @@ class MmaAtom:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def num_threads(self) -> int:
         """Threads of the atom (CuTe's ``size(ThrID)``).
@@ -207,7 +211,7 @@ class MmaAtom:
 def _check_operand(operand: Any, who: str) -> str:
     if not isinstance(operand, str) or operand.upper() not in ("A", "B", "C", "D", "E", "SFA", "SFB"):
         raise LayoutValueError(f"{who}: operand must be 'A', 'B', 'C' ('D' is C), 'E' (sparse metadata), 'SFA' or "
-                               f"'SFB' (scale factors), got {operand!r}"[:300])
+                               f"'SFB' (scale factors), got {fmt(operand)}"[:300])
     op = operand.upper()
     return "C" if op == "D" else op
 
@@ -224,6 +228,18 @@ def tv_layout(thr_shape: Any, thr_stride: Any, val_modes: list[tuple[int, int]])
     >>> print(tv_layout((4, 8), (32, 1), [(2, 16), (1, 8), (2, 8)]))
     ((4,8),(2,2)):((32,1),(16,8))
     """
+
+
+    check_sequence("tv_layout", "val_modes", val_modes)
+
+
+    for _vm in val_modes:
+
+
+        if not isinstance(_vm, tuple) or len(_vm) != 2:
+
+
+            raise LayoutTypeError(f"tv_layout: each value mode is a (size, stride) pair, got {fmt(_vm)}")
     vm = [(s, d) for s, d in val_modes if s != 1]
     if not vm:
         vs, vd = 1, 0
@@ -244,8 +260,10 @@ def sm80_layouts(m: int, n: int, k: int, ab_bits: int) -> tuple[Layout, Layout, 
     >>> print(sm80_layouts(16, 8, 16, 16)[0])
     ((4,8),(2,2,2)):((32,1),(16,8,128))
     """
+    for _n, _v in (("m", m), ("n", n), ("k", k), ("ab_bits", ab_bits)):
+        check_count("sm80_layouts", _n, _v, 1, 1024)
     if ab_bits not in (1, 2, 4, 8, 16, 32, 64):
-        raise LayoutValueError(f"sm80_layouts: A/B element width must be 1, 2, 4, 8, 16, 32 or 64 bits, got {ab_bits!r}")
+        raise LayoutValueError(f"sm80_layouts: A/B element width must be 1, 2, 4, 8, 16, 32 or 64 bits, got {fmt(ab_bits)}")
     e = max(1, 32 // ab_bits)
     if m not in (8, 16) or n != 8 or k % (4 * e):
         raise LayoutValueError(f"sm80_layouts: no mma.sync m{m}n{n}k{k} for {ab_bits}-bit inputs (m 8 or 16, n 8, "
@@ -265,6 +283,15 @@ def gmma_layouts(n: int, k: int, ab_bits: int, a_in_regs: bool) -> tuple[Layout,
     >>> print(gmma_layouts(16, 16, 16, True)[0])
     ((4,8,4),(2,2,2)):((128,1,16),(64,8,512))
     """
+
+
+    for _n, _v in (("n", n), ("k", k), ("ab_bits", ab_bits)):
+
+
+        check_count("gmma_layouts", _n, _v, 1, 1024)
+
+
+    check_bool("gmma_layouts", "a_in_regs", a_in_regs)
     if n % 8 or not 8 <= n <= 256 or k * ab_bits != 256:
         raise LayoutValueError(f"gmma_layouts: no wgmma m64n{n}k{k} for {ab_bits}-bit inputs (n a multiple of 8 in "
                                "[8, 256], k = 256 / bits)")
@@ -287,6 +314,15 @@ def umma_layouts(m: int, n: int, k: int, two_sm: bool) -> tuple[Layout, Layout, 
     >>> print(umma_layouts(256, 128, 16, True)[3])
     (2,(128,128)):(128,(1,256))
     """
+
+
+    for _n, _v in (("m", m), ("n", n), ("k", k)):
+
+
+        check_count("umma_layouts", _n, _v, 1, 1024)
+
+
+    check_bool("umma_layouts", "two_sm", two_sm)
     if two_sm:
         return (Layout(2, 1), Layout((2, (m // 2, k)), (m // 2, (1, m))), Layout((2, (n // 2, k)), (n // 2, (1, n))),
                 Layout((2, (m // 2, n)), (m // 2, (1, m))))
@@ -300,6 +336,9 @@ def gmma_n_values(int8: bool) -> tuple[int, ...]:
     >>> gmma_n_values(True)[:5], len(gmma_n_values(False))
     ((8, 16, 24, 32, 48), 32)
     """
+
+
+    check_bool("gmma_n_values", "int8", int8)
     if int8:
         return (8, 16, 24) + tuple(range(32, 257, 16))
     return tuple(range(8, 257, 8))
@@ -498,7 +537,7 @@ def _split_template(name: str) -> tuple[str, list[str]]:
 def _types(text: str, count: int) -> list[str]:
     toks = _TYPE_TOKEN.findall(text)
     if "".join(toks) != text or len(toks) != count:
-        raise _Unknown(f"type string {text!r} is not {count} element types")
+        raise _Unknown(f"type string {fmt(text)} is not {count} element types")
     return toks
 
 
@@ -575,13 +614,13 @@ def _sm100(mt: re.Match, args: list[str]) -> MmaAtom:
     if not ok_types:
         raise _Unknown(f"{kind} atoms do not take the types <{','.join(args[:3])}>")
     if not (args[3].isdigit() and args[4].isdigit()):
-        raise _Unknown(f"M and N must be integers, got {args[3]!r}, {args[4]!r}")
+        raise _Unknown(f"M and N must be integers, got {fmt(args[3])}, {fmt(args[4])}")
     m, n = int(args[3]), int(args[4])
     if not _umma_shape_ok(kind, two, ts, m, n):
         raise _Unknown(f"CuTe's static_asserts reject M={m}, N={n} for this atom")
     mj = [_MAJOR.match(x) for x in args[5:7]]
     if not all(mj) or any(x.group(1) != "UMMA" for x in mj):
-        raise _Unknown(f"majors must be UMMA::Major::K or UMMA::Major::MN, got {args[5]!r}, {args[6]!r}")
+        raise _Unknown(f"majors must be UMMA::Major::K or UMMA::Major::MN, got {fmt(args[5])}, {fmt(args[6])}")
     if ts and mj[0].group(2) != "K":
         raise _Unknown("A from tensor memory (TS) can't be transposed: a_major must be UMMA::Major::K")
     if any(not _SCALE.match(x) for x in args[7:]):
@@ -884,7 +923,7 @@ def parse_mma_name(name: str) -> MmaAtom:
     pycute_layouts.errors.LayoutValueError: mma_atom: unknown MMA atom 'SM90_64x12x16_F16F16F16_SS': N=12 is not ...
     """
     if not isinstance(name, str):
-        raise LayoutTypeError(f"mma_atom: the atom name must be a string, got {name!r}")
+        raise LayoutTypeError(f"mma_atom: the atom name must be a string, got {fmt(name)}")
     try:
         base, args = _split_template(name)
         if base.startswith("cute::"):
@@ -924,7 +963,7 @@ def parse_mma_name(name: str) -> MmaAtom:
         raise _Unknown("not an MMA atom name CuTe defines")
     except _Unknown as e:
         fams = "; ".join(_FAMILIES)
-        raise LayoutValueError(f"mma_atom: unknown MMA atom {name!r}: {e}. Known families: {fams}") from None
+        raise LayoutValueError(f"mma_atom: unknown MMA atom {fmt(name)}: {e}. Known families: {fams}") from None
 
 
 def mma_atom_names(*, majors: bool = False, extended: bool = False) -> list[str]:
@@ -939,6 +978,7 @@ def mma_atom_names(*, majors: bool = False, extended: bool = False) -> list[str]
     >>> len([n for n in names if n.startswith("SM90_")]), names[0]
     (1056, 'SM80_16x8x8_F16F16F16F16_TN')
     """
+    check_bool("mma_atom_names", "majors", majors)
     out = [f"SM80_16x8x{k}_{t}_TN" for k in (8, 16) for t in ("F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32")]
     out += [f"SM80_16x8x{k}_F32TF32TF32F32_TN" for k in (4, 8)]
     out += [f"SM80_{s}_S32{a}{b}S32_TN{sat}" for s in ("8x8x16", "16x8x16", "16x8x32") for a in ("S8", "U8")

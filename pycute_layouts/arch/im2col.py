@@ -66,7 +66,7 @@ import numpy as np
 
 from ..core.layout import Layout
 from ..errors import TensorMapError, UnitError
-from ..limits import MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_EVAL_POINTS, check_budget, check_count, check_fields, check_sequence, fmt
 from .swizzle_modes import SwizzleMode
 
 __all__ = [
@@ -106,14 +106,11 @@ _INTERLEAVE_ALIASES = {
 
 
 def _int(who: str, name: str, v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise TensorMapError(f"{who}: {name} must be an integer, got {v!r}")
-    return int(v)
+    return check_count(who, name, v, None, None, TensorMapError)
 
 
 def _ints(who: str, name: str, v: Any, length: int | None = None) -> tuple[int, ...]:
-    if isinstance(v, (str, bytes)) or not isinstance(v, (Sequence, np.ndarray)):
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {v!r}")
+    v = check_sequence(who, name, v, error=TensorMapError, items="integers")
     out = tuple(_int(who, f"{name}[{i}]", x) for i, x in enumerate(v))
     if length is not None and len(out) != length:
         raise TensorMapError(f"{who}: {name} must have {length} entries, got {len(out)}: {out}")
@@ -198,7 +195,7 @@ def _enum_name(value: Any) -> str | None:
             return v
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return None
-    raise TensorMapError(f"expected a mode name, enum member or integer, got {value!r}")
+    raise TensorMapError(f"expected a mode name, enum member or integer, got {fmt(value)}")
 
 
 def normalize_interleave(interleave: Any) -> str:
@@ -225,7 +222,7 @@ def normalize_interleave(interleave: Any) -> str:
         if key in _INTERLEAVES:
             return key
     raise TensorMapError(
-        f"unknown interleave {interleave!r}; expected NONE, 16B (NC/8DHWC8) or 32B (NC/16HWC16)"
+        f"unknown interleave {fmt(interleave)}; expected NONE, 16B (NC/8DHWC8) or 32B (NC/16HWC16)"
     )
 
 
@@ -308,6 +305,9 @@ class Im2colAccess:
     smem_row: np.ndarray
     is_halo: np.ndarray
     in_bounds: np.ndarray
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def rank(self) -> int:
@@ -761,6 +761,9 @@ class InterleaveInfo:
     slices: int
     shape: tuple
     stride: tuple
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def channels(self) -> int:

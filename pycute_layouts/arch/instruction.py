@@ -65,7 +65,7 @@ def _check(arch: Any, operand: Any, tile_mn: Any, cta_group: Any) -> tuple[str, 
     who = "instruction_mn"
     if not isinstance(arch, str) or arch not in ("sm90", "sm100"):
         raise DescriptorError(f"{who}: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
-    op = operand.strip().upper() if isinstance(operand, str) else operand
+    op = operand.strip().upper() if isinstance(operand, str) else None
     if op not in ("A", "B"):
         raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {_shown(operand)}")
     if isinstance(tile_mn, bool) or not isinstance(tile_mn, int) or tile_mn < 1:

@@ -51,7 +51,6 @@ predicated shifts (:class:`ShiftLaneMap`), a layout only in degenerate cases.
 from __future__ import annotations
 
 import math
-import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,6 +63,7 @@ from ..core.algebra import coalesce
 from ..core.layout import Layout
 from ..core.swizzle import XorSwizzle
 from ..errors import LayoutTypeError, ShflError
+from ..limits import check_count, check_fields, check_type, fmt
 
 __all__ = [
     "WARP_SIZE",
@@ -106,8 +106,8 @@ _LANES.setflags(write=False)
 def _as_int(value: object, what: str) -> int:
     """``value`` as a Python int; bools, floats, strings, None are rejected with ShflError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ShflError(f"{what} must be an int, got {value!r} of type {type(value).__name__}")
-    return operator.index(value)
+        raise ShflError(f"{what} must be an int, got {fmt(value)} of type {type(value).__name__}")
+    return check_count("shfl", what, value, None, None, ShflError)
 
 
 def _check_field(value: object, bits: int, what: str) -> int:
@@ -133,11 +133,11 @@ def normalize_mode(mode: object) -> str:
     pycute_layouts.errors.ShflError: unknown SHFL mode 'XOR': expected one of IDX, UP, DOWN, BFLY
     """
     if not isinstance(mode, str):
-        raise ShflError(f"SHFL mode must be a str, got {mode!r} of type {type(mode).__name__}")
+        raise ShflError(f"SHFL mode must be a str, got {fmt(mode)} of type {type(mode).__name__}")
     name = mode.strip().upper()
     name = name[1:] if name.startswith(".") else name
     if name not in MODES:
-        raise ShflError(f"unknown SHFL mode {mode!r}: expected one of {', '.join(MODES)}")
+        raise ShflError(f"unknown SHFL mode {fmt(mode)}: expected one of {', '.join(MODES)}")
     return name
 
 
@@ -213,9 +213,9 @@ def _operands(
 ) -> tuple[int, int]:
     """(Sb, Sc) from either the packed operands or the named fields."""
     if b is not None and index is not None:
-        raise ShflError(f"give the SHFL index once: b={b!r} and index={index!r} were both given")
+        raise ShflError(f"give the SHFL index once: b={fmt(b)} and index={fmt(index)} were both given")
     if c is not None and (mask is not None or clamp is not None):
-        raise ShflError(f"give Sc either packed (c={c!r}) or as mask=/clamp=, not both")
+        raise ShflError(f"give Sc either packed (c={fmt(c)}) or as mask=/clamp=, not both")
     sb = b if b is not None else index
     if sb is None:
         raise ShflError("SHFL needs an index: pass b (Sb) or index=")
@@ -338,10 +338,10 @@ class ShflResult(tuple[ShflLane, ...]):
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"ShflResult is immutable (tried to set {name!r})")
+        raise AttributeError(f"ShflResult is immutable (tried to set {fmt(name)})")
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"ShflResult is immutable (tried to delete {name!r})")
+        raise AttributeError(f"ShflResult is immutable (tried to delete {fmt(name)})")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.mode, self.b, self.c, self.active_mask))
@@ -478,6 +478,9 @@ class LaneLayout:
     layout: Layout
     in_range_mask: int = FULL_WARP
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     def __call__(self, lane: int | np.ndarray) -> int | np.ndarray:
         """The source lane of ``lane`` (an int or an integer array).
 
@@ -517,6 +520,9 @@ class ShiftLaneMap:
     offset: int
     in_range_mask: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def in_range(self) -> np.ndarray:
         """Pu per lane, a read-only bool array.
@@ -555,6 +561,9 @@ class XorLaneMap:
     xor_constant: int
     in_range_mask: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def in_range(self) -> np.ndarray:
         """Pu per lane, a read-only bool array.
@@ -581,6 +590,8 @@ class XorLaneMap:
         >>> lane_map("BFLY", 3, 31).swizzle_word(1)
         97
         """
+        if not isinstance(lane, np.ndarray) or lane.dtype.kind not in "iu":
+            lane = check_count("XorLaneMap.swizzle_word", "lane", lane, 0, WARP_SIZE - 1, ShflError)
         return (self.xor_constant << 5) | lane
 
 
@@ -701,10 +712,11 @@ def _parse_imm(tok: str) -> int | float | None:
 
 
 def _pred_operand(tok: str) -> tuple[str, bool]:
+    check_type("shfl", "a predicate operand", tok, str, ShflError)
     neg = tok.startswith("!")
     name = tok[1:].strip() if neg else tok
     if not _PRED.fullmatch(name):
-        raise ShflError(f"{tok!r} is not a predicate (P0..P6 or PT, optionally negated with !)")
+        raise ShflError(f"{fmt(tok)} is not a predicate (P0..P6 or PT, optionally negated with !)")
     return name, neg
 
 
@@ -723,6 +735,9 @@ class Instruction:
     guard_negated: bool = False
     line: int = 0
     text: str = ""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def parse_program(text: str) -> tuple[Instruction, ...]:
@@ -761,7 +776,7 @@ def parse_program(text: str) -> tuple[Instruction, ...]:
         opword, rest = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
         op, *mods = opword.upper().split(".")
         if op not in _OPCODES:
-            raise fail(f"unknown opcode {opword!r} (this simulator knows SHFL.mode, FADD, SEL)")
+            raise fail(f"unknown opcode {fmt(opword)} (this simulator knows SHFL.mode, FADD, SEL)")
         operands = tuple(t.strip() for t in rest.split(",")) if rest.strip() else ()
         if len(operands) != _OPCODES[op] or any(not t for t in operands):
             raise fail(f"{op} takes {_OPCODES[op]} operands, got {len(operands)}")
@@ -788,22 +803,22 @@ def _check_operand_kinds(inst: Instruction) -> None:
 
     def reg(t: str) -> None:
         if not _REG.fullmatch(t):
-            raise ShflError(f"{t!r} is not a register (R0, Rx, RZ, ...)")
+            raise ShflError(f"{fmt(t)} is not a register (R0, Rx, RZ, ...)")
 
     def reg_or_imm(t: str) -> None:
         if not _REG.fullmatch(t) and _parse_imm(t) is None:
-            raise ShflError(f"{t!r} is neither a register nor an immediate")
+            raise ShflError(f"{fmt(t)} is neither a register nor an immediate")
 
     if inst.opcode == "SHFL":
         if ops[0] != _DISCARD:
             _pred_operand(ops[0])
             if ops[0].startswith("!"):
-                raise ShflError(f"destination predicate {ops[0]!r} cannot be negated")
+                raise ShflError(f"destination predicate {fmt(ops[0])} cannot be negated")
         reg(ops[1])
         reg(ops[2])
         for t in ops[3:]:
             if not _REG.fullmatch(t) and not isinstance(_parse_imm(t), int):
-                raise ShflError(f"{t!r} is neither a register nor an integer immediate")
+                raise ShflError(f"{fmt(t)} is neither a register nor an integer immediate")
     elif inst.opcode == "FADD":
         reg(ops[0])
         reg_or_imm(ops[1])
@@ -837,7 +852,7 @@ class Warp:
         try:
             self._dtype = np.dtype(dtype)
         except (TypeError, ValueError):
-            raise ShflError(f"Warp registers must have a floating dtype (NaN marks UNPREDICTABLE), got {dtype!r}"[:200]) \
+            raise ShflError(f"Warp registers must have a floating dtype (NaN marks UNPREDICTABLE), got {fmt(dtype)}"[:200]) \
                 from None
         if not np.issubdtype(self._dtype, np.floating):
             raise ShflError(
@@ -848,7 +863,7 @@ class Warp:
         self._regs: dict[str, np.ndarray] = {}
         self._preds: dict[str, np.ndarray] = {}
         if registers is not None and not isinstance(registers, Mapping):
-            raise ShflError(f"Warp: registers must be a mapping of register name -> lane values, got {registers!r}"[:200])
+            raise ShflError(f"Warp: registers must be a mapping of register name -> lane values, got {fmt(registers)}"[:200])
         for name, values in (registers or {}).items():
             self[name] = values
 
@@ -868,11 +883,11 @@ class Warp:
         [1.5, 1.5]
         """
         if not isinstance(name, str) or not _REG.fullmatch(name) or name == "RZ":
-            raise ShflError(f"{name!r} is not a writable register name (R0, Rx, ...; RZ is read-only zero)")
+            raise ShflError(f"{fmt(name)} is not a writable register name (R0, Rx, ...; RZ is read-only zero)")
         try:
             arr = np.asarray(values, dtype=self._dtype)
         except (TypeError, ValueError, OverflowError):
-            raise ShflError(f"register {name} needs numbers (32 lane values or one scalar), got {values!r}"[:200]) from None
+            raise ShflError(f"register {name} needs numbers (32 lane values or one scalar), got {fmt(values)}"[:200]) from None
         if arr.shape not in ((), (WARP_SIZE,)):
             raise ShflError(f"register {name} needs 32 lane values (or one scalar), got shape {arr.shape}")
         self._regs[name] = np.broadcast_to(arr, (WARP_SIZE,)).copy()
@@ -900,7 +915,7 @@ class Warp:
         if name == "RZ":
             return np.zeros(WARP_SIZE, dtype=self._dtype)
         if not isinstance(name, str) or not _REG.fullmatch(name):
-            raise ShflError(f"{name!r} is not a register name")
+            raise ShflError(f"{fmt(name)} is not a register name")
         if name not in self._regs:
             raise ShflError(f"register {name} is read before it is written")
         return self._regs[name]
@@ -918,8 +933,9 @@ class Warp:
             if imm is None:
                 return self._reg(tok)
             tok = imm
-        if isinstance(tok, (bool, np.bool_)) or not isinstance(tok, (int, float, np.integer, np.floating)):
-            raise ShflError(f"{tok!r} is neither a register name nor a number")
+        if isinstance(tok, (bool, np.bool_)) or not isinstance(tok, (int, float, np.integer, np.floating)) or not (
+                isinstance(tok, (float, np.floating)) or -(1 << 64) < tok < 1 << 64):
+            raise ShflError(f"{fmt(tok)} is neither a register name nor a number (a 64-bit integer or a float)")
         return np.full(WARP_SIZE, tok, dtype=self._dtype)
 
     def _executing(self, guard: str) -> np.ndarray:
@@ -928,10 +944,11 @@ class Warp:
         return self._active & (~p if neg else p)
 
     def _write(self, dst: str, values: np.ndarray, lanes: np.ndarray) -> None:
+        check_type("Warp", "a destination register", dst, str, ShflError)
         if dst == "RZ":
             return
         if not _REG.fullmatch(dst):
-            raise ShflError(f"{dst!r} is not a register name")
+            raise ShflError(f"{fmt(dst)} is not a register name")
         cur = self._regs.get(dst, np.full(WARP_SIZE, np.nan, dtype=self._dtype))
         self._regs[dst] = np.where(lanes, values, cur).astype(self._dtype)
 
@@ -940,7 +957,7 @@ class Warp:
             return
         name, neg = _pred_operand(dst)
         if neg:
-            raise ShflError(f"destination predicate {dst!r} cannot be negated")
+            raise ShflError(f"destination predicate {fmt(dst)} cannot be negated")
         cur = self._preds.get(name, np.zeros(WARP_SIZE, dtype=bool))
         self._preds[name] = np.where(lanes, values, cur)
 
@@ -952,7 +969,7 @@ class Warp:
             for lane in np.flatnonzero(run):
                 v = float(vals[lane])
                 if not math.isfinite(v) or v != int(v):
-                    raise ShflError(f"{what} from register {tok}, lane {lane}: {v!r} is not an integer")
+                    raise ShflError(f"{what} from register {tok}, lane {lane}: {fmt(v)} is not an integer")
                 try:
                     out[lane] = _check_field(int(v), bits, what)
                     if bits == 13:
@@ -962,7 +979,7 @@ class Warp:
             return out
         v = _parse_imm(tok) if isinstance(tok, str) else tok
         if v is None:
-            raise ShflError(f"{what} {tok!r} is neither a register nor an immediate")
+            raise ShflError(f"{what} {fmt(tok)} is neither a register nor an immediate")
         v = _check_field(v, bits, what)
         if bits == 13:
             decode_sc(v)
@@ -1022,6 +1039,7 @@ class Warp:
         >>> w = Warp({"Rx": 1.0}); w.execute(parse_program("FADD Rx, Rx, Rx")[0]); float(w["Rx"][0])
         2.0
         """
+        check_type("Warp.execute", "inst", inst, Instruction, ShflError)
         g = ("!" if inst.guard_negated else "") + inst.guard
         ops = inst.operands
         try:
@@ -1033,9 +1051,9 @@ class Warp:
             elif inst.opcode == "SEL":
                 self.sel(ops[0], ops[1], ops[2], ops[3], guard=g)
             else:
-                raise ShflError(f"unknown opcode {inst.opcode!r}")
+                raise ShflError(f"unknown opcode {fmt(inst.opcode)}")
         except ShflError as e:
-            raise ShflError(f"line {inst.line}: {e}: {inst.text!r}") from e
+            raise ShflError(f"line {inst.line}: {e}: {fmt(inst.text)}") from e
 
     def run(self, text: str) -> Warp:
         """Parse and execute program ``text``; returns self.

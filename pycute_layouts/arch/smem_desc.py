@@ -36,12 +36,13 @@ from ..core.composed import (
     smem_layout_of,
 )
 from ..core.display import rich_repr
+from ..core.f2 import F2
 from ..core.inttuple import flatten
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError, LayoutTypeError
-from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count
+from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count, check_fields, fmt
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -81,17 +82,20 @@ class MmaRules:
     k_bytes: dict[str, tuple[int, ...]]  # major -> allowed K extents of one operand, in bytes
     mn_only_modes: tuple[SwizzleMode, ...] = ()
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 def _check_rules(rules: Any, who: str) -> None:
     if not isinstance(rules, MmaRules):
-        raise LayoutTypeError(f"{who}: rules must be an MmaRules (wgmma.SM90_RULES, umma.SM100_RULES), got {rules!r}"[:200])
+        raise LayoutTypeError(f"{who}: rules must be an MmaRules (wgmma.SM90_RULES, umma.SM100_RULES), got {fmt(rules)}"[:200])
 
 
 def _parse_major(major: Any, who: str) -> str:
     if isinstance(major, str) and major.strip().upper() in ("K", "MN"):
         return major.strip().upper()
     raise DescriptorError(f"{who}: major must be 'K' or 'MN' (the operand's contiguous dimension), got "
-                          f"{major!r}")
+                          f"{fmt(major)}")
 
 
 def _parse_mode(swizzle: Any, rules: MmaRules, who: str) -> SwizzleMode:
@@ -106,9 +110,7 @@ def _parse_mode(swizzle: Any, rules: MmaRules, who: str) -> SwizzleMode:
 
 def _check_bits(element_bits: Any, major: str, allowed: dict[int, tuple[str, ...]], rules: MmaRules,
                 who: str, what: str) -> int:
-    if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)):
-        raise DescriptorError(f"{who}: element_bits must be an int, got {element_bits!r}")
-    b = int(element_bits)
+    b = check_count(who, "element_bits", element_bits, None, None, DescriptorError)
     if b in rules.reject_bits:
         raise DescriptorError(f"{who}: {rules.reject_bits[b]}")
     if b not in allowed:
@@ -169,10 +171,10 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 \
                 or 128 % element_bits:
             raise DescriptorError(f"{who}: element_bits must divide 128 (T = 128 / element_bits), got "
-                                  f"{element_bits!r}")
+                                  f"{fmt(element_bits)}")
         t = 128 // element_bits
         if "T" in symbols and symbols["T"] != t:
-            raise DescriptorError(f"{who}: T={symbols['T']!r} contradicts element_bits={element_bits} (T = "
+            raise DescriptorError(f"{who}: T={fmt(symbols['T'])} contradicts element_bits={element_bits} (T = "
                                   f"{t})")
         symbols = {**symbols, "T": t}
     for name, v in symbols.items():
@@ -180,7 +182,7 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
         low = 0 if name in ("LBO", "SBO") else 1
         if isinstance(v, bool) or (isinstance(v, int) and v < low):
             kind = "a non-negative" if low == 0 else "a positive"
-            raise DescriptorError(f"{who}: symbol {name} must be {kind} integer, got {v!r}")
+            raise DescriptorError(f"{who}: symbol {name} must be {kind} integer, got {fmt(v)}")
     inner = parse(rules.table[(mj, mode)], **symbols)
     t = symbols.get("T")
     if isinstance(t, int) and not isinstance(t, bool) and 128 % t == 0:
@@ -302,13 +304,18 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
     if isinstance(start_address, bool) or not isinstance(start_address, (int, np.integer)) \
             or start_address < 0:
         raise DescriptorError(f"{who}: start_address must be a non-negative int (a shared-memory byte "
-                              f"address), got {start_address!r}")
+                              f"address), got {fmt(start_address)}")
     start = int(start_address)
     if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
         raise DescriptorError(f"{who}: swizzle_anchor must be 'absolute' (the swizzle acts on absolute "
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
-                              f"from start_address), got {swizzle_anchor!r}")
+                              f"from start_address), got {fmt(swizzle_anchor)}")
     offset_elems = 0
+    if isinstance(layout, Layout):
+        require_offsets(layout, who)
+        if any(type(d) is F2 for d in flatten(layout.stride)):
+            raise DescriptorError(f"{who}: {fmt(layout, True)} has F2 (XOR) strides; a descriptor describes a layout of "
+                                  "integer strides under a swizzle mode: write it as 'Sw<B,M,S> o 0 o L'")
     if isinstance(layout, SwizzledSmemLayout):
         if layout.element_bits != element_bits:
             raise DescriptorError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements "
@@ -684,9 +691,7 @@ def make_smem_desc_for(rules: MmaRules, cls: type, layout: Any, major: Any, elem
 
 
 def _check_field_bytes(who: str, name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise DescriptorError(f"{who}: {name} must be an int number of bytes, got {v!r}")
-    v = int(v)
+    v = check_count(who, name, v, None, None, DescriptorError)
     if v < 0:
         raise DescriptorError(f"{who}: {name} must be non-negative, got {v}")
     if v % 16:
@@ -725,7 +730,7 @@ class SmemDescriptorBase:
         who = type(self).__name__
         if isinstance(self.swizzle, (int, np.integer)) and not isinstance(self.swizzle, SwizzleMode):
             raise DescriptorError(
-                f"{who}: swizzle={self.swizzle!r} is ambiguous (a wgmma layout type, a tcgen05 layout type "
+                f"{who}: swizzle={fmt(self.swizzle)} is ambiguous (a wgmma layout type, a tcgen05 layout type "
                 "or a CUtensorMapSwizzle value?); pass a SwizzleMode, a name such as '128B', or "
                 "SwizzleMode.from_wgmma_layout_type(...) / from_tcgen05_layout_type(...)"
             )
@@ -740,7 +745,7 @@ class SmemDescriptorBase:
         bo = self.base_offset
         if isinstance(bo, bool) or not isinstance(bo, (int, np.integer)) or not 0 <= int(bo) <= 7:
             raise DescriptorError(f"{who}: base_offset must be an int in [0, 7] (a 3-bit field, bits 49-51), "
-                                  f"got {bo!r}")
+                                  f"got {fmt(bo)}")
         object.__setattr__(self, "base_offset", int(bo))
         if self.base_offset and not self.swizzle.is_swizzled:
             raise DescriptorError(f"{who}: base_offset={self.base_offset} with no swizzle: the base offset "
@@ -804,9 +809,9 @@ class SmemDescriptorBase:
         mj = _parse_major(major, "element_addresses")
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 \
                 or 128 % element_bits:
-            raise DescriptorError(f"element_addresses: element_bits must divide 128, got {element_bits!r}")
+            raise DescriptorError(f"element_addresses: element_bits must divide 128, got {fmt(element_bits)}")
         if not (isinstance(shape, tuple) and len(shape) == 2):
-            raise DescriptorError(f"element_addresses: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+            raise DescriptorError(f"element_addresses: shape must be an (MN, K) pair of positive ints, got {fmt(shape)}"[:200])
         shape = (check_count("element_addresses", "shape MN", shape[0], 1),
                  check_count("element_addresses", "shape K", shape[1], 1))
         check_budget("element_addresses", f"shape {shape}", shape[0] * shape[1], MAX_ADDRESS_POINTS)
@@ -860,10 +865,8 @@ class SmemDescriptorBase:
         ...
         pycute_layouts.errors.DescriptorError: advance(128): ...
         """
+        nbytes = check_count("advance", "nbytes", nbytes, None, None, DescriptorError)
         who = f"advance({nbytes})"
-        if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)):
-            raise DescriptorError(f"{who}: nbytes must be an int, got {nbytes!r}")
-        nbytes = int(nbytes)
         if nbytes % 16:
             raise DescriptorError(f"{who}: the start address moves in 16-byte units; {nbytes} is not a "
                                   "multiple of 16")
@@ -878,7 +881,7 @@ class SmemDescriptorBase:
             if tile_start is None:
                 anchor = self.base_offset * 128
             elif isinstance(tile_start, bool) or not isinstance(tile_start, (int, np.integer)) or tile_start < 0:
-                raise DescriptorError(f"{who}: tile_start must be a non-negative int (a byte address), got {tile_start!r}")
+                raise DescriptorError(f"{who}: tile_start must be a non-negative int (a byte address), got {fmt(tile_start)}")
             else:
                 anchor = int(tile_start)
 
@@ -924,9 +927,7 @@ def check_u64(who: str, value: Any) -> int:
     >>> hex(check_u64("f", 1 << 63))
     '0x8000000000000000'
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise DescriptorError(f"{who}: expected a 64-bit int, got {value!r}")
-    v = int(value)
+    v = check_count(who, "the 64-bit value", value, None, None, DescriptorError)
     if not 0 <= v < 1 << 64:
         raise DescriptorError(f"{who}: {v:#x} is not a 64-bit unsigned value")
     return v

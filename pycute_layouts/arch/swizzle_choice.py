@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LayoutValueError
+from ..limits import check_count, check_fields
 from .swizzle_modes import SwizzleMode
 
 __all__ = ["SwizzleChoice", "AUTO_CANDIDATES", "choose_swizzle"]
@@ -57,6 +58,9 @@ class SwizzleChoice:
     contiguous_bytes: int
     reason: str
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 def _check(major: Any, element_bits: Any, contiguous_extent_elems: Any, arch: Any) -> tuple[str, int, int, str]:
     who = "choose_swizzle"
@@ -67,6 +71,7 @@ def _check(major: Any, element_bits: Any, contiguous_extent_elems: Any, arch: An
     n = contiguous_extent_elems
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise LayoutValueError(f"{who}: contiguous_extent_elems must be a positive int, got {_shown(n)}")
+    check_count(who, "contiguous_extent_elems", n, 1, None, LayoutValueError)  # at most MAX_INT_DIGITS digits
     if not isinstance(arch, str) or arch.strip().lower() not in _ARCHS:
         raise LayoutValueError(f"{who}: arch must be 'sm90' or 'sm100', got {_shown(arch)}")
     return major.strip().upper(), element_bits, n, arch.strip().lower()

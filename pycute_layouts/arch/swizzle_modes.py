@@ -56,6 +56,7 @@ import numpy as np
 
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, SwizzleError, SwizzleModeError
+from ..limits import fmt
 
 __all__ = [
     "SwizzleMode",
@@ -148,7 +149,7 @@ def xor_pairs(m: Swizzle | XorSwizzle) -> tuple[tuple[int, int], ...]:
         return m.to_xor().pairs
     if isinstance(m, XorSwizzle):
         return m.pairs
-    raise SwizzleModeError(f"xor_pairs: expected a Swizzle or an XorSwizzle, got {m!r}")
+    raise SwizzleModeError(f"xor_pairs: expected a Swizzle or an XorSwizzle, got {fmt(m)}")
 
 
 class CheckedEnumMeta(EnumMeta):
@@ -156,8 +157,9 @@ class CheckedEnumMeta(EnumMeta):
     before Enum compares them (numpy arrays make ``==`` ambiguous); ``_missing_`` says why in each enum."""
 
     def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and isinstance(value, (np.ndarray, list, dict, set, tuple)):
-            return cls._missing_(value)
+        if not args and not kwargs and (isinstance(value, (np.ndarray, list, dict, set, tuple)) or isinstance(
+                value, int) and not -(1 << 64) < value < 1 << 64):
+            return cls._missing_(value)  # (Enum would format a huge int into its own message first)
         return super().__call__(value, *args, **kwargs)
 
 
@@ -182,7 +184,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
     @classmethod
     def _missing_(cls, value: Any) -> SwizzleMode:
         """``SwizzleMode(v)`` for a value that is no mode: SwizzleModeError (``parse`` reads names)."""
-        raise SwizzleModeError(f"SwizzleMode: {value!r} is not a swizzle mode value (values: "
+        raise SwizzleModeError(f"SwizzleMode: {fmt(value)} is not a swizzle mode value (values: "
                                f"{sorted({int(m) for m in cls})}); SwizzleMode.parse reads names such as '128B'"[:300])
     B32 = 1
     B64 = 2
@@ -528,7 +530,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             return cls._parse_int(int(value))
         if isinstance(value, str):
             return cls._parse_str(value)
-        raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {value!r}; {cls._allowed()}")
+        raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {fmt(value)}; {cls._allowed()}")
 
     @classmethod
     def _parse_int(cls, value: int) -> SwizzleMode:
@@ -536,7 +538,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             return cls(value)
         except ValueError:
             raise SwizzleModeError(
-                f"SwizzleMode.parse: {value} is not a SwizzleMode value (ints are read as CUtensorMapSwizzle: "
+                f"SwizzleMode.parse: {fmt(value)} is not a SwizzleMode value (ints are read as CUtensorMapSwizzle: "
                 f"0..6, and 96 for PTX's 96B); {cls._allowed()}"
             ) from None
 
@@ -548,10 +550,10 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
             key = key[len(TMA_DRIVER_PREFIX):]
         mode = _SPELLINGS.get(key)
         if mode is None:
-            raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {value!r}; {cls._allowed()}")
+            raise SwizzleModeError(f"SwizzleMode.parse: cannot parse {fmt(value)}; {cls._allowed()}")
         if full and not mode.on_tma:
             raise SwizzleModeError(
-                f"SwizzleMode.parse: {value!r} does not exist in the driver: {mode.name} is a PTX-only mode "
+                f"SwizzleMode.parse: {fmt(value)} does not exist in the driver: {mode.name} is a PTX-only mode "
                 f"with no CUtensorMapSwizzle value (write '{mode.short_name}')"
             )
         return mode
@@ -587,7 +589,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
                     "MMA swizzle mode (byte maps: Sw<0,4,3>, Sw<1,4,3>, Sw<2,4,3>, Sw<3,4,3>, Sw<2,5,2>)"
                 ) from None
         if not isinstance(sw, Swizzle):
-            raise SwizzleModeError(f"SwizzleMode.from_swizzle: expected a Swizzle, got {sw!r}")
+            raise SwizzleModeError(f"SwizzleMode.from_swizzle: expected a Swizzle, got {fmt(sw)}")
         if sw.is_identity():
             return cls.INTERLEAVE
         for m in MMA_MODES:
@@ -616,7 +618,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         for m in WGMMA_MODES:
             if m.wgmma_layout_type == value:
                 return m
-        raise SwizzleModeError(f"SwizzleMode.from_wgmma_layout_type: {value!r} is not a wgmma layout type "
+        raise SwizzleModeError(f"SwizzleMode.from_wgmma_layout_type: {fmt(value)} is not a wgmma layout type "
                                "(INTERLEAVE=0, B128=1, B64=2, B32=3)")
 
     @classmethod
@@ -631,7 +633,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         for m in MMA_MODES:
             if m.tcgen05_layout_type == value:
                 return m
-        raise SwizzleModeError(f"SwizzleMode.from_tcgen05_layout_type: {value!r} is not a tcgen05 layout type "
+        raise SwizzleModeError(f"SwizzleMode.from_tcgen05_layout_type: {fmt(value)} is not a tcgen05 layout type "
                                "(SWIZZLE_NONE=0, 128B_BASE32B=1, 128B=2, 64B=4, 32B=6; 3, 5, 7 are invalid)")
 
     @classmethod
@@ -645,7 +647,7 @@ class SwizzleMode(IntEnum, metaclass=CheckedEnumMeta):
         """
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
             raise SwizzleModeError(
-                f"SwizzleMode.from_tma: {value!r} has no MMA swizzle mode (NONE=0, 32B=1, 64B=2, 128B=3, "
+                f"SwizzleMode.from_tma: {fmt(value)} has no MMA swizzle mode (NONE=0, 32B=1, 64B=2, 128B=3, "
                 "128B_ATOM_32B=4; 128B_ATOM_32B_FLIP_8B=5 and 128B_ATOM_64B=6 are TMA-only)"
             )
         return cls(value)
@@ -697,7 +699,7 @@ def base_offset_for_pattern_start(mode: Any, pattern_start: int) -> int:
     m = SwizzleMode.parse(mode)
     if isinstance(pattern_start, bool) or not isinstance(pattern_start, int) or pattern_start < 0:
         raise DescriptorError("base_offset_for_pattern_start: pattern_start must be a non-negative int, got "
-                              f"{pattern_start!r}")
+                              f"{fmt(pattern_start)}")
     if not m.is_swizzled or pattern_start % m.pattern_boundary_bytes == 0:
         return 0
     if pattern_start % 128:

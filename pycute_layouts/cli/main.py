@@ -26,7 +26,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ..errors import LayoutError
+from ..errors import LayoutError, LayoutTypeError
+from ..limits import fmt
 from ..version import __version__
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -104,10 +105,18 @@ def _build(commands: Sequence[str]) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for bad input, with a one-line message).
 
+    Pre:  ``argv`` is None (``sys.argv[1:]``) or a list/tuple of strings; LayoutTypeError otherwise.
+
     >>> main(["show", "(2,"])
     2
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv is not None:
+        if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+            raise LayoutTypeError(f"main: argv must be None or a list of strings (the command line's words), got "
+                                  f"{fmt(argv)} ({type(argv).__name__})")
+        argv = list(argv)
+    else:
+        argv = list(sys.argv[1:])
     parser = _build((argv[0],) if argv and argv[0] in COMMANDS else COMMANDS)
     try:
         args = parser.parse_args(argv)

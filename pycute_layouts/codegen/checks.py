@@ -31,6 +31,7 @@ from typing import Any
 
 from ..arch.mma_types import mma_type_kind
 from ..errors import DescriptorError, LayoutError, SpecError
+from ..limits import check_fields
 from .constants import KernelConstants, kernel_constants
 from .spec import KernelSpec
 
@@ -51,6 +52,9 @@ class KernelViolation:
 
     rule: str
     message: str
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 def _spec_of(x: Any) -> tuple[KernelSpec, KernelConstants | None]:

@@ -79,7 +79,7 @@ from ..core.layout import Layout, _
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, LayoutValueError, SpecError
-from ..limits import check_count
+from ..limits import check_count, check_fields, check_type, fmt
 from ..version import __version__
 from .spec import (
     MMA_K_BYTES,
@@ -154,6 +154,9 @@ class OperandConstants:
     tma_copy_offsets_bytes: tuple[int, ...] = ()
 
     # -- derived --------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def smem_layout_text(self) -> str:
         """The smem tile as CuTe prints its type: ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (swizzle on bytes).
@@ -298,7 +301,7 @@ def cute_layout_type(swizzle: Swizzle, element_bits: int, layout: Layout) -> str
     'cute::Layout<cute::Shape<cute::Int<8>,cute::Int<64>>, cute::Stride<cute::Int<64>,cute::Int<1>>>>'
     """
     if not isinstance(swizzle, Swizzle) or not isinstance(layout, Layout):
-        raise LayoutValueError(f"cute_layout_type: expected a Swizzle and a Layout, got {swizzle!r}, {layout!r}")
+        raise LayoutValueError(f"cute_layout_type: expected a Swizzle and a Layout, got {fmt(swizzle)}, {fmt(layout)}")
     if layout.is_symbolic():
         raise LayoutValueError(f"cute_layout_type: the layout {layout} has symbols; CuTe types need integers")
     shape, stride = layout.shape, layout.stride
@@ -342,16 +345,16 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     mode = swizzle_field(swizzle)
     who = "canonical_match"
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 or 128 % element_bits:
-        raise LayoutValueError(f"{who}: element_bits must divide 128, got {element_bits!r}"[:200])
+        raise LayoutValueError(f"{who}: element_bits must divide 128, got {fmt(element_bits)}"[:200])
     if not (isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(v, int) and v > 0 for v in shape)):
-        raise LayoutValueError(f"{who}: shape must be an (MN, K) pair of positive ints, got {shape!r}"[:200])
+        raise LayoutValueError(f"{who}: shape must be an (MN, K) pair of positive ints, got {fmt(shape)}"[:200])
     if not isinstance(major, str) or major not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}"[:200])
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}"[:200])
     if not isinstance(inner, Layout):
-        raise LayoutValueError(f"{who}: inner must be the operand's Layout, got {inner!r}"[:200])
+        raise LayoutValueError(f"{who}: inner must be the operand's Layout, got {fmt(inner)}"[:200])
     if not isinstance(getattr(descriptor, "lbo_bytes", None), int) or not isinstance(getattr(descriptor, "sbo_bytes", None),
                                                                                       int):
-        raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {descriptor!r}"[:200])
+        raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {fmt(descriptor)}"[:200])
     t = 128 // element_bits
     mn, k = shape
     w = mode.width_16B
@@ -394,7 +397,7 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
 
 def _check_start(start: Any, who: str) -> int:
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or start < 0:
-        raise LayoutValueError(f"{who}: start address must be a non-negative int, got {start!r}")
+        raise LayoutValueError(f"{who}: start address must be a non-negative int, got {fmt(start)}")
     return int(start)
 
 
@@ -482,6 +485,11 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
     bits = dtype.element_bits
+    stages = check_count(_field(who, "stages"), "stages", stages, 1)
+    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:  # refused before any stage is laid out
+        raise LayoutValueError(f"{_field(who, 'stages')}: {stages} stages of a {tile_mn}x{tile_k} {dtype.name} tile take "
+                               f"{stages * tile_mn * tile_k * bits // 8} bytes, more than the {SMEM_WINDOW_BYTES}-byte "
+                               "(256 KiB) shared-memory window (SMEM_WINDOW_BYTES)")
     if dtype.min_arch == "sm100" and arch != "sm100":
         raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
     atom = mod.smem_atom(major, mode, bits)
@@ -500,7 +508,6 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
     mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
-    stages = check_count(_field(who, "stages"), "stages", stages, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
     stage_bytes = tile_mn * tile_k * bits // 8
@@ -602,15 +609,15 @@ def describe_operand(arch: Any, major: Any, swizzle: Any, dtype: Any, tile: Any,
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if not isinstance(mj, str) or mj not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}")
     mn, k = tile_field(tile, "tile")
     _check_tile_bytes(who, f"tile {mn}x{k}", mn * k, dt.element_bits)
     if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
-        raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {order!r}")
+        raise LayoutValueError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {fmt(order)}")
     if order == "auto":
         order = "mn_first" if mj == "K" else "k_first"
     if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
-        raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {swizzle_anchor!r}")
+        raise LayoutValueError(f"{who}: swizzle_anchor must be 'absolute' or 'tile', got {fmt(swizzle_anchor)}")
     start = _check_start(start_address, who)
     mode = swizzle_field(swizzle)
     with_tma = swizzle_anchor == "absolute" and start % _tma_alignment(mode) == 0
@@ -644,7 +651,7 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     dt = parse_dtype(dtype)
     mj = major.strip().upper() if isinstance(major, str) else major
     if not isinstance(mj, str) or mj not in ("K", "MN"):
-        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {major!r}")
+        raise LayoutValueError(f"{who}: major must be 'K' or 'MN', got {fmt(major)}")
     start = _check_start(start_address, who)
     bits = dt.element_bits
     check_swizzle_unit(swizzle_unit, who)
@@ -735,6 +742,9 @@ class KernelConstants:
     instr_desc: Any = None  # sm100 with A and B: the umma.InstrDescriptor (None: see instr_desc_note)
     instr_desc_note: str = ""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def kernel(self) -> str:
         """The kernel name (C++ namespace)."""
@@ -753,10 +763,11 @@ class KernelConstants:
 
     def operand(self, name: str) -> OperandConstants:
         """The operand called ``name`` ("A" or "B")."""
+        check_type("KernelConstants.operand", "name", name, str, LayoutValueError)
         for o in self.operands:
             if o.name == name:
                 return o
-        raise LayoutValueError(f"KernelConstants.operand: no operand {name!r} (have "
+        raise LayoutValueError(f"KernelConstants.operand: no operand {fmt(name)} (have "
                                f"{', '.join(o.name for o in self.operands)})")
 
     def to_dict(self) -> dict:
@@ -903,6 +914,16 @@ def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str
 
 def spec_comment(kc: KernelConstants, prefix: str) -> list[str]:
     """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``."""
+
+
+
+
+    check_type("spec_comment", "kc", kc, KernelConstants)
+
+
+
+
+    check_type("spec_comment", "prefix", prefix, str)
     text = json.dumps(kc.spec.to_dict(), sort_keys=True)
     return [f"{prefix} Generated by pycute_layouts {kc.version} (pycute_layouts.codegen); do not edit.",
             f"{prefix} spec: {text}"]

@@ -19,7 +19,16 @@ from ..arch import umma, wgmma
 from ..arch.swizzle_choice import choose_swizzle
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import LayoutError, SpecError
-from ..limits import MAX_NESTING_DEPTH, check_text_nesting, read_text_file
+from ..limits import (
+    MAX_ELEMENT_BITS,
+    MAX_NESTING_DEPTH,
+    check_count,
+    check_sequence,
+    check_text_nesting,
+    check_type,
+    read_text_file,
+)
+from ..limits import fmt as fmt_value
 
 __all__ = ["MMA_K_BYTES", "DTYPES", "DType", "parse_dtype", "parse_arch", "arch_module", "OperandSpec", "KernelSpec",
            "int_field", "tile_field", "swizzle_field", "parse_spec", "load_spec"]
@@ -47,6 +56,14 @@ class DType:
     tma_data_type: str
     gmem_bits: int | None = None  # bits per element in global memory when smem pads them (e2m3: 6)
     min_arch: str = "sm90"
+
+    def __post_init__(self) -> None:
+        for field in ("name", "cute_type", "tma_data_type", "min_arch"):
+            if not isinstance(getattr(self, field), str):
+                raise SpecError(f"DType: {field} must be a string, got {fmt_value(getattr(self, field))}")
+        check_count("DType", "element_bits", self.element_bits, 1, MAX_ELEMENT_BITS, SpecError)
+        if self.gmem_bits is not None:
+            check_count("DType", "gmem_bits", self.gmem_bits, 1, MAX_ELEMENT_BITS, SpecError)
 
 
 #: The element types a spec may name (aliases in :data:`_DTYPE_ALIASES`).
@@ -99,7 +116,7 @@ def parse_dtype(name: Any) -> DType:
         key = _DTYPE_ALIASES.get(key, key)
         if key in DTYPES:
             return DTYPES[key]
-    raise SpecError(f"unknown dtype {name!r} (allowed: {', '.join(DTYPES)}; aliases: "
+    raise SpecError(f"unknown dtype {fmt_value(name)} (allowed: {', '.join(DTYPES)}; aliases: "
                     f"{', '.join(sorted(_DTYPE_ALIASES))}); fp32 operands are read as tf32")
 
 # --------------------------------------------------------------------------------------------------
@@ -123,9 +140,10 @@ def parse_arch(arch: Any, field: str = "arch") -> str:
     >>> parse_arch("Hopper"), parse_arch("sm_100a")
     ('sm90', 'sm100')
     """
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(arch, str) and arch.strip().lower() in _ARCH_NAMES:
         return _ARCH_NAMES[arch.strip().lower()]
-    raise SpecError(f"{_where(field)}: unknown arch {arch!r} (allowed: sm90 (wgmma), sm100 (tcgen05))")
+    raise SpecError(f"{_where(field)}: unknown arch {fmt_value(arch)} (allowed: sm90 (wgmma), sm100 (tcgen05))")
 
 
 def arch_module(arch: str) -> Any:
@@ -135,7 +153,7 @@ def arch_module(arch: str) -> Any:
     'pycute_layouts.arch.umma'
     """
     if not isinstance(arch, str) or arch not in ("sm90", "sm100"):
-        raise SpecError(f"arch must be 'sm90' or 'sm100', got {arch!r}"[:200])
+        raise SpecError(f"arch must be 'sm90' or 'sm100', got {fmt_value(arch)}"[:200])
     return wgmma if arch == "sm90" else umma
 
 
@@ -170,21 +188,23 @@ class OperandSpec:
     swizzle_reason: str = ""  # set when the spec said swizzle = "auto": why this mode was chosen
 
     def __post_init__(self) -> None:
-        who = f"OperandSpec {self.name!r}"[:60]
         if not isinstance(self.name, str):
-            raise SpecError(f"OperandSpec: name must be a string ('A', 'B'), got {self.name!r}"[:200])
-        for field, v, lo in (("tile_mn", self.tile_mn, 1), ("tile_k", self.tile_k, 1), ("stages", self.stages, 1)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise SpecError(f"{who}: {field} must be an int >= {lo}, got {v!r}"[:200])
-        for field, v in (("mma_mn", self.mma_mn), ("start_address", self.start_address)):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-                raise SpecError(f"{who}: {field} must be None or a non-negative int, got {v!r}"[:200])
+            raise SpecError(f"OperandSpec: name must be a string ('A', 'B'), got {fmt_value(self.name)}")
+        who = f"OperandSpec {fmt_value(self.name)}"
+        for field, lo in (("tile_mn", 1), ("tile_k", 1), ("stages", 1)):
+            check_count(who, field, getattr(self, field), lo, None, SpecError)
+        for field in ("mma_mn", "start_address"):
+            if getattr(self, field) is not None:
+                check_count(who, field, getattr(self, field), 0, None, SpecError)
         if not isinstance(self.dtype, DType):
-            raise SpecError(f"{who}: dtype must be a DType (parse_dtype('bf16')), got {self.dtype!r}"[:200])
+            raise SpecError(f"{who}: dtype must be a DType (parse_dtype('bf16')), got {fmt_value(self.dtype)}")
         if not isinstance(self.major, str) or self.major not in ("K", "MN"):
-            raise SpecError(f"{who}: major must be 'K' or 'MN', got {self.major!r}"[:200])
+            raise SpecError(f"{who}: major must be 'K' or 'MN', got {fmt_value(self.major)}")
         if not isinstance(self.order, str) or self.order not in ("auto", "mn_first", "k_first"):
-            raise SpecError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {self.order!r}"[:200])
+            raise SpecError(f"{who}: order must be 'auto', 'mn_first' or 'k_first', got {fmt_value(self.order)}")
+        if not isinstance(self.swizzle_reason, str):
+            raise SpecError(f"{who}: swizzle_reason must be a string, got {fmt_value(self.swizzle_reason)}")
+        object.__setattr__(self, "swizzle", swizzle_field(self.swizzle, f"{self.name}.swizzle"))
         if self.order == "auto":
             object.__setattr__(self, "order", "mn_first" if self.major == "K" else "k_first")
 
@@ -217,6 +237,20 @@ class KernelSpec:
     smem_base: int = 0
     mma: dict | None = None  # sm100: instruction-descriptor settings (umma.instr_desc_for_operands)
 
+    def __post_init__(self) -> None:
+        for field in ("kernel", "arch"):
+            if not isinstance(getattr(self, field), str):
+                raise SpecError(f"KernelSpec: {field} must be a string, got {fmt_value(getattr(self, field))}")
+        ops = check_sequence("KernelSpec", "operands", self.operands, 2, SpecError)
+        for op in ops:
+            if not isinstance(op, OperandSpec):
+                raise SpecError(f"KernelSpec: operands must be OperandSpecs, got {fmt_value(op)}")
+        object.__setattr__(self, "operands", tuple(ops))
+        check_count("KernelSpec", "smem_base", self.smem_base, 0, None, SpecError)
+        if self.mma is not None and not isinstance(self.mma, dict):
+            raise SpecError(f"KernelSpec: mma must be None or a dict of instruction-descriptor settings, got "
+                            f"{fmt_value(self.mma)}")
+
     def to_dict(self) -> dict:
         """The normalized spec as plain data (sorted, defaults filled in).
 
@@ -237,6 +271,7 @@ def swizzle_field(value: Any, field: str = "swizzle") -> Any:
     >>> swizzle_field("128B").short_name
     '128B'
     """
+    check_type("spec", "a field name", field, str, SpecError)
     try:
         mode = SwizzleMode.parse(value)
     except LayoutError as e:
@@ -259,30 +294,33 @@ _TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def int_field(value: Any, field: str, lo: int | None = None) -> int:
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         try:
             value = int(value.strip(), 0)
         except ValueError:
-            raise SpecError(f"{_where(field)}: expected an integer (decimal or 0x hex), got {value!r}") from None
+            raise SpecError(f"{_where(field)}: expected an integer (decimal or 0x hex), got {fmt_value(value)}") from None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"{_where(field)}: expected an integer, got {value!r}")
+        raise SpecError(f"{_where(field)}: expected an integer, got {fmt_value(value)}")
+    value = check_count("spec", _where(field), value, None, None, SpecError)
     if lo is not None and value < lo:
         raise SpecError(f"{_where(field)}: must be >= {lo}, got {value}")
     return value
 
 
 def tile_field(value: Any, field: str) -> tuple[int, int]:
+    check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
         if not m:
-            raise SpecError(f"{_where(field)}: expected 'MNxK' such as '128x64', got {value!r}")
+            raise SpecError(f"{_where(field)}: expected 'MNxK' such as '128x64', got {fmt_value(value)}")
         parts: Any = m.groups()
     elif isinstance(value, (list, tuple)):
         parts = value
     else:
-        raise SpecError(f"{_where(field)}: expected 'MNxK' or [MN, K], got {value!r}")
+        raise SpecError(f"{_where(field)}: expected 'MNxK' or [MN, K], got {fmt_value(value)}")
     if len(parts) != 2:
-        raise SpecError(f"{_where(field)}: expected two extents (MN, K), got {value!r}")
+        raise SpecError(f"{_where(field)}: expected two extents (MN, K), got {fmt_value(value)}")
     return int_field(parts[0], f"{field}[0] (MN)", 1), int_field(parts[1], f"{field}[1] (K)", 1)
 
 
@@ -297,7 +335,7 @@ def _auto_swizzle(name: str, major: str, dtype: DType, mn: int, k: int, arch: st
 
 def _parse_operand(name: str, d: Any, arch: str = "sm90") -> OperandSpec:
     if not isinstance(d, Mapping):
-        raise SpecError(f"spec field '{name}': expected a table with {', '.join(_OPERAND_KEYS)}, got {d!r}")
+        raise SpecError(f"spec field '{name}': expected a table with {', '.join(_OPERAND_KEYS)}, got {fmt_value(d)}")
     unknown = sorted(set(d) - set(_OPERAND_KEYS))
     if unknown:
         raise SpecError(f"spec field '{name}.{unknown[0]}': unknown field (allowed: {', '.join(_OPERAND_KEYS)})")
@@ -311,7 +349,7 @@ def _parse_operand(name: str, d: Any, arch: str = "sm90") -> OperandSpec:
         raise SpecError(f"spec field '{name}.dtype': {e}") from None
     major = d["major"]
     if not (isinstance(major, str) and major.strip().upper() in ("K", "MN", "M", "N")):
-        raise SpecError(f"spec field '{name}.major': expected 'K' or 'MN' (the contiguous dimension), got {major!r}")
+        raise SpecError(f"spec field '{name}.major': expected 'K' or 'MN' (the contiguous dimension), got {fmt_value(major)}")
     major = "K" if major.strip().upper() == "K" else "MN"
     reason = ""
     if isinstance(d["swizzle"], str) and d["swizzle"].strip().lower() == "auto":
@@ -321,7 +359,7 @@ def _parse_operand(name: str, d: Any, arch: str = "sm90") -> OperandSpec:
     stages = int_field(d.get("stages", 1), f"{name}.stages", 1)
     order = d.get("order", "auto")
     if not isinstance(order, str) or order not in ("auto", "mn_first", "k_first"):
-        raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {order!r}")
+        raise SpecError(f"spec field '{name}.order': expected 'auto', 'mn_first' or 'k_first', got {fmt_value(order)}")
     mma_mn = None if d.get("mma_mn") is None else int_field(d["mma_mn"], f"{name}.mma_mn", 1)
     start = None if d.get("start_address") is None else int_field(d["start_address"], f"{name}.start_address", 0)
     return OperandSpec(name, mn, k, dtype, major, swizzle, stages, order, mma_mn, start, reason)
@@ -358,7 +396,7 @@ def parse_spec(data: Any) -> KernelSpec:
     kernel = data["kernel"]
     if not isinstance(kernel, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", kernel) \
             or kernel in _CXX_KEYWORDS:
-        raise SpecError(f"spec field 'kernel': {kernel!r} is not a usable C++ identifier (letters, digits, _; not "
+        raise SpecError(f"spec field 'kernel': {fmt_value(kernel)} is not a usable C++ identifier (letters, digits, _; not "
                         "a keyword)")
     if "arch" not in data:
         raise SpecError("spec field 'arch': missing (sm90 or sm100)")
@@ -370,7 +408,7 @@ def parse_spec(data: Any) -> KernelSpec:
     mma = data.get("mma")
     if mma is not None and (not isinstance(mma, Mapping) or arch != "sm100" or len(ops) != 2):
         raise SpecError("spec field 'mma': a table of tcgen05 instruction-descriptor settings, for sm100 specs with "
-                        f"operands A and B (got {mma!r} for {arch} with {len(ops)} operand(s))")
+                        f"operands A and B (got {fmt_value(mma)} for {arch} with {len(ops)} operand(s))")
     return KernelSpec(kernel, arch, ops, smem_base, None if mma is None else dict(mma))
 
 
@@ -398,21 +436,21 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
             try:
                 text = source.read()
             except (OSError, UnicodeDecodeError, ValueError) as e:
-                raise SpecError(f"spec: cannot read {source!r}: {e}"[:200]) from None
+                raise SpecError(f"spec: cannot read {fmt_value(source)}: {e}"[:200]) from None
             if isinstance(text, bytes):
                 try:
                     text = text.decode("utf-8")
                 except UnicodeDecodeError:
-                    raise SpecError(f"spec: {source!r} is not UTF-8 text"[:200]) from None
+                    raise SpecError(f"spec: {fmt_value(source)} is not UTF-8 text"[:200]) from None
         else:
             text = read_text_file(source, "spec", SpecError)
             suffix = Path(source).suffix.lower()
             if fmt is None and suffix in (".json", ".toml"):
                 fmt = suffix[1:]
     if not isinstance(text, str):
-        raise SpecError(f"spec: text must be a string, got {text!r}"[:200])
+        raise SpecError(f"spec: text must be a string, got {fmt_value(text)}"[:200])
     if fmt is not None and not isinstance(fmt, str):
-        raise SpecError(f"spec: unknown format {fmt!r} (toml or json)"[:200])
+        raise SpecError(f"spec: unknown format {fmt_value(fmt)} (toml or json)"[:200])
     check_text_nesting(text, "spec", SpecError)
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "toml"
@@ -439,7 +477,7 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
         except toml_mod.TOMLDecodeError as e:
             raise SpecError(f"spec: invalid TOML: {e}") from None
     else:
-        raise SpecError(f"spec: unknown format {fmt!r} (toml or json)")
+        raise SpecError(f"spec: unknown format {fmt_value(fmt)} (toml or json)")
     return parse_spec(data)
 
 

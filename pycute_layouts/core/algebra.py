@@ -27,6 +27,7 @@ import functools
 from typing import Any
 
 from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..limits import fmt
 from . import inttuple as it
 from .admissibility import (
     ModesInteract,
@@ -466,7 +467,7 @@ def _compose(a: Layout, b: Any) -> Any:
     rhs = _RHS_COMPOSITION.get(type(b))
     if rhs is not None:
         return rhs(a, b)
-    raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {b!r}")
+    raise LayoutTypeError(f"composition: B must be a Layout, an int, _ or a tuple of tilers, got {fmt(b)}")
 
 
 def _compose_basis(a: Layout, b: Layout, bfs: tuple, bfd: tuple) -> Layout:

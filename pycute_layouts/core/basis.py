@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import MAX_NESTING_DEPTH, MAX_SEQUENCE_ITEMS, check_int_size, check_sequence, check_type, fmt
 
 __all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis", "from_coord"]
 
@@ -56,12 +57,17 @@ class ScaledBasis:
         acc: dict = {}
         for term in terms:
             if type(term) is not tuple or len(term) != 2:
-                raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {term!r}"[:200])
+                raise LayoutTypeError(f"ScaledBasis: each term is a (path, coefficient) pair, got {fmt(term)}"[:200])
             path, coef = term
-            if type(path) is not tuple or not path or not all(type(p) is int and p >= 0 for p in path):
-                raise LayoutTypeError(f"ScaledBasis: a path is a non-empty tuple of mode indices >= 0, got {path!r}")
+            if type(path) is not tuple or not path or len(path) > MAX_NESTING_DEPTH or not all(
+                    type(p) is int and 0 <= p < MAX_SEQUENCE_ITEMS for p in path):
+                raise LayoutTypeError(f"ScaledBasis: a path is a non-empty tuple of at most MAX_NESTING_DEPTH = "
+                                      f"{MAX_NESTING_DEPTH} mode indices in [0, MAX_SEQUENCE_ITEMS = {MAX_SEQUENCE_ITEMS}), "
+                                      f"got {fmt(path)}")
             if not _is_scalar(coef):
-                raise LayoutTypeError(f"ScaledBasis: a coefficient must be an integer, got {coef!r}")
+                raise LayoutTypeError(f"ScaledBasis: a coefficient must be an integer, got {fmt(coef)}")
+            if type(coef) is int:
+                check_int_size("ScaledBasis", "a coefficient", coef)
             acc[path] = acc.get(path, 0) + coef
         kept = tuple(sorted((p, c) for p, c in acc.items() if not _is_zero(c)))
         if not kept:
@@ -72,6 +78,7 @@ class ScaledBasis:
     @staticmethod
     def of(terms: dict) -> Any:
         """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero."""
+        check_type("ScaledBasis.of", "terms", terms, dict)
         kept = [(p, c) for p, c in terms.items() if not _is_zero(c)]
         return ScaledBasis(*kept) if kept else 0
 
@@ -177,7 +184,7 @@ def basis_get(x: Any, path: tuple) -> Any:
         return 0
     if type(x) is int and x == 0:
         return 0
-    raise LayoutTypeError(f"basis_get: expected a basis stride or 0, got {x!r}")
+    raise LayoutTypeError(f"basis_get: expected a basis stride or 0, got {fmt(x)}")
 
 
 def coprofile(strides: Any) -> Any:
@@ -189,6 +196,9 @@ def coprofile(strides: Any) -> Any:
     >>> coprofile([E(0), E(1)]), coprofile([E(0, 1), E(1)]), coprofile([E(1)])
     ((0, 0), ((0, 0), 0), (0, 0))
     """
+
+
+    strides = check_sequence("coprofile", "strides", strides)
     tree: dict = {}
     for d in strides:
         if isinstance(d, ScaledBasis):
@@ -220,7 +230,7 @@ def to_coord(x: Any, profile: Any) -> Any:
     """
     terms = dict(x.terms) if isinstance(x, ScaledBasis) else {}
     if not isinstance(x, ScaledBasis) and not (type(x) is int and x == 0):
-        raise LayoutTypeError(f"to_coord: expected a basis offset or 0, got {x!r}")
+        raise LayoutTypeError(f"to_coord: expected a basis offset or 0, got {fmt(x)}")
     out = _fill(profile, (), terms)
     if terms:
         raise LayoutValueError(f"to_coord: the paths {sorted(terms)} of {x} lie outside the coordinate profile {profile}")
@@ -242,6 +252,9 @@ def basis_components(strides: tuple, profile: Any) -> list[tuple[tuple, tuple]]:
     >>> basis_components((E(0), 0, 2 * E(1)), (0, 0))
     [((0,), (1, 0, 0)), ((1,), (0, 0, 2))]
     """
+
+
+    check_type("basis_components", "strides", strides, tuple)
     out = []
     for path in _leaf_paths(profile, ()):
         out.append((path, tuple(basis_get(d, path) for d in strides)))
@@ -263,8 +276,11 @@ def scaled_basis(value: Any, path: tuple) -> Any:
     >>> scaled_basis(2, (0, 1)), scaled_basis(0, (1,))
     (ScaledBasis('2@1@0'), 0)
     """
+    check_type("scaled_basis", "path", path, tuple)
     if isinstance(value, ScaledBasis):
         return value.with_prefix(path[0]) if len(path) == 1 else value * 1
+    if not _is_scalar(value):
+        raise LayoutTypeError(f"scaled_basis: value must be an integer (or a sympy integer expression), got {fmt(value)}")
     return value * E(*path)
 
 
@@ -284,6 +300,6 @@ def _collect(c: Any, path: tuple, terms: dict) -> None:
         for i, x in enumerate(c):
             _collect(x, path + (i,), terms)
     elif not path:
-        raise LayoutTypeError(f"from_coord: expected a coordinate tuple, got {c!r}")
+        raise LayoutTypeError(f"from_coord: expected a coordinate tuple, got {fmt(c)}")
     else:
         terms[path] = c

@@ -31,12 +31,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, fmt
 from . import inttuple as it
 from .algebra import composition, left_inverse, register_composition_operand, right_inverse
 from .display import rich_repr
 from .inttuple import format_inttuple
-from .layout import Layout, has_underscore, slice_and_offset, subs_mapping
+from .layout import Layout, as_layout, has_underscore, require_offsets, slice_and_offset, subs_mapping
 from .swizzle import Swizzle, XorSwizzle
 from .symbols import subs_inttuple
 from .tiling import downcast, max_common_layout, max_common_vector, recast, upcast
@@ -82,12 +82,14 @@ class ComposedLayout:
         if inner is None:
             raise LayoutTypeError("ComposedLayout: an inner layout is required: ComposedLayout(outer, offset, inner)")
         if not _is_fn(outer):
-            raise LayoutTypeError(f"ComposedLayout: outer must be a Swizzle, XorSwizzle or Layout, got {outer!r}")
+            raise LayoutTypeError(f"ComposedLayout: outer must be a Swizzle, XorSwizzle or Layout, got {fmt(outer)}")
         if not isinstance(inner, (Layout, ComposedLayout)):
-            raise LayoutTypeError(f"ComposedLayout: inner must be a Layout, got {inner!r}")
+            raise LayoutTypeError(f"ComposedLayout: inner must be a Layout, got {fmt(inner)}")
+        if isinstance(inner, Layout) and isinstance(outer, (Swizzle, XorSwizzle)):
+            require_offsets(inner, "ComposedLayout")  # a swizzle XORs the bits of an offset, not of a coordinate
         off = it.as_inttuple(offset, "ComposedLayout", "offset")
         if isinstance(off, tuple):
-            raise LayoutTypeError(f"ComposedLayout: offset must be an integer, got {offset!r}")
+            raise LayoutTypeError(f"ComposedLayout: offset must be an integer, got {fmt(offset)}")
         self._outer = outer
         self._offset = off
         self._inner = inner
@@ -349,7 +351,7 @@ def byte_to_element_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     pycute_layouts.errors.UnitError: byte_to_element_swizzle: Sw<3,4,3> moves 16-byte chunks but an element is 32 bytes: ...
     """
     if not isinstance(sw, Swizzle):
-        raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {sw!r}")
+        raise LayoutTypeError(f"byte_to_element_swizzle: expected a Swizzle, got {fmt(sw)}")
     eb = _element_bytes(element_bits, "byte_to_element_swizzle")
     k = _log2_exact(eb, f"byte_to_element_swizzle: element size {eb} bytes")
     if sw.is_identity():
@@ -374,7 +376,7 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
     Sw<3,4,3>
     """
     if not isinstance(sw, (Swizzle, XorSwizzle)):
-        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle or XorSwizzle, got {sw!r}")
+        raise LayoutTypeError(f"element_to_byte_swizzle: expected a Swizzle or XorSwizzle, got {fmt(sw)}")
     eb = _element_bytes(element_bits, "element_to_byte_swizzle")
     k = _log2_exact(eb, f"element_to_byte_swizzle: {sw} on {element_bits}-bit element offsets has no byte-address "
                         f"form: the element size in bytes")
@@ -387,7 +389,7 @@ def element_to_byte_swizzle(sw: Swizzle, element_bits: int) -> Swizzle:
 
 def _element_bytes(element_bits: Any, who: str) -> int:
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
-        raise UnitError(f"{who}: element_bits must be a positive integer, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive integer, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     if element_bits % 8:
         raise UnitError(f"{who}: {element_bits}-bit elements are not a whole number of bytes")
@@ -419,19 +421,20 @@ class SwizzledSmemLayout:
     def __init__(self, swizzle: Any, layout: Layout, element_bits: int, swizzle_unit: str = "bytes",
                  base_address: int = 0):
         if not isinstance(swizzle, (Swizzle, XorSwizzle)):
-            raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
+            raise LayoutTypeError(f"SwizzledSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {fmt(swizzle)}")
+        layout = as_layout(layout, "SwizzledSmemLayout", offsets=True) if isinstance(layout, Layout) else layout
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {layout!r}")
+            raise LayoutTypeError(f"SwizzledSmemLayout: layout must be a Layout, got {fmt(layout)}")
         if isinstance(element_bits, bool) or not isinstance(element_bits, int) or not 0 < element_bits <= MAX_ELEMENT_BITS:
             raise UnitError(f"SwizzledSmemLayout: element_bits must be a positive integer, got "
-                            f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+                            f"{fmt(element_bits)} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
         if not isinstance(swizzle_unit, str) or swizzle_unit not in ("bytes", "elements"):
-            raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {swizzle_unit!r}")
+            raise UnitError(f"SwizzledSmemLayout: swizzle_unit must be 'bytes' or 'elements', got {fmt(swizzle_unit)}")
         if swizzle_unit == "elements" and element_bits % 8:
             raise UnitError(f"SwizzledSmemLayout: an element-offset swizzle needs whole-byte elements, "
                             f"got {element_bits}-bit elements")
         if isinstance(base_address, bool) or not isinstance(base_address, int) or base_address < 0:
-            raise UnitError(f"SwizzledSmemLayout: base_address must be a non-negative int, got {base_address!r}")
+            raise UnitError(f"SwizzledSmemLayout: base_address must be a non-negative int, got {fmt(base_address)}")
         object.__setattr__(self, "swizzle", swizzle)
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "element_bits", element_bits)
@@ -526,7 +529,7 @@ class SwizzledSmemLayout:
         Sw<3,3,3>
         """
         if not isinstance(unit, str) or unit not in ("bytes", "elements"):
-            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {unit!r}"[:200])
+            raise UnitError(f"as_unit: unit must be 'bytes' or 'elements', got {fmt(unit)}"[:200])
         if unit == self.swizzle_unit:
             return self
         sw = self.element_swizzle() if unit == "elements" else self.byte_swizzle()
@@ -599,7 +602,7 @@ class SwizzledSmemLayout:
 
     def _with_layout(self, layout: Any) -> SwizzledSmemLayout:
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"SwizzledSmemLayout: the operation on {self.layout} gave {layout!r}, not a Layout")
+            raise LayoutTypeError(f"SwizzledSmemLayout: the operation on {self.layout} gave {fmt(layout)}, not a Layout")
         return SwizzledSmemLayout(self.swizzle, layout, self.element_bits, self.swizzle_unit, self.base_address)
 
     def to_numpy(self) -> np.ndarray:
@@ -780,6 +783,7 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
         return layout
     bits = _as_bits(element_bits, who)
     if isinstance(layout, Layout):
+        require_offsets(layout, who)
         return SwizzledSmemLayout(Swizzle(0, 4, 3), layout, bits)
     if not isinstance(layout, ComposedLayout):
         raise LayoutTypeError(f"{who}: expected a Layout, a ComposedLayout 'Sw<B,M,S> o k o L' or a "
@@ -788,6 +792,7 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
     if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
         raise LayoutTypeError(f"{who}: with an element width, a ComposedLayout must be 'Swizzle o offset o Layout', "
                               f"got {layout}")
+    require_offsets(inner, who)
     if isinstance(off, bool) or not isinstance(off, (int, np.integer)) or off < 0:
         raise LayoutValueError(f"{who}: the offset of {layout} must be a non-negative int, got {off}")
     off = int(off)

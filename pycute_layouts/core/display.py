@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import fmt as fmt_value
 
 __all__ = ["DISPLAY_FORMATS", "register_renderer", "set_display_loader", "rich_repr"]
 
@@ -43,8 +44,8 @@ _LOADERS: list[Callable[[], Any]] = []
 
 
 def _check_format(fmt: Any, who: str) -> str:
-    if fmt not in DISPLAY_FORMATS:
-        raise LayoutValueError(f"{who}: format must be one of {', '.join(map(repr, DISPLAY_FORMATS))}, got {fmt!r}")
+    if not isinstance(fmt, str) or fmt not in DISPLAY_FORMATS:
+        raise LayoutValueError(f"{who}: format must be one of {', '.join(map(repr, DISPLAY_FORMATS))}, got {fmt_value(fmt)}")
     return fmt
 
 
@@ -62,7 +63,7 @@ def register_renderer(fmt: str, renderer: Callable[[Any], str | None]) -> None:
     """
     _check_format(fmt, "register_renderer")
     if not callable(renderer):
-        raise LayoutTypeError(f"register_renderer: the renderer must be callable, got {renderer!r}")
+        raise LayoutTypeError(f"register_renderer: the renderer must be callable, got {fmt_value(renderer)}")
     if renderer in _RENDERERS[fmt]:
         _RENDERERS[fmt].remove(renderer)
     _RENDERERS[fmt].insert(0, renderer)
@@ -80,7 +81,7 @@ def set_display_loader(loader: Callable[[], Any]) -> None:
     pycute_layouts.errors.LayoutTypeError: set_display_loader: the loader must be callable, got None
     """
     if not callable(loader):
-        raise LayoutTypeError(f"set_display_loader: the loader must be callable, got {loader!r}")
+        raise LayoutTypeError(f"set_display_loader: the loader must be callable, got {fmt_value(loader)}")
     _LOADERS.append(loader)
 
 
@@ -94,7 +95,7 @@ def rich_repr(obj: Any, fmt: str) -> str | None:
     >>> rich_repr(object(), "png") is None
     True
     """
-    if fmt not in DISPLAY_FORMATS:
+    if not isinstance(fmt, str) or fmt not in DISPLAY_FORMATS:
         return None
     while _LOADERS:
         loader = _LOADERS.pop(0)

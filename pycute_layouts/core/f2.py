@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import check_count, fmt
 
 __all__ = ["F2", "clmul", "is_pow2"]
 
@@ -25,9 +26,16 @@ __all__ = ["F2", "clmul", "is_pow2"]
 def clmul(a: int, b: int) -> int:
     """Carry-less product of two non-negative ints (polynomials over F2).
 
+    Pre:  a and b are ints >= 0 of at most MAX_INT_DIGITS digits (LayoutTypeError/LayoutValueError otherwise:
+          a negative b has infinitely many bits, so the product is never done).
+
     >>> clmul(3, 3), clmul(4, 5)
     (5, 20)
     """
+    return _clmul(check_count("clmul", "a", a, 0), check_count("clmul", "b", b, 0))
+
+
+def _clmul(a: int, b: int) -> int:
     r = 0
     while b:
         if b & 1:
@@ -64,9 +72,9 @@ class F2:
     __slots__ = ("value",)
 
     def __init__(self, value: int):
-        if type(value) is not int or value < 0:
-            raise LayoutValueError(f"F2: the value must be an int >= 0, got {value!r}")
-        self.value = value
+        if type(value) is not int:
+            raise LayoutValueError(f"F2: the value must be an int >= 0, got {fmt(value)}")
+        self.value = check_count("F2", "the value", value, 0)
 
     def __int__(self) -> int:
         return self.value
@@ -103,7 +111,7 @@ class F2:
             k = other
         else:
             return NotImplemented
-        v = clmul(self.value, k)
+        v = _clmul(self.value, k)
         return F2(v) if v else 0
 
     __rmul__ = __mul__

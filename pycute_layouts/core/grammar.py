@@ -32,7 +32,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import LayoutError, NotationError
-from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH, fmt
 from .basis import ScaledBasis
 from .f2 import F2
 from .inttuple import as_inttuple, validate_shape_leaf
@@ -84,7 +84,7 @@ def _tokenize(text: str) -> list[_Tok]:
             continue
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise NotationError(f"parse: unexpected character {text[pos]!r}", text, pos)
+            raise NotationError(f"parse: unexpected character {fmt(text[pos])}", text, pos)
         kind = m.lastgroup or "op"
         start = m.start(kind)
         if kind == "num" and len(m.group(kind)) > MAX_INT_DIGITS:
@@ -112,6 +112,8 @@ def _check_nesting(toks: list[_Tok], text: str) -> None:
 
 class _Parser:
     def __init__(self, ctors: Constructors, text: str, symbols: dict[str, Any]):
+        if not isinstance(ctors, Constructors) or not all(f is None or callable(f) for f in ctors) or ctors.layout is None:
+            raise NotationError(f"parse: ctors must be a Constructors of callables (layout required), got {fmt(ctors)}")
         self.ctors = ctors
         if not isinstance(text, str):
             raise NotationError(f"parse: expected a string, got {type(text).__name__}")
@@ -138,7 +140,7 @@ class _Parser:
         t = self.tok
         if t.text != text or t.kind == "end":
             found = "end of input" if t.kind == "end" else repr(t.text)
-            raise self.error(f"expected {text!r}, found {found}")
+            raise self.error(f"expected {fmt(text)}, found {found}")
         self.i += 1
         return t
 
@@ -168,7 +170,7 @@ class _Parser:
         else:
             result = first
         if self.tok.kind != "end":
-            raise self.error(f"unexpected {self.tok.text!r} after a complete expression")
+            raise self.error(f"unexpected {fmt(self.tok.text)} after a complete expression")
         return result
 
     def parse_smem_ptr(self, outer: Any) -> Any:
@@ -430,7 +432,7 @@ class _Parser:
             return int(t.text)
         if t.kind == "name":
             if t.text in ("Sw", "Swizzle", "o"):
-                raise self.error(f"unexpected {t.text!r} inside a shape or stride")
+                raise self.error(f"unexpected {fmt(t.text)} inside a shape or stride")
             self.i += 1
             return self.lookup(t.text)
         if t.kind == "op" and t.text == "(":
@@ -447,9 +449,9 @@ class _Parser:
             if type(v) is int:
                 return v
             if isinstance(v, (tuple, list)):
-                raise self.error(f"the value bound to {name!r} must be an integer or sympy expression, got {v!r}"[:200])
+                raise self.error(f"the value bound to {fmt(name)} must be an integer or sympy expression, got {fmt(v)}"[:200])
             try:
-                return as_inttuple(v, "parse", f"the value bound to {name!r}")
+                return as_inttuple(v, "parse", f"the value bound to {fmt(name)}")
             except LayoutError as e:
                 raise self.error(f"{e}") from None
         if self.ctors.f2 is not None and len(name) > 1 and name[0] == "F" and name[1:].isdigit():
@@ -478,6 +480,13 @@ def _normalize(x: Any) -> Any:
     return x
 
 
+def _symbols(symbols: Any) -> dict[str, Any]:
+    """The symbol bindings as a new dict (names are strings), or NotationError."""
+    if not isinstance(symbols, dict) or not all(isinstance(k, str) for k in symbols):
+        raise NotationError(f"parse: symbols must be a dict from names to values, got {fmt(symbols)}")
+    return dict(symbols)
+
+
 def parse_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
     """Parse ``text`` (a layout, swizzle or composed layout) with the constructors ``ctors``.
 
@@ -487,7 +496,7 @@ def parse_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
     >>> parse_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,m):(m,1)", {"m": 2})
     ((8, 2), (2, 1))
     """
-    return _Parser(ctors, text, dict(symbols)).parse_top()
+    return _Parser(ctors, text, _symbols(symbols)).parse_top()
 
 
 def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -> Any:
@@ -496,10 +505,10 @@ def parse_layout_text(ctors: Constructors, text: str, symbols: dict[str, Any]) -
     >>> parse_layout_text(Constructors(layout=lambda s, d=None: (s, d)), "(8,4)", {})
     ((8, 4), None)
     """
-    p = _Parser(ctors, text, dict(symbols))
+    p = _Parser(ctors, text, _symbols(symbols))
     r = p.parse_layout()
     if p.tok.kind != "end":
-        raise p.error(f"unexpected {p.tok.text!r} after a complete layout")
+        raise p.error(f"unexpected {fmt(p.tok.text)} after a complete layout")
     return r
 
 
@@ -509,8 +518,8 @@ def parse_inttuple_text(text: str, symbols: dict[str, Any]) -> Any:
     >>> parse_inttuple_text("(4,(2,3))", {})
     (4, (2, 3))
     """
-    p = _Parser(Constructors(layout=type(None)), text, dict(symbols))
+    p = _Parser(Constructors(layout=type(None)), text, _symbols(symbols))
     r = p.parse_inttuple()
     if p.tok.kind != "end":
-        raise p.error(f"unexpected {p.tok.text!r} after a complete tuple")
+        raise p.error(f"unexpected {fmt(p.tok.text)} after a complete tuple")
     return r

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
-from ..limits import MAX_NESTING_DEPTH
+from ..limits import MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_int_size, fmt
 from .basis import ScaledBasis
 from .f2 import F2
 from .symbols import lazy_sympy, refine_divisibility, refine_sign
@@ -127,22 +127,20 @@ def is_symbolic(x: Any) -> bool:
 def _norm_leaf(x: Any, who: str, what: str) -> Any:
     t = type(x)
     if t is int:
-        return x
+        return check_int_size(who, f"{what} leaf", x)
     if t is bool:
-        raise LayoutTypeError(f"{who}: {what} leaves must be integers, got bool {x!r}")
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, int):
-        return int(x)
+        raise LayoutTypeError(f"{who}: {what} leaves must be integers, got bool {fmt(x)}")
+    if isinstance(x, (np.integer, int)):
+        return check_int_size(who, f"{what} leaf", int(x))
     if _is_sympy(x):
         if x.is_Integer:
-            return int(x)
+            return check_int_size(who, f"{what} leaf", int(x))
         if x.is_number:
             raise LayoutValueError(f"{who}: {what} leaves must be integers, got the non-integer number {x}")
         if x.is_integer is False:
             raise LayoutValueError(f"{who}: {what} leaf {x} is known not to be an integer")
         return x
-    raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {x!r} ({t.__name__})")
+    raise LayoutTypeError(f"{who}: {what} leaves must be int or sympy integer expressions, got {fmt(x)} ({t.__name__})")
 
 
 def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_arrays: bool = False,
@@ -160,14 +158,21 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
     ...
     pycute_layouts.errors.LayoutTypeError: product: t must be an IntTuple (int or sympy integer leaves), got None (NoneType)
     """
+    if type(who) is not str or type(what) is not str:
+        raise LayoutTypeError(f"check_inttuple: who and what must be strings, got {fmt(who)}, {fmt(what)}")
     if not isinstance(allow_arrays, bool) or not isinstance(strides, bool):
-        raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {allow_arrays!r}, {strides!r}"[:200])
+        raise LayoutTypeError(f"check_inttuple: allow_arrays and strides must be bools, got {fmt(allow_arrays)}, "
+                              f"{fmt(strides)}")
     if type(x) is int:
+        check_int_size(who, what, x)
         return
     stack = [(x, 0)]
     while stack:
         e, d = stack.pop()
-        if type(e) is int or strides and type(e) in (ScaledBasis, F2):
+        if type(e) is int:
+            check_int_size(who, f"{what} leaf", e)
+            continue
+        if strides and type(e) in (ScaledBasis, F2):
             continue
         if isinstance(e, tuple):
             if d >= MAX_NESTING_DEPTH:
@@ -177,8 +182,10 @@ def check_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple", allow_
         elif allow_arrays and isinstance(e, np.ndarray) and e.dtype.kind in "iu":
             continue
         elif isinstance(e, bool) or not (isinstance(e, (int, np.integer)) or _is_sympy(e)):
-            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {e!r} "[:300]
-                                  + f"({type(e).__name__})")
+            raise LayoutTypeError(f"{who}: {what} must be an IntTuple (int or sympy integer leaves), got {fmt(e)} "
+                                  f"({type(e).__name__})")
+        elif isinstance(e, (int, np.integer)):
+            check_int_size(who, f"{what} leaf", int(e))
 
 
 def check_nesting(x: Any, who: str, what: str) -> None:
@@ -225,12 +232,14 @@ def as_inttuple(x: Any, who: str = "IntTuple", what: str = "IntTuple") -> IntTup
     ...
     pycute_layouts.errors.LayoutTypeError: IntTuple: IntTuple leaves must be int or sympy integer expressions, got '8' (str)
     """
+    if type(who) is not str or type(what) is not str:
+        raise LayoutTypeError(f"as_inttuple: who and what must be strings, got {fmt(who)}, {fmt(what)}")
     return _as_inttuple(x, who, what, 0)
 
 
 def _as_inttuple(x: Any, who: str, what: str, level: int) -> IntTuple:
     if type(x) is int:
-        return x
+        return check_int_size(who, what, x)
     if isinstance(x, (tuple, list)):
         if level >= MAX_NESTING_DEPTH:
             raise LayoutValueError(f"{who}: {what} is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
@@ -245,13 +254,19 @@ def as_stride(x: Any, who: str = "Layout") -> IntTuple:
     >>> as_stride([1, E(1)])
     (1, ScaledBasis('1@1'))
     """
-    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+    if type(who) is not str:
+        raise LayoutTypeError(f"as_stride: who must be a string, got {fmt(who)}")
+    if type(x) is int:
+        return check_int_size(who, "stride", x)
+    if type(x) is ScaledBasis or type(x) is F2:
         return x
     return _as_stride(x, who, 0)
 
 
 def _as_stride(x: Any, who: str, level: int) -> IntTuple:
-    if type(x) is int or type(x) is ScaledBasis or type(x) is F2:
+    if type(x) is int:
+        return check_int_size(who, "stride", x)
+    if type(x) is ScaledBasis or type(x) is F2:
         return x
     if isinstance(x, (tuple, list)):
         if level >= MAX_NESTING_DEPTH:
@@ -480,7 +495,7 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
     ((1, 2), 3)
     """
     if not isinstance(flat, (tuple, list)):
-        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {flat!r}")
+        raise LayoutTypeError(f"unflatten: flat must be a tuple, got {fmt(flat)}")
     flat = tuple(flat)
     it = iter(flat)
 
@@ -746,7 +761,7 @@ def _require_inttuple(x: Any, who: str, which: str) -> None:
             _require_inttuple(e, who, which)
     elif not is_int(x):
         raise LayoutTypeError(
-            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {x!r} "
+            f"{who}: the {which} argument must be an IntTuple (a shape of ints), got {fmt(x)} "
             f"({type(x).__name__}); for a layout pass its .shape"
         )
 
@@ -793,7 +808,7 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None, chec
         check_inttuple(stride, "crd2idx", "stride", strides=True)
     crd, shape, stride = _plain(crd), _plain(shape), _plain(stride)
     if not isinstance(check, (bool, np.bool_)):
-        raise LayoutTypeError(f"crd2idx: check must be a bool, got {check!r}")
+        raise LayoutTypeError(f"crd2idx: check must be a bool, got {fmt(check)}")
     if stride is None:
         stride = prefix_product(shape)
     return _crd2idx(crd, shape, stride, check)
@@ -929,7 +944,7 @@ def _idx2crd_extend(idx: Any, shape: Any) -> Any:
 def _idx2crd(idx: Any, shape: Any, stride: Any) -> Any:
     if isinstance(shape, tuple):
         if not isinstance(stride, tuple) or len(stride) != len(shape):
-            raise CongruenceError(f"idx2crd: shape {shape} and stride {stride} are not congruent")
+            raise CongruenceError(f"idx2crd: shape {fmt(shape, True)} and stride {fmt(stride, True)} are not congruent")
         return tuple(_idx2crd(idx, s, d) for s, d in zip(shape, stride))
     if type(stride) is int and stride == 0 or type(shape) is int and shape == 0:
         raise LayoutValueError(f"idx2crd: shape {shape} and stride {stride} leaves must be non-zero")
@@ -1062,10 +1077,14 @@ def format_inttuple(t: Any) -> str:
     ('((8,2),4)', '(4)', '()')
     """
     if type(t) is int:
-        return str(t)
+        return str(t) if -_INT_BOUND < t < _INT_BOUND else fmt(t)  # an unchecked huge int in a message
     if isinstance(t, tuple):
         return "(" + ",".join(format_inttuple(e) for e in t) + ")"
-    return str(t).replace(" ", "")
+    return fmt(t, True).replace(" ", "")
+
+
+#: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits.
+_INT_BOUND = 10**MAX_INT_DIGITS
 
 
 def validate_shape_leaf(s: Any, who: str) -> None:

@@ -35,7 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from ..limits import MAX_EVAL_POINTS, MAX_NESTING_DEPTH, check_budget
+from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget, fmt
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
 from .display import rich_repr
@@ -67,6 +67,8 @@ __all__ = [
     "shape",
     "stride",
     "slice_and_offset",
+    "as_layout",
+    "require_offsets",
 ]
 
 
@@ -100,17 +102,39 @@ _ = Underscore()
 
 
 def has_underscore(c: Any) -> bool:
+    """True when the coordinate ``c`` holds ``_`` (a slice). Iterative, and the one place every coordinate path
+    (Layout, ComposedLayout, SwizzledSmemLayout, Tensor) passes first, so it refuses nesting deeper than
+    ``MAX_NESTING_DEPTH`` before any recursion sees it.
+
+    >>> has_underscore((1, (_, 2))), has_underscore((1, 2))
+    (True, False)
+    """
     if c is _:
         return True
-    if isinstance(c, tuple):
-        return any(has_underscore(e) for e in c)
-    return False
+    if not isinstance(c, tuple):
+        return False
+    found = False
+    stack = [(c, 0)]
+    while stack:
+        e, d = stack.pop()
+        if d >= MAX_NESTING_DEPTH:
+            raise LayoutValueError(f"coordinate is nested more than MAX_NESTING_DEPTH = {MAX_NESTING_DEPTH} levels deep")
+        for x in e:
+            if x is _:
+                found = True
+            elif isinstance(x, tuple):
+                stack.append((x, d + 1))
+    return found
 
 
 # ------------------------------------------------------------------------------------------
 # Layout
 
 _new = object.__new__
+
+
+#: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
+_INT_BOUND = 10**MAX_INT_DIGITS
 
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
@@ -131,7 +155,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> b
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0:
+            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not -_INT_BOUND < y < _INT_BOUND:
                 return False
             fs.append(x)
             fd.append(y)
@@ -171,12 +195,12 @@ class Layout:
         if type(shape) is tuple:
             if type(stride) is tuple and len(shape) == len(stride):
                 for x in shape:
-                    if type(x) is not int or x <= 0:
+                    if type(x) is not int or x <= 0 or x >= _INT_BOUND:
                         fl = _fast_flat_nested(shape, stride)
                         break
                 else:
                     for y in stride:
-                        if type(y) is not int:
+                        if type(y) is not int or not -_INT_BOUND < y < _INT_BOUND:
                             fl = None
                             break
                     else:
@@ -189,9 +213,9 @@ class Layout:
                     self._size = None
                     self._hash = None
                     return
-        elif type(shape) is int and shape > 0:
+        elif type(shape) is int and 0 < shape < _INT_BOUND:
             d = 1 if stride is None and shape > 1 else stride
-            if type(d) is int:
+            if type(d) is int and -_INT_BOUND < d < _INT_BOUND:
                 self._s = shape
                 self._d = d
                 self._fl = ((shape,), (d,))
@@ -382,7 +406,7 @@ class Layout:
         if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
             if isinstance(key, tuple):
                 return self._get_path(key)
-            raise LayoutTypeError(f"Layout[{key!r}]: mode index must be an int")
+            raise LayoutTypeError(f"Layout[{fmt(key)}]: mode index must be an int")
         i = int(key)
         r = self.rank()
         if not -r <= i < r:
@@ -400,7 +424,7 @@ class Layout:
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, *coord: Any, check: bool = False) -> Any:
         if check is not False and check is not True and not isinstance(check, np.bool_):
-            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
         if len(coord) == 1 and not check:
             c = coord[0]
             if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
@@ -623,7 +647,7 @@ def subs_mapping(args: tuple, kwargs: dict) -> dict:
     mapping: dict = {}
     for a in args:
         if not isinstance(a, dict):
-            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {a!r}")
+            raise LayoutTypeError(f"subs: positional arguments must be dicts, got {fmt(a)}")
         mapping.update(a)
     mapping.update(kwargs)
     return mapping
@@ -663,19 +687,52 @@ def check_coord(c: Any, s: Any) -> None:
             check_coord(x, y)
         return
     if isinstance(c, bool) or not (isinstance(c, (int, np.integer, np.ndarray)) or it.is_int(c)):
-        raise LayoutTypeError(f"coordinate leaves must be integers, got {c!r}")
+        raise LayoutTypeError(f"coordinate leaves must be integers, got {fmt(c)}")
 
 
 # ------------------------------------------------------------------------------------------
 # construction and access
 
 
-def as_layout(x: Any, who: str) -> Layout:
-    if type(x) is Layout or isinstance(x, Layout):
+def as_layout(x: Any, who: str, offsets: bool = False) -> Layout:
+    """THE layout slot check: ``x`` as a Layout (an int ``n`` is the layout ``n:1``); with ``offsets``, only a
+    layout whose values are offsets (integer or F2 strides), not coordinates (basis strides).
+
+    Post: LayoutTypeError naming ``who`` for anything else: a Tensor, a ComposedLayout, an atom, a shape.
+
+    >>> as_layout(8, "f")
+    Layout('8:1')
+    >>> as_layout(Layout("(4,8):(1@0,1@1)"), "to_svg", offsets=True)
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutTypeError: to_svg: (4,8):(1@0,1@1) has basis strides: its values are coordinates, ...
+    """
+    if type(who) is not str or not isinstance(offsets, bool):
+        raise LayoutTypeError(f"as_layout: who must be a string and offsets a bool, got {fmt(who)}, {fmt(offsets)}")
+    if isinstance(x, Layout):
+        if offsets:
+            require_offsets(x, who)
         return x
-    if it.is_int(x):
+    if it.is_int(x) and not isinstance(x, np.ndarray):
         return Layout(x)
-    raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}")
+    raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(x)} ({type(x).__name__})")
+
+
+def require_offsets(layout: Layout, who: str) -> None:
+    """LayoutTypeError unless ``layout``'s values are offsets (integer or F2 strides): a layout with basis strides
+    (``make_identity_layout``) maps to coordinates, which no address, picture or table of offsets can use.
+
+    >>> require_offsets(Layout((4, 8)), "show")
+    """
+    if type(who) is not str:
+        raise LayoutTypeError(f"require_offsets: who must be a string, got {fmt(who)}")
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(layout)} ({type(layout).__name__})")
+    if layout.coord_profile() is not None:
+        text = str(layout)
+        text = text if len(text) <= 120 else text[:117] + "..."
+        raise LayoutTypeError(f"{who}: {text} has basis strides: its values are coordinates, not offsets; this takes a "
+                              "layout of integer (or F2) strides")
 
 
 def make_layout(*args: Any) -> Layout:
@@ -740,11 +797,11 @@ def size(x: Any, mode: int | None = None) -> Any:
     """
     if mode is not None:
         if isinstance(mode, bool) or not isinstance(mode, (int, np.integer)):
-            raise LayoutTypeError(f"size: mode must be an integer, got {mode!r}")
+            raise LayoutTypeError(f"size: mode must be an integer, got {fmt(mode)}")
         sh = x.shape if is_layout_like(x) else _inttuple_arg(x, "size")
         r = it.rank(sh)
         if not -r <= mode < r:
-            raise CoordinateError(f"size: mode {mode} is not a mode of {x!r}"[:200])
+            raise CoordinateError(f"size: mode {mode} is not a mode of {fmt(x)}"[:200])
         return simplify(product(sh[mode] if isinstance(sh, tuple) else sh))
     if is_layout_like(x):
         return x.size()
@@ -759,7 +816,7 @@ def cosize(x: Any) -> Any:
     """
     if not is_layout_like(x):
         raise LayoutTypeError(f"cosize: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor), "
-                              f"got {type(x).__name__} {x!r}"[:300])
+                              f"got {type(x).__name__} {fmt(x)}"[:300])
     return x.cosize()
 
 
@@ -816,14 +873,14 @@ def stride(x: Any) -> Any:
             return x.stride
         raise LayoutTypeError(f"stride: {x} has no strides: its outer function is not linear (CuTe C++ deletes "
                               "stride of a ComposedLayout); ask its inner layout")
-    raise LayoutTypeError(f"stride: expected a Layout or a Tensor, got {type(x).__name__} {x!r}"[:300])
+    raise LayoutTypeError(f"stride: expected a Layout or a Tensor, got {type(x).__name__} {fmt(x)}"[:300])
 
 
 def _slice_tuple(c: Any, t: Any) -> tuple:
     """CuTe's lift_slice: the pieces of ``t`` at the ``_`` positions of ``c``, as a flat-ish tuple."""
     if isinstance(c, tuple):
         if not isinstance(t, tuple) or len(c) != len(t):
-            raise CongruenceError(f"slice: coordinate {c!r} is not congruent with {format_inttuple(t)}")
+            raise CongruenceError(f"slice: coordinate {fmt(c)} is not congruent with {format_inttuple(t)}")
         out: tuple = ()
         for ci, ti in zip(c, t):
             out += _slice_tuple(ci, ti)
@@ -862,11 +919,11 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     pycute_layouts.errors.CoordinateError: slice of (8,4):(4,1): coordinate 4 is out of range [0, 4)
     """
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {layout!r}")
+        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {fmt(layout)}")
     if not isinstance(check, (bool, np.bool_)):
-        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {check!r}")
+        raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {fmt(check)}")
     if isinstance(coord, tuple) and not isinstance(layout._s, tuple):
-        raise CongruenceError(f"slice: coordinate {coord!r} has modes but layout {layout} is rank-1 without modes")
+        raise CongruenceError(f"slice: coordinate {fmt(coord)} has modes but layout {layout} is rank-1 without modes")
     s = unwrap_single(_slice_tuple(coord, layout._s))
     d = unwrap_single(_slice_tuple(coord, layout._d))
     fixed = _zero_underscores(coord)
@@ -945,6 +1002,10 @@ def int_layout(ss: list, dd: list) -> Layout:
 
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
     """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
+    if not isinstance(path, tuple):
+        raise LayoutTypeError(f"basis_like: path must be a tuple of mode indices, got {fmt(path)}")
+    if not path:
+        it.check_nesting(shape_, "basis_like", "shape")
     if isinstance(shape_, tuple):
         return tuple(basis_like(x, path + (i,)) for i, x in enumerate(shape_))
     return E(*path) if path else 1

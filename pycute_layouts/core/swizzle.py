@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, SwizzleError, SymbolicUndecidable
+from ..limits import check_count, check_sequence, fmt
 from .algebra import coalesce
 from .f2 import F2, is_pow2
 from .layout import Layout
@@ -46,18 +47,13 @@ __all__ = ["Swizzle", "XorSwizzle", "is_swizzle", "f2_layout", "f2_layout_to_xor
 
 
 def _check_small_int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise SwizzleError(f"Swizzle: {name} must be an integer, got {value!r}")
-    v = int(value)
-    if not lo <= v <= hi:
-        raise SwizzleError(f"Swizzle: {name} must be in [{lo}, {hi}], got {v}")
-    return v
+    return check_count("Swizzle", name, value, lo, hi, SwizzleError)
 
 
 def _as_address(x: Any, who: str) -> Any:
     """Return x as something supporting & ^ >> <<: a Python int or an int64 numpy array."""
     if isinstance(x, bool):
-        raise LayoutTypeError(f"{who}: address must be an integer, got bool {x!r}")
+        raise LayoutTypeError(f"{who}: address must be an integer, got bool {fmt(x)}")
     if isinstance(x, (int, np.integer)):
         return int(x)
     if isinstance(x, np.ndarray):
@@ -75,7 +71,7 @@ def _as_address(x: Any, who: str) -> Any:
             f"{who}: cannot apply an XOR swizzle to the symbolic address {x}; bind the symbols first "
             "or use the bit-vector model (pycute_layouts.proofs.bitvec)"
         )
-    raise LayoutTypeError(f"{who}: address must be an int, a sympy Integer or an integer numpy array, got {x!r}")
+    raise LayoutTypeError(f"{who}: address must be an int, a sympy Integer or an integer numpy array, got {fmt(x)}")
 
 
 def _wrap_result(x_in: Any, value: Any) -> Any:
@@ -285,20 +281,18 @@ class XorSwizzle:
     __slots__ = ("_rows", "_nbits", "_hash")
 
     def __init__(self, pairs: Iterable[tuple[int, int]] = ()):
-        try:
-            plist = [tuple(p) for p in pairs]
-        except TypeError as e:
-            raise SwizzleError(f"XorSwizzle: pairs must be an iterable of (source_bit, target_bit), got {pairs!r}") from e
+        plist = [tuple(check_sequence("XorSwizzle", "each pair", p, 2, SwizzleError))
+                 for p in check_sequence("XorSwizzle", "pairs", pairs, error=SwizzleError)]
         nbits = 0
         for p in plist:
             if len(p) != 2:
-                raise SwizzleError(f"XorSwizzle: each pair must be (source_bit, target_bit), got {p!r}")
+                raise SwizzleError(f"XorSwizzle: each pair must be (source_bit, target_bit), got {fmt(p)}")
             if p[0] == p[1]:
-                raise SwizzleError(f"XorSwizzle: pair {p!r} XORs a bit into itself (it would clear it); "
+                raise SwizzleError(f"XorSwizzle: pair {fmt(p)} XORs a bit into itself (it would clear it); "
                                    "use XorSwizzle.from_matrix for maps that are not identity + XORs")
             for v in p:
                 if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < 63:
-                    raise SwizzleError(f"XorSwizzle: bit positions must be integers in [0, 63), got {p!r}")
+                    raise SwizzleError(f"XorSwizzle: bit positions must be integers in [0, 63), got {fmt(p)}")
             nbits = max(nbits, int(p[0]) + 1, int(p[1]) + 1)
         rows = [1 << t for t in range(nbits)]
         for src, dst in plist:
@@ -337,12 +331,12 @@ class XorSwizzle:
                 v = 0
                 for j, bit in enumerate(r):
                     if bit not in (0, 1, True, False):
-                        raise SwizzleError(f"XorSwizzle.from_matrix: entries must be 0 or 1, got {bit!r} at ({t},{j})")
+                        raise SwizzleError(f"XorSwizzle.from_matrix: entries must be 0 or 1, got {fmt(bit)} at ({t},{j})")
                     if bit:
                         v |= 1 << j
                 rows.append(v)
         except TypeError as e:
-            raise SwizzleError(f"XorSwizzle.from_matrix: expected a square 0/1 matrix, got {matrix!r}") from e
+            raise SwizzleError(f"XorSwizzle.from_matrix: expected a square 0/1 matrix, got {fmt(matrix)}") from e
         if n > 63:
             raise SwizzleError(f"XorSwizzle.from_matrix: at most 63 bits are supported, got {n}")
         obj = cls.__new__(cls)
@@ -407,7 +401,7 @@ class XorSwizzle:
         if isinstance(other, Swizzle):
             other = other.to_xor()
         if not isinstance(other, XorSwizzle):
-            raise LayoutTypeError(f"XorSwizzle.compose: expected a Swizzle or XorSwizzle, got {other!r}")
+            raise LayoutTypeError(f"XorSwizzle.compose: expected a Swizzle or XorSwizzle, got {fmt(other)}")
         n = max(self._nbits, other._nbits)
         a = list(self._rows) + [1 << t for t in range(self._nbits, n)]
         b = list(other._rows) + [1 << t for t in range(other._nbits, n)]
@@ -564,11 +558,11 @@ def f2_layout(swizzle: Swizzle | XorSwizzle, nbits: int | None = None) -> Layout
     True
     """
     if not isinstance(swizzle, (Swizzle, XorSwizzle)):
-        raise LayoutTypeError(f"f2_layout: expected a Swizzle or XorSwizzle, got {swizzle!r}")
+        raise LayoutTypeError(f"f2_layout: expected a Swizzle or XorSwizzle, got {fmt(swizzle)}")
     if nbits is None:
         nbits = swizzle.nbits if isinstance(swizzle, XorSwizzle) else max(1, swizzle.period.bit_length() - 1)
     if isinstance(nbits, bool) or not isinstance(nbits, int) or not 1 <= nbits <= 62:
-        raise SwizzleError(f"f2_layout: nbits must be an int in [1, 62], got {nbits!r}")
+        raise SwizzleError(f"f2_layout: nbits must be an int in [1, 62], got {fmt(nbits)}")
     strides = []
     for j in range(nbits):
         img = int(swizzle(1 << j))
@@ -586,7 +580,7 @@ def f2_layout_to_xor(layout: Layout) -> XorSwizzle:
     ((3, 0), (4, 1), (5, 2))
     """
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"f2_layout_to_xor: expected a Layout, got {layout!r}")
+        raise LayoutTypeError(f"f2_layout_to_xor: expected a Layout, got {fmt(layout)}")
     fs, fd = layout.flat_modes()
     images: list[int] = []
     for s, d in zip(fs, fd):

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_NESTING_DEPTH
+from ..limits import MAX_NESTING_DEPTH, check_fields, fmt
 
 __all__ = [
     "lazy_sympy",
@@ -85,7 +85,7 @@ def symbol(name: str) -> Any:
     (True, True)
     """
     if not isinstance(name, str) or not name:
-        raise LayoutTypeError(f"symbol: expected a name such as 'm', got {name!r}")
+        raise LayoutTypeError(f"symbol: expected a name such as 'm', got {fmt(name)}")
     return lazy_sympy().Symbol(name, integer=True, positive=True)
 
 
@@ -103,7 +103,7 @@ def symbols(names: str) -> tuple:
     """
 
     if not isinstance(names, str):
-        raise LayoutTypeError(f"symbols: expected a string of names such as 'm n k', got {names!r}")
+        raise LayoutTypeError(f"symbols: expected a string of names such as 'm n k', got {fmt(names)}")
     parts = names.replace(",", " ").split()
     if not parts:
         raise LayoutValueError("symbols: no names given")
@@ -115,7 +115,7 @@ def _by_name(mapping: dict) -> dict:
     for k, v in mapping.items():
         name = k if isinstance(k, str) else getattr(k, "name", None)
         if name is None:
-            raise LayoutTypeError(f"subs: keys must be names or sympy symbols, got {k!r}")
+            raise LayoutTypeError(f"subs: keys must be names or sympy symbols, got {fmt(k)}")
         out[name] = v
     return out
 
@@ -136,13 +136,13 @@ def subs_inttuple(t: Any, mapping: dict) -> Any:
     pycute_layouts.errors.LayoutValueError: subs: m = 12 contradicts the stated fact Divisible(m, 8) ...
     """
     if not isinstance(mapping, dict):
-        raise LayoutTypeError(f"subs: the mapping must be a dict of name -> integer, got {mapping!r}"[:200])
+        raise LayoutTypeError(f"subs: the mapping must be a dict of name -> integer, got {fmt(mapping)}"[:200])
     if not mapping:
         return t
     by_name = _by_name(mapping)
     for k, v in by_name.items():
         if isinstance(v, bool) or not isinstance(v, (int, np.integer, _sp().Expr)):
-            raise LayoutTypeError(f"subs: the value of {k!r} must be an integer or sympy expression, got {v!r}"[:200])
+            raise LayoutTypeError(f"subs: the value of {fmt(k)} must be an integer or sympy expression, got {fmt(v)}"[:200])
     _check_facts(by_name)
     return _subs(t, by_name)
 
@@ -156,7 +156,7 @@ def _subs(t: Any, by_name: dict, level: int = 0) -> Any:
         return tuple(_subs(e, by_name, level + 1) for e in t)
     sp = _sp()
     if not isinstance(t, sp.Basic):
-        raise LayoutTypeError(f"subs: unexpected leaf {t!r} (IntTuple leaves are int or sympy expressions)"[:200])
+        raise LayoutTypeError(f"subs: unexpected leaf {fmt(t)} (IntTuple leaves are int or sympy expressions)"[:200])
     repl = {s: sp.sympify(by_name[s.name]) for s in t.free_symbols if s.name in by_name}
     if not repl:
         return t
@@ -192,16 +192,19 @@ class Divisible:
     symbol: Any
     divisor: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     def __init__(self, expr: Any, divisor: int):
         sp = _sp()
         if isinstance(divisor, bool) or not isinstance(divisor, (int, np.integer, sp.Integer)) or divisor < 1:
-            raise LayoutValueError(f"Divisible: the divisor must be a positive integer, got {divisor!r}")
+            raise LayoutValueError(f"Divisible: the divisor must be a positive integer, got {fmt(divisor)}")
         d = int(divisor)
         if isinstance(expr, str):
 
             expr = symbol(expr)
         if not isinstance(expr, sp.Expr):
-            raise LayoutTypeError(f"Divisible: expected a sympy symbol (or a name), got {expr!r}")
+            raise LayoutTypeError(f"Divisible: expected a sympy symbol (or a name), got {fmt(expr)}")
         coeff, rest = expr.as_coeff_Mul()
         if not isinstance(rest, sp.Symbol) or not coeff.is_Integer or coeff == 0:
             raise LayoutTypeError(
@@ -249,7 +252,7 @@ def assumptions(*facts: Divisible) -> Iterator[tuple[Divisible, ...]]:
     """
     for f in facts:
         if not isinstance(f, Divisible):
-            raise LayoutTypeError(f"assumptions: expected Divisible(...) facts, got {f!r}")
+            raise LayoutTypeError(f"assumptions: expected Divisible(...) facts, got {fmt(f)}")
     token = _FACTS.set(_FACTS.get() + tuple(facts))
     try:
         yield _FACTS.get()
@@ -352,6 +355,6 @@ def _check_facts(by_name: dict) -> None:
         val = sp.sympify(v)
         if val.is_Integer and int(val) % f.divisor:
             raise LayoutValueError(
-                f"subs: {f.symbol.name} = {int(val)} contradicts the stated fact {f!r} "
+                f"subs: {f.symbol.name} = {int(val)} contradicts the stated fact {fmt(f)} "
                 f"({f.divisor} does not divide {int(val)})"
             )

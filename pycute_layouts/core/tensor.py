@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CoordinateError, LayoutTypeError, LayoutValueError
+from ..limits import MAX_EVAL_POINTS, MAX_TABLE_CELLS, check_budget, check_count, fmt
 from . import inttuple as it
 from .algebra import composition
 from .basis import ScaledBasis, from_coord, to_coord
@@ -76,11 +77,21 @@ class Tensor:
 
     def __init__(self, engine: np.ndarray | None, layout: Layout, offset: Any = 0, profile: Any = None):
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"Tensor: expected a Layout, got {layout!r}")
+            raise LayoutTypeError(f"Tensor: expected a Layout, got {fmt(layout)}")
         if engine is None and profile is None:
             raise LayoutValueError("Tensor: a tensor without an engine is a coordinate tensor and needs a profile")
         if engine is not None and (not isinstance(engine, np.ndarray) or engine.ndim != 1):
             raise LayoutTypeError(f"Tensor: the engine must be a 1-D numpy array, got {type(engine).__name__}")
+        if engine is not None:
+            offset = check_count("Tensor", "offset", offset, None)
+            if layout.coord_profile() is not None:
+                raise LayoutTypeError(f"Tensor: {layout} has basis strides; a data tensor needs integer offsets")
+            if profile is not None:
+                raise LayoutTypeError(f"Tensor: a data tensor has no coordinate profile, got {fmt(profile)}")
+        else:
+            if type(offset) is not ScaledBasis:
+                offset = check_count("Tensor", "offset", offset, None)
+            it.check_inttuple(profile, "Tensor", "profile")
         self.engine = engine
         self.layout = layout
         self.offset = offset
@@ -191,6 +202,21 @@ class Tensor:
             raise CoordinateError(f"Tensor: offset {k} is outside the engine of {self.engine.shape[0]} elements")
         self.engine[k] = value
 
+    def __iter__(self) -> Any:
+        """The elements in index order, ``T(0), T(1), ..., T(size(T) - 1)``: CuTe's loop over the layout's domain
+        (``for i < size(T)``), not over the engine, and never past the size (where ``T(i)`` is still defined).
+
+        Pre:  the size is a concrete int of at most ``MAX_EVAL_POINTS`` (else LayoutValueError, before the first element).
+
+        >>> list(make_tensor(np.arange(32), Layout(4, 2)))
+        [0, 2, 4, 6]
+        >>> list(make_identity_tensor((2, 2)))
+        [(0, 0), (1, 0), (0, 1), (1, 1)]
+        """
+        n = self.layout.size()
+        check_budget("Tensor.__iter__", f"the tensor {fmt(self)}", n, MAX_EVAL_POINTS)
+        return (self(i) for i in range(n))
+
     def offsets(self) -> np.ndarray:
         """Engine index of every element, in the layout's index order (data tensors).
 
@@ -274,7 +300,7 @@ def make_tensor(engine: np.ndarray, layout: Layout | None = None) -> Tensor:
         layout = Layout(shape_[0] if len(shape_) == 1 else shape_, it.compact_row_major(shape_) if len(shape_) > 1 else 1)
         return Tensor(engine.reshape(-1), layout)
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"make_tensor: expected a Layout, got {layout!r}")
+        raise LayoutTypeError(f"make_tensor: expected a Layout, got {fmt(layout)}")
     if layout.coord_profile() is not None:
         raise LayoutTypeError(f"make_tensor: {layout} has basis strides; a data tensor needs integer offsets")
     if engine.ndim != 1:
@@ -305,7 +331,7 @@ def make_identity_tensor(shape_: Any) -> Tensor:
 
 def _as_tensor(t: Any, who: str) -> Tensor:
     if not isinstance(t, Tensor):
-        raise LayoutTypeError(f"{who}: expected a Tensor, got {t!r}")
+        raise LayoutTypeError(f"{who}: expected a Tensor, got {fmt(t)} ({type(t).__name__})")
     return t
 
 
@@ -318,8 +344,8 @@ def tensor_divide(t: Tensor, tiler: Any, kind: str = "zipped") -> Tensor:
     """
     t = _as_tensor(t, "tensor_divide")
     ops = {"logical": logical_divide, "zipped": zipped_divide, "flat": flat_divide}
-    if kind not in ops:
-        raise LayoutValueError(f"tensor_divide: kind must be one of {sorted(ops)}, got {kind!r}")
+    if not isinstance(kind, str) or kind not in ops:
+        raise LayoutValueError(f"tensor_divide: kind must be one of {sorted(ops)}, got {fmt(kind)}")
     return t._with(ops[kind](t.layout, tiler))
 
 
@@ -358,10 +384,10 @@ def local_partition(t: Tensor, thr_layout: Layout, thr_idx: int) -> Tensor:
     """
     t = _as_tensor(t, "local_partition")
     if not isinstance(thr_layout, Layout) or thr_layout.coord_profile() is not None:
-        raise LayoutTypeError(f"local_partition: the thread layout must be an integer Layout, got {thr_layout!r}")
+        raise LayoutTypeError(f"local_partition: the thread layout must be an integer Layout, got {fmt(thr_layout)}")
     n = thr_layout.size()
     if type(thr_idx) is not int or not 0 <= thr_idx < n:
-        raise CoordinateError(f"local_partition: thread index {thr_idx!r} is out of range [0, {n})")
+        raise CoordinateError(f"local_partition: thread index {fmt(thr_idx)} is out of range [0, {fmt(n)})")
     tiler = product_each(thr_layout.shape)
     crd = _thread_coord(thr_idx, thr_layout)
     per_mode = tuple(it.crd2idx(c, s) for c, s in zip(crd, thr_layout.shape)) if isinstance(crd, tuple) else (crd,)
@@ -402,13 +428,26 @@ def recast_tensor(t: Tensor, dtype: Any) -> Tensor:
     if t.engine is None:
         raise LayoutTypeError("recast_tensor: a coordinate tensor has no bytes to recast")
     old_bits = t.engine.dtype.itemsize * 8
-    new_dtype = np.dtype(dtype)
+    new_dtype = _numeric_dtype(dtype, "recast_tensor")
     new_bits = new_dtype.itemsize * 8
     if (t.offset * old_bits) % new_bits:
         raise LayoutValueError(f"recast_tensor: offset {t.offset} x {old_bits} bits is not a multiple of {new_bits} bits")
     usable = (t.engine.shape[0] * old_bits // new_bits) * new_bits // old_bits
     engine = t.engine[:usable].view(new_dtype)
     return Tensor(engine, recast(t.layout, old_bits, new_bits), t.offset * old_bits // new_bits)
+
+
+def _numeric_dtype(dtype: Any, who: str) -> np.dtype:
+    """``dtype`` as a numpy numeric dtype (bool, int, uint, float, complex), or LayoutTypeError naming it."""
+    if not isinstance(dtype, (str, type, np.dtype)) or isinstance(dtype, str) and not dtype.isidentifier():
+        raise LayoutTypeError(f"{who}: dtype must be a numpy numeric dtype or its name, got {fmt(dtype)}")
+    try:
+        d = np.dtype(dtype)
+    except Exception:  # noqa: BLE001 - numpy raises TypeError, ValueError, SyntaxError ... for names it does not know
+        raise LayoutTypeError(f"{who}: dtype must be a numpy numeric dtype or its name, got {fmt(dtype)}") from None
+    if d.kind not in "biufc" or d.itemsize == 0:
+        raise LayoutTypeError(f"{who}: dtype must be a numeric dtype (bool, int, uint, float, complex), got {d}")
+    return d
 
 
 def _pretty(v: Any, double: bool = False) -> str:
@@ -438,6 +477,7 @@ def print_tensor(t: Tensor) -> str:
         5    7
     """
     t = _as_tensor(t, "print_tensor")
+    check_budget("print_tensor", f"the tensor {fmt(t)}", t.size(), MAX_TABLE_CELLS)
     return "\n".join([f"{t}:"] + _tensor_rows(t))
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..limits import check_count, fmt
 from . import inttuple as it
 from .algebra import (
     coalesce,
@@ -134,7 +135,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         return logical_divide(layout, Layout.from_normalized(tiler, 1 if tiler != 1 else 0))
     if it.is_int(tiler):
         return logical_divide(layout, Layout(tiler))
-    raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+    raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {fmt(tiler)}")
 
 
 def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
@@ -294,7 +295,7 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
         return transform_layout(block, tuple(tiler), logical_product)
     if it.is_int(tiler):
         return logical_product(block, Layout(tiler))
-    raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {tiler!r}")
+    raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {fmt(tiler)}")
 
 
 @inner_aware
@@ -497,9 +498,7 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = None) -> Layout:
 
 
 def _check_pos_int(n: Any, who: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) <= 0:
-        raise LayoutValueError(f"{who}: the factor must be a positive integer, got {n!r}")
-    return int(n)
+    return check_count(who, "the factor (a positive integer)", n, 1, None, LayoutValueError)
 
 
 def upcast(layout: Layout, n: int) -> Layout:
@@ -863,11 +862,11 @@ def apply_at(op: Any, layout: Layout, mode: Any, *args: Any) -> Layout:
     (3,12):(1,3)
     """
     if not callable(op):
-        raise LayoutTypeError(f"apply_at: op must be callable, got {op!r}")
+        raise LayoutTypeError(f"apply_at: op must be callable, got {fmt(op)}")
     layout = as_layout(layout, "apply_at")
     path = (mode,) if type(mode) is int else tuple(mode) if isinstance(mode, (tuple, list)) else None
     if not path or not all(type(k) is int for k in path):
-        raise LayoutTypeError(f"apply_at: mode must be an int or a non-empty tuple of ints, got {mode!r}")
+        raise LayoutTypeError(f"apply_at: mode must be an int or a non-empty tuple of ints, got {fmt(mode)}")
     return _replace_at(layout, path, op, args)
 
 
@@ -879,7 +878,7 @@ def _replace_at(layout: Layout, path: tuple, op: Any, args: tuple) -> Layout:
     sub = layout[k]
     new = op(sub, *args) if len(path) == 1 else _replace_at(sub, path[1:], op, args)
     if not isinstance(new, Layout):
-        raise LayoutTypeError(f"apply_at: op returned {new!r}, not a Layout")
+        raise LayoutTypeError(f"apply_at: op returned {fmt(new)}, not a Layout")
     if not isinstance(layout.shape, tuple):
         return new
     ss = list(layout.shape)

@@ -61,6 +61,7 @@ import numpy as np
 from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError
+from ..limits import fmt
 
 __all__ = ["ABS_DATA", "ABS_B", "ABS_PLACE", "DYN_SMEM_BYTES", "fnv_hash", "plan"]
 
@@ -110,7 +111,7 @@ def fnv_hash(values: Any) -> str:
     try:
         a = np.asarray(values)
     except (TypeError, ValueError):
-        raise HwCheckError(f"fnv_hash: expected a sequence of integers, got {values!r}"[:200]) from None
+        raise HwCheckError(f"fnv_hash: expected a sequence of integers, got {fmt(values)}"[:200]) from None
     if a.size and not np.issubdtype(a.dtype, np.integer):
         raise HwCheckError(f"fnv_hash: expected integers, got dtype {a.dtype}")
     v = a.astype(np.int64).ravel().astype(np.uint32).astype(np.uint64)

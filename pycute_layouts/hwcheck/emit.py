@@ -14,6 +14,7 @@ from .. import codegen
 from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError, LayoutError
+from ..limits import fmt as fmt_value
 from . import atoms_check, banks_check, gemm
 from .cases import (
     ABS_B,
@@ -341,7 +342,7 @@ def emit(out_dir: str | os.PathLike) -> dict:
     pycute_layouts.errors.HwCheckError: hwcheck --emit: ... exists and is not a directory
     """
     if isinstance(out_dir, bool) or not isinstance(out_dir, (str, os.PathLike)) or not os.fspath(out_dir):
-        raise HwCheckError(f"hwcheck --emit: expected a directory path, got {out_dir!r}"[:200])
+        raise HwCheckError(f"hwcheck --emit: expected a directory path, got {fmt_value(out_dir)}"[:200])
     out = Path(out_dir)
     try:
         if out.exists() and not out.is_dir():
@@ -353,7 +354,7 @@ def emit(out_dir: str | os.PathLike) -> dict:
         raise HwCheckError(f"hwcheck --emit: cannot create {out}: a part of the path is a file, not a directory") \
             from None
     except OSError as e:
-        raise HwCheckError(f"hwcheck --emit: cannot create {str(out)[:100]!r}: {e.strerror or e}") from None
+        raise HwCheckError(f"hwcheck --emit: cannot create {fmt_value(str(out)[:100])}: {e.strerror or e}") from None
     cases = plan()
     blob = _Blob()
     h = _harness_lines()

@@ -15,6 +15,7 @@ from ..arch import im2col, tma, wgmma
 from ..arch.swizzle_modes import SwizzleMode
 from ..core.composed import SwizzledSmemLayout
 from ..errors import HwCheckError, LayoutError
+from ..limits import fmt
 from .cases import (
     ABS_B,
     ABS_DATA,
@@ -185,12 +186,12 @@ def mma_constants(cfg: dict) -> dict:
     ('0x4000004000010202', [32, 32, 32])
     """
     if not isinstance(cfg, dict):
-        raise HwCheckError(f"mma_constants: the configuration must be a dict (see plan()), got {cfg!r}"[:200])
+        raise HwCheckError(f"mma_constants: the configuration must be a dict (see plan()), got {fmt(cfg)}"[:200])
     try:
         key = json.dumps({**{k: cfg[k] for k in ("dtype", "major_a", "major_b", "mode", "M", "N", "K", "off_a", "off_b",
                                                  "anchor")}, "order": cfg.get("order")}, sort_keys=True)
     except (KeyError, TypeError) as e:
-        raise HwCheckError(f"mma_constants: bad configuration {cfg!r}: {e}") from None
+        raise HwCheckError(f"mma_constants: bad configuration {fmt(cfg)}: {e}") from None
     return _mma_consts_cached(key)
 
 
@@ -209,7 +210,7 @@ def _mutate(d: wgmma.SmemDescriptor, field: str, cfg: dict) -> wgmma.SmemDescrip
         return dataclasses.replace(d, base_offset=(d.base_offset + 2) & 7)
     if field == "base_offset+4":
         return dataclasses.replace(d, base_offset=(d.base_offset + 4) & 7)
-    raise HwCheckError(f"hwcheck: unknown mutation {field!r}")
+    raise HwCheckError(f"hwcheck: unknown mutation {fmt(field)}")
 
 
 def _model_reads(descs: list[list[wgmma.SmemDescriptor]], major: str, bits: int, mn_instr: int, k_instr: int) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 from ..arch import tma
 from ..arch.swizzle_modes import SwizzleMode
 from ..errors import HwCheckError, LayoutError, TensorMapError
-from ..limits import check_text_nesting, read_text_file
+from ..limits import check_text_nesting, fmt, read_text_file
 from . import atoms_check, banks_check
 from .cases import K_INSTR_ELEMS, fnv_hash
 from .gemm import verify_gemm
@@ -317,7 +317,7 @@ def verify(results: Any) -> tuple[list[dict], dict]:
         if not isinstance(obs, dict) or obs.get("kind") not in fn:
             kind = obs.get("kind") if isinstance(obs, dict) else type(obs).__name__
             cid = obs.get("id") if isinstance(obs, dict) else "?"
-            raise HwCheckError(f"hwcheck --verify: case {cid!r} has unknown kind {kind!r}")
+            raise HwCheckError(f"hwcheck --verify: case {fmt(cid)} has unknown kind {fmt(kind)}")
         try:
             row = fn[obs["kind"]](obs)
             row["known"] = None if row["ok"] else _known(obs, row)
@@ -325,7 +325,7 @@ def verify(results: Any) -> tuple[list[dict], dict]:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             if isinstance(e, LayoutError):
                 raise
-            raise HwCheckError(f"hwcheck --verify: case {obs.get('id')!r} is malformed: {type(e).__name__}: {e}") from None
+            raise HwCheckError(f"hwcheck --verify: case {fmt(obs.get('id'))} is malformed: {type(e).__name__}: {e}") from None
     return rows, data.get("meta", {})
 
 
@@ -341,7 +341,7 @@ def format_table(rows: list[dict], *, all_rows: bool = False) -> str:
     total      1     0
     """
     if not isinstance(rows, list) or not all(isinstance(r, dict) and "kind" in r and "ok" in r for r in rows):
-        raise HwCheckError(f"format_table: rows must be the list of row dicts verify() returns, got {rows!r}"[:200])
+        raise HwCheckError(f"format_table: rows must be the list of row dicts verify() returns, got {fmt(rows)}"[:200])
     kinds: dict[str, list[int]] = {}
     known: dict[str, int] = {}
     for r in rows:

@@ -37,7 +37,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
-from ..limits import MAX_PROOF_BITS, check_count
+from ..limits import MAX_EVAL_POINTS, MAX_PROOF_BITS, check_budget, check_count, check_type, fmt
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
 
@@ -117,6 +117,9 @@ class _Space:
         except LayoutError as e:
             raise ProofError(f"{who}: the domain must be a shape (nested powers of two): {e}") from None
         leaves = it.flatten(shape)
+        if len(leaves) > MAX_PROOF_BITS:
+            raise ProofError(f"{who}: the domain has {len(leaves)} modes, more than MAX_PROOF_BITS = {MAX_PROOF_BITS} "
+                             "(each mode is at least one address bit of the model)")
         for k, s in enumerate(leaves):
             if type(s) is not int:
                 raise ProofError(f"{who}: domain {_fmt(shape)} has the symbolic mode {s}; bind it (subs)")
@@ -129,6 +132,9 @@ class _Space:
         self.leaves = leaves
         self.logs = [s.bit_length() - 1 for s in leaves]
         self.nvars = sum(self.logs)
+        if self.nvars > MAX_PROOF_BITS:
+            raise ProofError(f"{who}: the domain {fmt(shape)} has {self.nvars} coordinate bits, more than "
+                             f"MAX_PROOF_BITS = {MAX_PROOF_BITS}")
         if len(leaves) <= len(_LETTERS):
             self.names = [_LETTERS[k] for k in range(len(leaves))]
         else:
@@ -232,7 +238,7 @@ class BitVector:
             if isinstance(other, sp.Basic) and other.is_Integer:
                 other = int(other)
             else:
-                raise TypeError(f"BitVector {op}: unsupported operand {other!r}")
+                raise TypeError(f"BitVector {op}: unsupported operand {fmt(other)}")
         v = int(other)
         if v < 0:
             raise ProofError(f"BitVector {op}: negative constant {v}: addresses are non-negative here")
@@ -256,6 +262,7 @@ class BitVector:
         >>> i, = BitVector.coordinates((8,)); (i + 1).bit(1)
         i0 ^ i1
         """
+        t = check_count("BitVector.bit", "t", t, 0)
         return self._space.to_sympy(self._bits[t]) if t < len(self._bits) else _sp().false
 
     def to_sympy(self, nbits: int | None = None) -> list:
@@ -264,7 +271,8 @@ class BitVector:
         >>> i, = BitVector.coordinates((4,)); (3 * i).to_sympy()
         [i0, i0 ^ i1, i1 ^ (i0 & i1), i0 & i1]
         """
-        n = self.width if nbits is None else nbits
+        n = self.width if nbits is None else check_count("BitVector.to_sympy", "nbits (MAX_PROOF_BITS)", nbits, 0,
+                                                         MAX_PROOF_BITS)
         return [self.bit(t) for t in range(n)]
 
     def evaluate(self, index: int) -> int:
@@ -273,6 +281,7 @@ class BitVector:
         >>> i, j = BitVector.coordinates((8, 64)); (i * 64 + j).evaluate(9)
         65
         """
+        index = check_count("BitVector.evaluate", "index", index, 0)
         return sum(_anf_eval(b, index) << t for t, b in enumerate(self._bits))
 
     # -- arithmetic -------------------------------------------------------------------------
@@ -291,7 +300,7 @@ class BitVector:
                     acc = _add(acc, [_ZERO] * k + [_anf_and(bk, x) for x in self._bits])
             return self._new(acc)
         if isinstance(other, bool) or not isinstance(other, (int, np.integer)):
-            raise TypeError(f"BitVector *: unsupported operand {other!r}")
+            raise TypeError(f"BitVector *: unsupported operand {fmt(other)}")
         c = int(other)
         if c < 0:
             raise ProofError(f"BitVector *: negative constant {c}: addresses are non-negative here")
@@ -326,7 +335,7 @@ class BitVector:
 
     def _shift_amount(self, k: Any, op: str) -> int:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) < 0:
-            raise TypeError(f"BitVector {op}: shift by a non-negative integer constant, got {k!r}")
+            raise TypeError(f"BitVector {op}: shift by a non-negative integer constant, got {fmt(k)}")
         return int(k)
 
     def __lshift__(self, k: Any) -> BitVector:
@@ -337,7 +346,7 @@ class BitVector:
 
     def _pow2(self, d: Any, op: str) -> int:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d <= 0 or int(d) & (int(d) - 1):
-            raise ProofError(f"BitVector {op}: only division by a power of two is modelled, got {d!r}")
+            raise ProofError(f"BitVector {op}: only division by a power of two is modelled, got {fmt(d)}")
         return int(d).bit_length() - 1
 
     def __floordiv__(self, d: Any) -> BitVector:
@@ -449,6 +458,8 @@ def _xor_map(sw: Any, x: BitVector) -> BitVector:
 
 def apply_map(fn: Any, x: BitVector) -> BitVector:
     """The value ``fn(x)`` for an index (or offset) ``x``, for the package's own function objects."""
+    if not isinstance(x, BitVector):
+        raise ProofError(f"apply_map: x must be a BitVector (BitVector.coordinates), got {fmt(x)}")
     if isinstance(fn, Layout):
         return _layout_on(fn, x)
     if isinstance(fn, Swizzle):
@@ -474,7 +485,7 @@ def apply_map(fn: Any, x: BitVector) -> BitVector:
             raise ProofError(f"bit-vector model: base address {fn.base_address} of {fn} is not a multiple "
                              f"of {eb}")
         return apply_map(fn.swizzle, off + fn.base_address // eb) * eb
-    raise LayoutTypeError(f"bit-vector model: cannot apply {fn!r} to an address")
+    raise LayoutTypeError(f"bit-vector model: cannot apply {fmt(fn)} to an address")
 
 
 def _is_known(fn: Any) -> bool:
@@ -496,7 +507,7 @@ def _call_user(fn: Callable, coord: Any, shape: Any) -> Any:
 
 def _as_address(v: Any, fn: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        raise ProofError(f"the function {_describe(fn)} returned {v!r}, not an integer address"[:300])
+        raise ProofError(f"the function {_describe(fn)} returned {fmt(v)}, not an integer address"[:300])
     return int(v)
 
 
@@ -520,7 +531,7 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
         return apply_map(fn, space.index_vector()), f"{fn} evaluated on the index bits by the layout algebra"
     if not callable(fn):
         raise LayoutTypeError(f"{side} side: expected a Layout, ComposedLayout, SwizzledSmemLayout, Swizzle "
-                              f"or a callable, got {fn!r}")
+                              f"or a callable, got {fmt(fn)}")
     try:
         r = _call_user(fn, space.coordinate_vectors(), space.shape)
         if isinstance(r, BitVector):
@@ -529,7 +540,7 @@ def _evaluate(fn: Any, space: _Space, side: str) -> tuple[BitVector, str]:
             return r, "the function evaluated symbolically on the coordinate bits"
         if isinstance(r, (int, np.integer)) and not isinstance(r, bool):
             return space.index_vector()._lift(int(r), "result"), "the function is the constant " + str(int(r))
-        raise TypeError(f"returned {r!r}")
+        raise TypeError(f"returned {fmt(r)}")
     except (TypeError, LayoutError, ArithmeticError, ValueError) as e:
         reason = f"{type(e).__name__}: {e}"
     return _truth_table(fn, space, side, reason)
@@ -563,7 +574,7 @@ def _equivalent_exhaustive(f: Any, g: Any, grid: _Grid, nbits: int | None) -> Pr
     for side, fn in (("left", f), ("right", g)):
         if not _is_known(fn) and not callable(fn):
             raise LayoutTypeError(f"{side} side: expected a Layout, ComposedLayout, SwizzledSmemLayout, Swizzle "
-                                  f"or a callable, got {fn!r}")
+                                  f"or a callable, got {fmt(fn)}")
     if grid.size > _EXHAUSTIVE_LIMIT:
         raise ProofError(f"equivalent: the domain {_fmt(grid.shape)} is not all powers of two (no bit-vector model) "
                          f"and has {grid.size} points, more than the {_EXHAUSTIVE_LIMIT} checked exhaustively")
@@ -648,13 +659,14 @@ def addresses(f: Any, domain: Any) -> np.ndarray:
     n = it.product(shape)
     if type(n) is not int:
         raise ProofError(f"addresses: the domain {_fmt(shape)} is symbolic; bind it first")
+    check_budget("addresses", f"the domain {fmt(shape, True)}", n, MAX_EVAL_POINTS)
     idx = np.arange(n, dtype=np.int64)
     if isinstance(f, SwizzledSmemLayout):
         return np.asarray(f.byte_address(idx), dtype=np.int64)
     if _is_known(f):
         return np.asarray(f(idx), dtype=np.int64)
     if not callable(f):
-        raise LayoutTypeError(f"addresses: expected a layout, a swizzle or a callable, got {f!r}")
+        raise LayoutTypeError(f"addresses: expected a layout, a swizzle or a callable, got {fmt(f)}")
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
         c = it.idx2crd(i, shape) if isinstance(shape, tuple) else i
@@ -685,6 +697,9 @@ class Proof:
     """
 
     def __init__(self, left: str, right: str, domain: Any, nbits: int, steps: list, method: str):
+        for name, v, t in (("left", left, str), ("right", right, str), ("steps", steps, list), ("method", method, str)):
+            check_type("Proof", name, v, t, ProofError)
+        check_count("Proof", "nbits", nbits, 0, None, ProofError)
         self.left = left
         self.right = right
         self.domain = domain
@@ -762,6 +777,11 @@ class Counterexample:
     def __init__(self, left: str, right: str, domain: Any, coordinate: Any, index: int, left_address: int,
                  right_address: int, bit: int, left_formula: Any, right_formula: Any, assignment: dict,
                  differing_bits: list[int]):
+        for name, v, t in (("left", left, str), ("right", right, str), ("assignment", assignment, dict),
+                           ("differing_bits", differing_bits, list)):
+            check_type("Counterexample", name, v, t, ProofError)
+        for name, v in (("index", index), ("left_address", left_address), ("right_address", right_address), ("bit", bit)):
+            check_count("Counterexample", name, v, None, None, ProofError)
         self.left = left
         self.right = right
         self.domain = domain
@@ -844,7 +864,7 @@ def equivalent(
     True
     """
     if not isinstance(method, str) or method not in ("anf", "sat"):
-        raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {method!r}")
+        raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {fmt(method)}")
     if nbits is not None:
         check_count("equivalent", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)
     grid = _non_pow2_domain(domain)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES
 from ..errors import ProofError
+from ..limits import check_count, check_type, fmt
 from .model import Faults, Pairing, check_pairing, tma_addresses, wgmma_addresses
 from .results import TheoremCounterexample, TheoremProof
 
@@ -22,6 +23,15 @@ OFF_PERIOD_BYTES = 0x180
 
 def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
     """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window."""
+
+
+    check_type("fits_window", "p", p, Pairing, ProofError)
+
+
+    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
+
+
+        check_count("fits_window", _n, _v, 0, None, ProofError)
     mn, kk = p.tile_shape(m, k)
     return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
 
@@ -29,6 +39,15 @@ def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
 def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
     """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
     aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
+
+
+    check_type("witness_destinations", "p", p, Pairing, ProofError)
+
+
+    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
+
+
+        check_count("witness_destinations", _n, _v, 0, None, ProofError)
     mn, kk = p.tile_shape(m, k)
     top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
     out = []
@@ -65,10 +84,10 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
     check_pairing(p, "check_sizes")
     f = faults if faults is not None else Faults()
     if not isinstance(f, Faults):
-        raise ProofError(f"check_sizes: faults must be a Faults object, got {faults!r}"[:200])
+        raise ProofError(f"check_sizes: faults must be a Faults object, got {fmt(faults)}"[:200])
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (list, tuple)) \
             or not all(isinstance(mk, (list, tuple)) and len(mk) == 2 for mk in sizes):
-        raise ProofError(f"check_sizes: sizes must be a list of (m, k) pairs, got {sizes!r}"[:200])
+        raise ProofError(f"check_sizes: sizes must be a list of (m, k) pairs, got {fmt(sizes)}"[:200])
     for m, k in sizes:
         cx = first_mismatch(p, m, k, dst_address, f, method, "every coordinate evaluated")
         if cx is not None:
@@ -78,6 +97,15 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
 
 def prove_exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
     """The exhaustive method: every coordinate of the EXHAUSTIVE_SIZES tiles at the witness destinations."""
+
+
+    check_type("prove_exhaustive", "p", p, Pairing, ProofError)
+
+
+    check_count("prove_exhaustive", "dst", dst, 0, None, ProofError)
+
+
+    check_type("prove_exhaustive", "faults", faults, Faults, ProofError)
     steps: list = []
     n = 0
     for m, k in EXHAUSTIVE_SIZES:

@@ -14,8 +14,10 @@ import numpy as np
 
 from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
+from ..arch.smem_desc import SmemDescriptorBase
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..errors import LayoutError, ProofError
+from ..limits import check_count, check_type, fmt
 from .bitvec import BitVector, Counterexample, address_bits, apply_map, equivalent
 from .model import (
     PTX_PATTERN_BOUNDARY_BYTES,
@@ -62,13 +64,22 @@ def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> t
     """
     if isinstance(period_bytes, bool) or not isinstance(period_bytes, (int, np.integer)) or not is_pow2(int(period_bytes)) \
             or period_bytes > SMEM_WINDOW_BYTES:
-        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {period_bytes!r}")
+        raise ProofError(f"swizzle_period_lemma: the period must be a power of two up to 2**18, got {fmt(period_bytes)}")
     P = int(period_bytes)
     return first_period_violation(fn, P) is None, address_bits(fn, (2 * P,), P.bit_length())
 
 
 def first_period_violation(fn: Any, P: int) -> int | None:
     """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None."""
+
+
+    if not callable(fn):
+
+
+        raise ProofError(f"first_period_violation: fn must be callable, got {fmt(fn)}")
+
+
+    check_count("first_period_violation", "P", P, 1, SMEM_WINDOW_BYTES, ProofError)
     a = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
     lo = a % P
     try:
@@ -96,6 +107,7 @@ def descriptor_swizzle(d: Any) -> Any:
     LibraryMismatch). The proofs use this model, so the library is checked against it, never
     against itself.
     """
+    check_type("descriptor_swizzle", "d", d, SmemDescriptorBase, ProofError)
     name = d.swizzle.short_name
     if name not in PTX_SWIZZLE_XOR:
         raise LibraryMismatch(f"descriptor swizzle: {type(d).__name__} has layout type {d.swizzle}, which no PTX "
@@ -143,7 +155,7 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
         raise NotApplicable(f"the {p.mma_mode.short_name} mode holds one instruction's 32 bytes of K per swizzle row "
                             "(or less): the next K slice is the next atom, covered by the atom-base step")
     if isinstance(advance_bytes, bool) or not isinstance(advance_bytes, int) or advance_bytes % 16:
-        raise ProofError(f"advance_bytes must be a multiple of 16, got {advance_bytes!r}")
+        raise ProofError(f"advance_bytes must be a multiple of 16, got {fmt(advance_bytes)}")
     d0 = instruction_descriptors(p, 2, 1, dst_address, Faults())[0]
     spa = p.mma_mode.width_bytes // 32
     ki = p.k_instr_elems
@@ -226,14 +238,14 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
     try:
         mode = SwizzleMode.parse(swizzle)
     except LayoutError as e:
-        raise ProofError(f"unknown swizzle mode {swizzle!r}: {e}") from None
+        raise ProofError(f"unknown swizzle mode {fmt(swizzle)}: {e}") from None
     if not mode.is_swizzled:
         raise NotApplicable("the unswizzled mode has no pattern and no base offset")
     if ar == "sm90" and not mode.on_sm90:
         raise NotApplicable(f"sm90 wgmma has no {mode.short_name} layout type")
     if base_offset_fn is not None and not callable(base_offset_fn):
         raise ProofError(f"base_offset_fn must be None or a callable (mode, pattern_start) -> base offset, got "
-                         f"{base_offset_fn!r}"[:200])
+                         f"{fmt(base_offset_fn)}"[:200])
     what = f"base-offset rule ({mode.short_name}, {ar})"
     name = mode.short_name
     if name not in PTX_SWIZZLE_XOR:

@@ -43,10 +43,11 @@ from ..arch import umma as umma_mod
 from ..arch import wgmma as wgmma_mod
 from ..arch.swizzle_modes import SMEM_WINDOW_BYTES, SwizzleMode
 from ..core.composed import ComposedLayout
+from ..core.inttuple import is_int
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
-from ..limits import check_count
+from ..limits import MAX_EVAL_POINTS, check_count, check_fields, fmt
 from .bitvec import BitVector
 
 __all__ = [
@@ -355,13 +356,13 @@ class Faults:
         for name in ("lbo_bytes", "sbo_bytes", "base_offset"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-                raise ProofError(f"Faults: {name} must be a non-negative int or None, got {v!r}")
+                raise ProofError(f"Faults: {name} must be a non-negative int or None, got {fmt(v)}")
         if isinstance(self.start_offset_bytes, bool) or not isinstance(self.start_offset_bytes, int):
-            raise ProofError(f"Faults: start_offset_bytes must be an int, got {self.start_offset_bytes!r}")
+            raise ProofError(f"Faults: start_offset_bytes must be an int, got {fmt(self.start_offset_bytes)}")
         if self.swizzle is not None:
             object.__setattr__(self, "swizzle", SwizzleMode.parse(self.swizzle))
         if not isinstance(self.swizzle_anchor, str) or self.swizzle_anchor not in ("absolute", "tile"):
-            raise ProofError(f"Faults: swizzle_anchor must be 'absolute' or 'tile', got {self.swizzle_anchor!r}")
+            raise ProofError(f"Faults: swizzle_anchor must be 'absolute' or 'tile', got {fmt(self.swizzle_anchor)}")
 
     def active(self) -> bool:
         """Whether any fault is set."""
@@ -403,7 +404,7 @@ def parse_tma_mode(value: Any) -> SwizzleMode:
     try:
         return SwizzleMode.parse(value)
     except TensorMapError as e:
-        raise ProofError(f"unknown TMA swizzle mode {value!r}: {str(e).split(': ', 1)[-1]}") from None
+        raise ProofError(f"unknown TMA swizzle mode {fmt(value)}: {str(e).split(': ', 1)[-1]}") from None
 
 
 def parse_major(value: Any, who: str = "major") -> str:
@@ -416,7 +417,7 @@ def parse_major(value: Any, who: str = "major") -> str:
         v = value.strip().upper()
         if v in ("K", "MN", "M", "N"):
             return "K" if v == "K" else "MN"
-    raise ProofError(f"{who} must be 'K' or 'MN' (the operand's contiguous dimension), got {value!r}")
+    raise ProofError(f"{who} must be 'K' or 'MN' (the operand's contiguous dimension), got {fmt(value)}")
 
 
 def parse_bits(value: Any) -> int:
@@ -427,7 +428,7 @@ def parse_bits(value: Any) -> int:
     """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) not in ELEMENT_BITS:
         raise ProofError(f"element_bits must be one of {ELEMENT_BITS} (8: e4m3/e5m2/s8/u8, 16: f16/bf16, 32: tf32), "
-                         f"got {value!r}")
+                         f"got {fmt(value)}")
     return int(value)
 
 
@@ -443,7 +444,7 @@ def parse_arch(value: Any) -> str:
             return "sm90"
         if v in ("sm100", "sm100a", "blackwell", "tcgen05", "umma"):
             return "sm100"
-    raise ProofError(f"arch must be 'sm90' (wgmma.mma_async) or 'sm100' (tcgen05.mma), got {value!r}; the theorem "
+    raise ProofError(f"arch must be 'sm90' (wgmma.mma_async) or 'sm100' (tcgen05.mma), got {fmt(value)}; the theorem "
                      "is about the wgmma/tcgen05 shared-memory descriptors, which earlier architectures lack")
 
 
@@ -468,6 +469,9 @@ class Pairing:
     arch: str
 
     # -- facts ------------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def module(self) -> ModuleType:
         """``arch.wgmma`` (sm90) or ``arch.umma`` (sm100)."""
@@ -542,6 +546,11 @@ class Pairing:
 
     def tile_shape(self, m: Any, k: Any) -> tuple[Any, Any]:
         """(MN, K) of a tile of ``m`` x ``k`` blocks, in elements."""
+        for name, v in (("m", m), ("k", k)):
+            if isinstance(v, tuple) or type(v) is not int and not is_int(v):
+                raise ProofError(f"Pairing.tile_shape: {name} must be an integer or a sympy integer symbol, got {fmt(v)}")
+            if type(v) is int:
+                check_count("Pairing.tile_shape", name, v, 1, MAX_EVAL_POINTS, ProofError)
         return (self.block_mn * m, self.block_k * k)
 
     def tma_box(self, m: int, k: int) -> tuple[int, ...]:
@@ -600,7 +609,7 @@ def pairing(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any = "sm90",
         try:
             mode = SwizzleMode.parse(mma_mode)
         except DescriptorError as e:
-            raise ProofError(f"unknown wgmma swizzle mode {mma_mode!r}: {str(e).split(': ', 1)[-1]}") from None
+            raise ProofError(f"unknown wgmma swizzle mode {fmt(mma_mode)}: {str(e).split(': ', 1)[-1]}") from None
     p = Pairing(t, mj, mode, wmj, bits, ar)
     if t is SwizzleMode.B96 and (p.tma_span_bytes * 8) % bits:
         raise NotApplicable("96-byte rows do not hold a whole number of elements")
@@ -631,15 +640,15 @@ def check_pairing(p: Any, who: str) -> None:
     pycute_layouts.errors.ProofError: tma_addresses: expected a Pairing (proofs.pairing(...)), got '128B'
     """
     if not isinstance(p, Pairing):
-        raise ProofError(f"{who}: expected a Pairing (proofs.pairing(...)), got {p!r}"[:200])
+        raise ProofError(f"{who}: expected a Pairing (proofs.pairing(...)), got {fmt(p)}"[:200])
 
 
 def _check_size(p: Pairing, m: Any, k: Any, dst: Any) -> None:
     for name, v in (("m", m), ("k", k)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ProofError(f"{name} (blocks of the tile) must be a positive int, got {v!r}")
+            raise ProofError(f"{name} (blocks of the tile) must be a positive int, got {fmt(v)}")
     if isinstance(dst, bool) or not isinstance(dst, (int, np.integer)) or dst < 0:
-        raise ProofError(f"dst_address must be a non-negative int (a shared-memory byte address), got {dst!r}")
+        raise ProofError(f"dst_address must be a non-negative int (a shared-memory byte address), got {fmt(dst)}")
     a = p.tma_alignment_bytes
     if dst % a:
         raise ProofError(f"dst_address {dst:#x} is not a multiple of {a} bytes, the TMA destination alignment of "

@@ -17,8 +17,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..arch.swizzle_modes import MMA_MODES
 from ..errors import ProofError
+from ..limits import check_bool, check_fields, check_sequence
+from ..limits import fmt as fmt_value
 from .lemmas import prove_base_offset_rule, prove_descriptor_encoding, prove_k_step
 from .model import (
     ARCHS,
@@ -98,6 +102,9 @@ class ReportRow:
     seconds: float = 0.0
     counterexample: dict | None = None
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
     @property
     def ok(self) -> bool:
         return self.status == self.expected and (self.exhaustive is None or self.exhaustive == self.status)
@@ -120,6 +127,9 @@ class ProofReport:
     negatives: list = field(default_factory=list)
     lemmas: list = field(default_factory=list)
     seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def ok(self) -> bool:
@@ -171,8 +181,9 @@ class ProofReport:
         Post: every line at most ``width`` characters (details cut with "...") unless ``details``;
               with ``details`` every row carries its full detail.
         """
+        check_bool("ProofReport.to_text", "details", details, ProofError)
         if not details and (isinstance(width, bool) or not isinstance(width, int) or width < 60):
-            raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {width!r}")
+            raise ProofError(f"ProofReport.to_text: width must be an int >= 60, got {fmt_value(width)}")
         w = None if details else width
         legend = ("expected: the fixed table written from the PTX ISA; refuted rows pair a TMA-only mode with the "
                   "nearest MMA atom; n/a = not applicable (the detail says why)"
@@ -248,10 +259,15 @@ def _classify(p: Pairing, expected: str, note: str, exhaustive: bool, faults: Fa
 def _selection(name: str, values: Any) -> tuple:
     """A selection argument of :func:`report` as a tuple (a list or tuple of values, or one value)."""
     if isinstance(values, (list, tuple)):
-        return tuple(values)
-    if isinstance(values, (str, int)) and not isinstance(values, bool):
+        # a repeated value is the same row: each is proved once; a selection longer than any vocabulary is refused
+        return tuple(dict.fromkeys(check_sequence("report", name, values, _MAX_SELECTION, ProofError)))
+    if isinstance(values, (str, int)) and not isinstance(values, (bool, np.bool_)):
         return (values,)
-    raise ProofError(f"report: {name} must be a value or a list of values, got {values!r}"[:200])
+    raise ProofError(f"report: {name} must be a value or a list of values, got {fmt_value(values)}")
+
+
+#: Values one selection argument of :func:`report` may list (every vocabulary is far smaller).
+_MAX_SELECTION = 64
 
 
 def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_bits: Any = ELEMENT_BITS,
@@ -275,7 +291,7 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     majors = tuple(parse_major(m) for m in _selection("majors", majors))
     bits_list = tuple(parse_bits(b) for b in _selection("element_bits", element_bits))
     if not isinstance(exhaustive, bool):
-        raise ProofError(f"report: exhaustive must be a bool, got {exhaustive!r}"[:200])
+        raise ProofError(f"report: exhaustive must be a bool, got {fmt_value(exhaustive)}")
     rep = ProofReport()
     tasks: list = [(rep.rows, functools.partial(_row, mode, major, bits, arch, exhaustive))
                    for mode in mds for major in majors for bits in bits_list for arch in archs]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ProofError
-from ..limits import check_count
+from ..limits import check_count, fmt
 from .bitvec import Counterexample, Proof
 from .model import Faults, Pairing, check_pairing
 
@@ -29,6 +29,9 @@ def is_pow2(n: int) -> bool:
     >>> is_pow2(64), is_pow2(0), is_pow2(96)
     (True, False, False)
     """
+
+
+    check_count("is_pow2", "n", n, None, None, ProofError)
     return n > 0 and n & (n - 1) == 0
 
 
@@ -87,7 +90,7 @@ class TheoremCounterexample(Counterexample):
                             ("k", k, 1), ("dst_address", dst_address, 0)):
             check_count(who, name, v, lo)
         if not (isinstance(coordinate, tuple) and len(coordinate) == 2):
-            raise ProofError(f"{who}: coordinate must be an (mn, k) pair, got {coordinate!r}"[:200])
+            raise ProofError(f"{who}: coordinate must be an (mn, k) pair, got {fmt(coordinate)}"[:200])
         for v in coordinate:
             check_count(who, "coordinate", v, 0)
         if not isinstance(faults, Faults) or not isinstance(method, str) or not isinstance(reason, str):

@@ -60,6 +60,7 @@ from ..core.inttuple import crd2idx, flatten
 from ..core.layout import Layout
 from ..core.symbols import symbols
 from ..errors import LayoutError, ProofError
+from ..limits import fmt
 from .bitvec import BitVector, apply_map, equivalent
 from .exhaustive import first_mismatch, fits_window, prove_exhaustive, witness_destinations
 from .lemmas import descriptor_swizzle, first_period_violation, prove_k_step, swizzle_period_lemma
@@ -714,12 +715,12 @@ def prove_pairing(p: Pairing, method: str = "symbolic", dst_address: int = 0,
     """
     check_pairing(p, "prove_pairing")
     if not isinstance(method, str) or method not in ("symbolic", "exhaustive"):
-        raise ProofError(f"method must be 'symbolic' or 'exhaustive', got {method!r}")
+        raise ProofError(f"method must be 'symbolic' or 'exhaustive', got {fmt(method)}")
     f = faults if faults is not None else Faults()
     if not isinstance(f, Faults):
-        raise ProofError(f"faults must be a Faults object, got {faults!r}")
+        raise ProofError(f"faults must be a Faults object, got {fmt(faults)}")
     if isinstance(dst_address, bool) or not isinstance(dst_address, int) or dst_address < 0:
-        raise ProofError(f"dst_address must be a non-negative int, got {dst_address!r}")
+        raise ProofError(f"dst_address must be a non-negative int, got {fmt(dst_address)}")
     if dst_address % p.tma_alignment_bytes:
         raise ProofError(f"dst_address {dst_address:#x} is not a multiple of {p.tma_alignment_bytes} bytes, the TMA "
                          f"destination alignment of {p.tma.tma_name}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import LayoutValueError
+from ..limits import check_count, check_fields, check_type, fmt
 from .picture import Picture
 
 __all__ = ["CHAR_W", "fmt_num", "Geom", "geometry", "wrap_words", "caption_line", "is_labelled"]
@@ -12,6 +14,11 @@ CHAR_W = 0.62  # monospace advance, in em
 
 
 def fmt_num(x: float) -> str:
+
+
+    check_type("fmt_num", "x", x, (int, float))
+    if not -1e300 < x < 1e300:
+        raise LayoutValueError(f"fmt_num: x must be a finite number below 1e300 in magnitude, got {fmt(x)}")
     s = f"{x:.2f}".rstrip("0").rstrip(".")
     return s if s not in ("-0", "") else "0"
 
@@ -32,9 +39,24 @@ class Geom:
     col_tick_every: int
     row_tick_every: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_font: float, min_font: float,
               tick_font: float, min_cell: float) -> Geom:
+
+
+    check_type("geometry", "pic", pic, Picture)
+
+
+    for _n, _v in (("max_w", max_w), ("max_h", max_h), ("want_h", want_h), ("base_font", base_font), ("min_font", min_font),
+
+
+                   ("tick_font", tick_font), ("min_cell", min_cell)):
+
+
+        check_type("geometry", _n, _v, (int, float))
     maxc = max((len(s) for row in pic.labels for s in row), default=1) if pic.labels else 1
     want_w = max(want_h * 1.1, maxc * base_font * CHAR_W + 0.3 * base_font + 2)
     cell_w = max(min_cell, want_w * min(1.0, max_w / (pic.ncols * want_w)))
@@ -53,6 +75,12 @@ def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_fo
 
 
 def wrap_words(text: str, max_chars: float) -> list[str]:
+
+
+    check_type("wrap_words", "text", text, str)
+
+
+    check_type("wrap_words", "max_chars", max_chars, (int, float))
     lines: list[str] = []
     for part in text.split("; ") if text else []:
         if lines and len(lines[-1]) + 2 + len(part) <= max_chars:
@@ -63,11 +91,26 @@ def wrap_words(text: str, max_chars: float) -> list[str]:
 
 
 def caption_line(pic: Picture) -> str:
+
+
+    check_type("caption_line", "pic", pic, Picture)
     if pic.row_caption:
         return f"rows \u2193 {pic.row_caption}    columns \u2192 {pic.col_caption}"
     return f"columns \u2192 {pic.col_caption}"
 
 
 def is_labelled(pic: Picture, g: Geom, r: int, c: int) -> bool:
+
+
+    check_type("is_labelled", "pic", pic, Picture)
+
+
+    check_type("is_labelled", "g", g, Geom)
+
+
+    check_count("is_labelled", "r", r)
+
+
+    check_count("is_labelled", "c", c)
     return pic.labels is not None and r % g.label_every == 0 and c % g.label_every == 0
 

@@ -13,10 +13,10 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.display import rich_repr
 from ..core.inttuple import product
-from ..core.layout import Layout, format_inttuple
+from ..core.layout import Layout, format_inttuple, require_offsets
 from ..core.swizzle import Swizzle, XorSwizzle
-from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_ELEMENT_BITS
+from ..errors import CoordinateError, LayoutError, LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_ELEMENT_BITS, check_count, check_fields, check_type, fmt
 
 __all__ = ["PALETTE", "WHITE", "MAX_CELLS_PER_SIDE", "Picture", "picture", "picture_values"]
 
@@ -75,6 +75,8 @@ class Picture:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def fill(self, r: int, c: int) -> str:
         """The fill color (``#rrggbb``) of cell (r, c).
@@ -83,6 +85,8 @@ class Picture:
         >>> picture(Layout(2), color=None).fill(0, 1)
         '#ffffff'
         """
+        r = check_count("Picture.fill", "r", r, 0, self.nrows - 1, CoordinateError)
+        c = check_count("Picture.fill", "c", c, 0, self.ncols - 1, CoordinateError)
         k = self.colors[r][c]
         return WHITE if k < 0 else PALETTE[k % len(PALETTE)]
 
@@ -106,7 +110,7 @@ def _check_choice(who: str, name: str, value: Any, allowed: tuple, none_ok: bool
         return None
     if not isinstance(value, str) or value not in allowed:
         opts = ", ".join(repr(a) for a in allowed) + (", None" if none_ok else "")
-        raise LayoutValueError(f"{who}: {name} must be one of {opts}; got {value!r}")
+        raise LayoutValueError(f"{who}: {name} must be one of {opts}; got {fmt(value)}")
     return value
 
 
@@ -116,12 +120,13 @@ def _check_element_bits(who: str, element_bits: Any) -> int | None:
     if isinstance(element_bits, (bool, np.bool_)) or not isinstance(element_bits, (int, np.integer)) \
             or not 0 < element_bits <= MAX_ELEMENT_BITS:
         raise UnitError(f"{who}: element_bits must be a positive integer (bits per element), got "
-                        f"{element_bits!r} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
+                        f"{fmt(element_bits)} (at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     return int(element_bits)
 
 
 def _grid_shape(layout: Any, who: str) -> tuple[int, int]:
-
+    if isinstance(layout, Layout):
+        require_offsets(layout, who)
     r = layout.rank()
     if r not in (1, 2):
         raise LayoutValueError(
@@ -452,6 +457,7 @@ def picture_values(obj: Any, *, element_bits: int | None = None, swizzle_unit: s
     >>> v[1, :17:8].tolist(), units
     ([64, 72, 80], 'element offsets (16-bit elements, swizzle on element offsets)')
     """
+    check_type("picture_values", "who", who, str)
     swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
     src = _source(obj, _check_element_bits(who, element_bits), swizzle_unit, who)
     if src.values is None:
@@ -492,7 +498,7 @@ def picture(obj: Any, *, cell: str = "element", label: str | None = "value", col
     swizzle_unit = _check_choice(who, "swizzle_unit", swizzle_unit, _UNITS, True)
     eb = _check_element_bits(who, element_bits)
     if title is not None and not isinstance(title, str):
-        raise LayoutTypeError(f"{who}: title must be a string, got {title!r}")
+        raise LayoutTypeError(f"{who}: title must be a string, got {fmt(title)}")
     src = _source(obj, eb, swizzle_unit, who)
     cs = _cells(src, cell, who)
     labels = _labels_of(cs, label, src.is_1d)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutTypeError, LayoutValueError, MissingDependencyError
+from ..limits import check_output_path, fmt, write_file
 from .geometry import geometry, wrap_words
 from .picture import PALETTE, WHITE, picture
 
@@ -44,9 +46,10 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
     True
     """
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 10 <= dpi <= 1200:
-        raise LayoutValueError(f"to_png: dpi must be an integer in [10, 1200], got {dpi!r}")
+        raise LayoutValueError(f"to_png: dpi must be an integer in [10, 1200], got {fmt(dpi)}")
     if not isinstance(path, (str, os.PathLike)):
-        raise LayoutTypeError(f"to_png: path must be a file name, got {path!r}")
+        raise LayoutTypeError(f"to_png: path must be a file name, got {fmt(path)}")
+    check_output_path(path, "to_png")  # before the picture is drawn
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_png")
     try:
@@ -94,11 +97,9 @@ def to_png(layout: Any, path: str | os.PathLike, *, cell: str = "element", label
         handles = [Patch(facecolor=PALETTE[k % len(PALETTE)] if k >= 0 else WHITE, edgecolor="#444444", label=t)
                    for k, t in pic.legend]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.02), ncol=4, fontsize=6.5, frameon=False)
-    try:
-        fig.savefig(os.fspath(path), dpi=dpi, bbox_inches="tight", facecolor="white")
-    except OSError as e:  # a name too long, a missing directory, no permission: the caller's path, named
-        raise LayoutValueError(f"to_png: cannot write the file ({e.strerror or e}): {os.fspath(path)!r}"[:300]) from None
-    return os.fspath(path)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    return write_file(path, buf.getvalue(), "to_png")
 
 
 def _rgb(hexcolor: str) -> tuple[float, float, float]:

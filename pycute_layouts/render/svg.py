@@ -8,6 +8,7 @@ from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 
 from ..errors import LayoutTypeError, LayoutValueError
+from ..limits import fmt
 from .geometry import CHAR_W, Geom, caption_line, fmt_num, geometry, wrap_words
 from .picture import PALETTE, WHITE, Picture, picture
 
@@ -186,9 +187,9 @@ def picture_svg(pic: Picture, *, max_side_px: int = 1600) -> str:
     6
     """
     if not isinstance(pic, Picture):
-        raise LayoutTypeError(f"picture_svg: expected a Picture, got {pic!r}")
+        raise LayoutTypeError(f"picture_svg: expected a Picture, got {fmt(pic)}")
     if isinstance(max_side_px, bool) or not isinstance(max_side_px, int) or not 200 <= max_side_px <= 20000:
-        raise LayoutValueError(f"picture_svg: max_side_px must be an integer in [200, 20000], got {max_side_px!r}")
+        raise LayoutValueError(f"picture_svg: max_side_px must be an integer in [200, 20000], got {fmt(max_side_px)}")
     return _svg_of(pic, max_side_px)
 
 

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.layout import size
+from ..core.layout import Layout, require_offsets, size
+from ..core.tensor import Tensor
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_TABLE_CELLS, check_budget
+from ..limits import MAX_TABLE_CELLS, check_budget, fmt
 
 __all__ = ["layout_grid", "layout_table", "grid_table"]
 
@@ -23,8 +24,10 @@ def layout_grid(layout: Any) -> np.ndarray:
     >>> layout_grid(Layout((2, 2), (1, 2))).tolist()
     [[0, 2], [1, 3]]
     """
-    if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank"):
-        raise LayoutTypeError(f"layout_grid: expected a layout, got {layout!r}")
+    if not hasattr(layout, "to_numpy") or not hasattr(layout, "rank") or isinstance(layout, (type, Tensor)):
+        raise LayoutTypeError(f"layout_grid: expected a layout, got {fmt(layout)}")
+    if isinstance(layout, Layout):
+        require_offsets(layout, "layout_grid")
     r = layout.rank()
     if r > 2:
         raise LayoutValueError(f"layout_grid: only rank-1 and rank-2 layouts can be drawn as a table, got rank {r}")
@@ -51,7 +54,8 @@ def layout_table(layout: Any) -> str:
      0  | 0 | 2 | 4 | 6 |
         +---+---+---+---+
     """
-    return grid_table(str(layout), layout_grid(layout))
+    grid = layout_grid(layout)
+    return grid_table(str(layout), grid)
 
 
 def grid_table(title: str, grid: Any) -> str:
@@ -70,9 +74,9 @@ def grid_table(title: str, grid: Any) -> str:
     try:
         grid = np.asarray(grid)
     except (TypeError, ValueError):  # ragged or not numbers
-        raise LayoutTypeError(f"grid_table: expected a 2-D integer array, got {grid!r}") from None
+        raise LayoutTypeError(f"grid_table: expected a 2-D integer array, got {fmt(grid)}") from None
     if not isinstance(title, str) or grid.ndim != 2 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer):
-        raise LayoutTypeError(f"grid_table: expected a title string and a 2-D integer array, got {title!r}, "
+        raise LayoutTypeError(f"grid_table: expected a title string and a 2-D integer array, got {fmt(title)}, "
                               f"{grid.dtype}[{grid.shape}]")
     nr, nc = grid.shape
     w = max(len(str(int(v))) for v in grid.ravel()) if grid.size else 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LayoutTypeError
+from ..limits import fmt
 from .geometry import caption_line, geometry, is_labelled, wrap_words
 from .picture import PALETTE, picture
 
@@ -41,7 +42,7 @@ def to_tikz(layout: Any, *, cell: str = "element", label: str | None = "value", 
     '\\\\documentclass[tikz,border=4pt]{standalone}'
     """
     if not isinstance(standalone, bool):
-        raise LayoutTypeError(f"to_tikz: standalone must be True or False, got {standalone!r}")
+        raise LayoutTypeError(f"to_tikz: standalone must be True or False, got {fmt(standalone)}")
     pic = picture(layout, cell=cell, label=label, color=color, element_bits=element_bits, swizzle_unit=swizzle_unit,
                   title=title, who="to_tikz")
     pt_per_cm = 28.4527

@@ -34,6 +34,7 @@ from ..arch import atoms
 from ..core.inttuple import flatten
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError, UnitError
+from ..limits import MAX_TABLE_CELLS, check_budget, fmt
 from .geometry import CHAR_W, fmt_num
 from .picture import PALETTE, Picture
 from .svg import picture_svg
@@ -54,12 +55,13 @@ def tv_picture(tv: Layout, tile_shape: tuple[int, int], *, title: str | None = N
     >>> p.labels
     (('T0V0', 'T0V1'), ('T1V0', 'T1V1'))
     """
-    tab = atoms.tv_table(tv)
     ok = isinstance(tile_shape, (tuple, list)) and len(tile_shape) == 2 and all(
         isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in tile_shape)
     if not ok:
-        raise LayoutTypeError(f"tv_picture: tile_shape must be (rows, columns) of positive ints, got {tile_shape!r}")
+        raise LayoutTypeError(f"tv_picture: tile_shape must be (rows, columns) of positive ints, got {fmt(tile_shape)}")
     rows, cols = tile_shape
+    check_budget("tv_picture", f"the tile {fmt(rows)}x{fmt(cols)}", rows * cols, MAX_TABLE_CELLS)
+    tab = atoms.tv_table(tv)
     if tab.size and (tab.min() < 0 or tab.max() >= rows * cols):
         raise LayoutValueError(f"tv_picture: the layout's values span [{tab.min()}, {tab.max()}], outside the "
                                f"{rows}x{cols} tile")
@@ -115,11 +117,11 @@ def atom_layout_for_picture(obj: Any, operand: str = "C", tile_shape: Any = None
     if isinstance(obj, atoms.MmaAtom):
         obj = atoms.make_tiled_mma(obj)
     if not isinstance(obj, atoms.TiledMma):
-        raise LayoutTypeError(f"atom_picture: expected an MMA/copy atom, a TiledMma or an atom name, got {obj!r}")
+        raise LayoutTypeError(f"atom_picture: expected an MMA/copy atom, a TiledMma or an atom name, got {fmt(obj)}")
     op = "C" if str(operand).upper() == "D" else str(operand).upper()
     d = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}.get(op)
     if d is None:
-        raise LayoutValueError(f"atom_picture: operand must be 'A', 'B' or 'C', got {operand!r}")
+        raise LayoutValueError(f"atom_picture: operand must be 'A', 'B' or 'C', got {fmt(operand)}")
     shape = tile_shape if tile_shape is not None else (obj.tile_size_mnk[d[0]], obj.tile_size_mnk[d[1]])
     lay = obj.partition(op, tuple(shape))
     rn, cn = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}[op]
@@ -131,10 +133,10 @@ def _copy_layout(a: atoms.CopyAtom, side: Any, element_bits: int | None) -> tupl
     if side in ("C", None):
         side = "dst" if a.kind in ("ldsm", "tmem_load") else "src"
     if not isinstance(side, str) or side not in ("src", "dst"):
-        raise LayoutValueError(f"atom_picture: a copy atom's side is 'src' or 'dst', got {side!r}")
+        raise LayoutValueError(f"atom_picture: a copy atom's side is 'src' or 'dst', got {fmt(side)}")
     eb = element_bits if element_bits is not None else (16 if a.smem_side else 32)
     if isinstance(eb, bool) or eb not in (8, 16, 32, 64):
-        raise UnitError(f"atom_picture: element_bits must be 8, 16, 32 or 64, got {element_bits!r}")
+        raise UnitError(f"atom_picture: element_bits must be 8, 16, 32 or 64, got {fmt(element_bits)}")
     lay = _bits_to_elements(a.src_layout if side == "src" else a.dst_layout, eb, a.name, side)
     row_bits = 128 if a.smem_side else int(a.ref_layout[1].size()) // (32 if a.tmem_shape == "32dp32b" else 16)
     total_bits = 8 * 128 * a.num_matrices if a.smem_side else int(a.ref_layout[1].size())

@@ -65,6 +65,7 @@ import numpy as np
 
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import TensorMapError
+from ...limits import check_fields, fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .enums import Interleave, check_int, check_int_seq, fmt_number
 
@@ -112,6 +113,9 @@ class SwizzleModeInfo:
     base_offset_modulus: int
     required_alignment_bytes: int
     byte_map: Swizzle | XorSwizzle = field(compare=False)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def encodable(self) -> bool:
@@ -312,7 +316,7 @@ def box_to_smem(
         if d < 1:
             raise TensorMapError(f"{who}: box_dims[{i}] must be >= 1, got {d}")
     if isinstance(elem_bytes, (bool, np.bool_)) or not isinstance(elem_bytes, (numbers.Rational, np.integer)):
-        raise TensorMapError(f"{who}: elem_bytes must be a positive int or Fraction, got {elem_bytes!r}")
+        raise TensorMapError(f"{who}: elem_bytes must be a positive int or Fraction, got {fmt(elem_bytes)}")
     eb = Fraction(int(elem_bytes)) if isinstance(elem_bytes, np.integer) else Fraction(elem_bytes)
     if eb <= 0:
         raise TensorMapError(f"{who}: elem_bytes must be positive, got {fmt_number(eb)}")
@@ -335,6 +339,8 @@ def box_to_smem(
         else check_int(who, "row_pitch_bytes", row_pitch_bytes, lo=row_bytes)
     )
     dst = check_int(who, "dst_address", dst_address, lo=0)
+    if dst >= 1 << 32:
+        raise TensorMapError(f"{who}: dst_address must be a 32-bit shared-memory byte address (< 2**32), got {dst}")
     if dst % info.required_alignment_bytes:
         raise TensorMapError(
             f"{who}: swizzle mode {info.mode.tma_name} requires a shared-memory destination aligned to "

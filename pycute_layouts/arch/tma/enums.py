@@ -10,7 +10,6 @@ wgmma, tcgen05 and TMA). Sources: the CUDA driver API section "Tensor Map Object
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import Any, Literal
@@ -18,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ...errors import TensorMapError
+from ...limits import check_count, check_sequence, check_type, fmt
 from ..swizzle_modes import CheckedEnumMeta
 
 __all__ = [
@@ -96,7 +96,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
     @classmethod
     def _missing_(cls, value: Any) -> _DriverEnum:
         """``Enum(v)`` for a value that names no enumerator: TensorMapError listing the values."""
-        raise TensorMapError(f"{cls.__name__}: {value!r} is not a value of the enum; {cls._allowed_text()}"[:400])
+        raise TensorMapError(f"{cls.__name__}: {fmt(value)} is not a value of the enum; {cls._allowed_text()}"[:400])
 
     @classmethod
     def _allowed_text(cls) -> str:
@@ -132,7 +132,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
                 return cls(int(value))
             except ValueError:
                 raise TensorMapError(
-                    f"{name}.parse: {int(value)} is not a {name} value; allowed values: {cls._allowed_text()}"
+                    f"{name}.parse: {fmt(int(value))} is not a {name} value; allowed values: {cls._allowed_text()}"
                 ) from None
         if isinstance(value, str):
             key = value.strip().upper()
@@ -146,7 +146,7 @@ class _DriverEnum(IntEnum, metaclass=CheckedEnumMeta):
             alias = _ALIASES.get(name, {}).get(key)
             if alias is not None and not full:
                 return cls[alias]
-        raise TensorMapError(f"{name}.parse: cannot parse {value!r}; allowed values: {cls._allowed_text()}")
+        raise TensorMapError(f"{name}.parse: cannot parse {fmt(value)}; allowed values: {cls._allowed_text()}")
 
 
 #: Architectures ``validate(arch=...)`` knows, oldest first (tensor maps need compute capability >= 9.0).
@@ -337,14 +337,7 @@ def check_int(who: str, name: str, value: Any, lo: int | None = None, hi: int | 
     >>> check_int("f", "n", 3, lo=0)
     3
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TensorMapError(f"{who}: {name} must be an integer, got {value!r}")
-    v = int(value)
-    if lo is not None and v < lo:
-        raise TensorMapError(f"{who}: {name} must be >= {lo}, got {v}")
-    if hi is not None and v > hi:
-        raise TensorMapError(f"{who}: {name} must be <= {hi}, got {v}")
-    return v
+    return check_count(who, name, value, lo, hi, TensorMapError)
 
 
 def check_int_seq(who: str, name: str, value: Any) -> tuple[int, ...]:
@@ -356,18 +349,8 @@ def check_int_seq(who: str, name: str, value: Any) -> tuple[int, ...]:
     >>> check_int_seq("f", "dims", [1, 2])
     (1, 2)
     """
-    if isinstance(value, (str, bytes)) or not isinstance(value, (Iterable, np.ndarray)):
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {value!r}")
-    try:
-        items = list(value)
-    except TypeError:
-        raise TensorMapError(f"{who}: {name} must be a sequence of integers, got {value!r}") from None
-    out = []
-    for i, v in enumerate(items):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise TensorMapError(f"{who}: {name}[{i}] must be an integer, got {v!r}")
-        out.append(int(v))
-    return tuple(out)
+    items = check_sequence(who, name, value, error=TensorMapError, items="integers")
+    return tuple(check_count(who, f"{name}[{i}]", v, None, None, TensorMapError) for i, v in enumerate(items))
 
 
 def fmt_number(x: Fraction | int) -> str:
@@ -378,5 +361,8 @@ def fmt_number(x: Fraction | int) -> str:
     >>> fmt_number(Fraction(3, 4)), fmt_number(8)
     ('0.75', '8')
     """
+
+
+    check_type("fmt_number", "x", x, (int, Fraction, np.integer), TensorMapError)
     f = Fraction(x)
-    return str(f.numerator) if f.denominator == 1 else repr(float(f))
+    return fmt(f.numerator) if f.denominator == 1 else repr(float(f))

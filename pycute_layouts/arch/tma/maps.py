@@ -23,6 +23,7 @@ import numpy as np
 from ...core.composed import ComposedLayout
 from ...core.layout import Layout
 from ...errors import TensorMapError
+from ...limits import check_bool, fmt
 from ..swizzle_modes import SwizzleMode
 from .box import box_to_smem, elements_per_dim, swizzle_mode_info
 from .enums import (
@@ -116,7 +117,7 @@ class _Checker:
 
 def _parse_direction(direction: Any, who: str) -> str:
     if not isinstance(direction, str) or direction not in ("load", "store"):
-        raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {direction!r}")
+        raise TensorMapError(f"{who}: direction must be 'load' or 'store', got {fmt(direction)}")
     return direction
 
 
@@ -312,8 +313,8 @@ class _TensorMapBase:
         c = _Checker(self._FUNCTION)
         self._specific(c, d)
         if arch is not None:
-            if arch not in ARCHS:
-                raise TensorMapError(f"{self._FUNCTION}: arch must be one of {', '.join(ARCHS)} or None, got {arch!r}")
+            if not isinstance(arch, str) or arch not in ARCHS:
+                raise TensorMapError(f"{self._FUNCTION}: arch must be one of {', '.join(ARCHS)} or None, got {fmt(arch)}")
             if arch == "sm90":
                 self._check_sm90(c)
         return c.found
@@ -348,6 +349,7 @@ class _TensorMapBase:
         cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16 bytes when interleave is
         NONE: boxDim[0]=12, elementSize=2 -> 24 bytes
         """
+        check_bool(f"{self._FUNCTION}.validate", "collect_all", collect_all, TensorMapError)
         found = self.violations(direction, arch=arch)
         if not found:
             return self

@@ -56,10 +56,11 @@ import numpy as np
 
 from ...core import inttuple as it
 from ...core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, element_unit_note, smem_layout_of
-from ...core.layout import Layout
+from ...core.layout import Layout, require_offsets
 from ...core.notation import parse
 from ...core.swizzle import Swizzle, XorSwizzle
 from ...errors import LayoutError, TensorMapError
+from ...limits import check_fields, fmt
 from ..swizzle_modes import SwizzleMode, xor_pairs
 from .box import MAX_BOX_BYTES, swizzle_mode_info
 from .enums import TensorDataType
@@ -152,6 +153,9 @@ class TmaCopy:
     coords: tuple[int, ...]
     smem_offset_bytes: int
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 @dataclass(frozen=True)
 class TmaLoadPlan:
@@ -179,6 +183,9 @@ class TmaLoadPlan:
     element_bits: int
     base_address: int
     box_notes: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     @property
     def box_dim(self) -> tuple[int, ...]:
@@ -376,9 +383,14 @@ def _top_sizes(shape: Any) -> tuple[int, ...]:
 def _as_layout_obj(x: Any, what: str) -> Any:
     if isinstance(x, str):
         try:
-            return parse(x)
+            x = parse(x)
         except LayoutError as e:
-            raise _err("plan.input", f"cannot parse the {what} {x!r}: {e}") from None
+            raise _err("plan.input", f"cannot parse the {what} {fmt(x)}: {e}") from None
+    if isinstance(x, Layout):
+        try:
+            require_offsets(x, what)
+        except LayoutError as e:
+            raise _err("plan.input", str(e)) from None
     return x
 
 
@@ -600,7 +612,7 @@ def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_t
     if isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer)) \
             or int(element_bits) not in (8, 16, 32, 64):
         raise _err("plan.input", f"element_bits must be 8, 16, 32 or 64 (TMA's whole-byte element sizes), "
-                                 f"got {element_bits!r}")
+                                 f"got {fmt(element_bits)}")
     bits = int(element_bits)
     if bits_from_layout is not None and bits_from_layout != bits:
         raise _err("plan.input", f"the SwizzledSmemLayout holds {bits_from_layout}-bit elements but "
@@ -610,7 +622,7 @@ def _plan_inputs(smem_layout: Any, global_layout: Any, element_bits: Any, data_t
     elif dt.bits != bits:
         raise _err("plan.input", f"data_type {dt.short_name} has {dt.bits}-bit elements but element_bits={bits}")
     if not isinstance(split, bool):
-        raise _err("plan.input", f"split must be True or False, got {split!r}")
+        raise _err("plan.input", f"split must be True or False, got {fmt(split)}")
     for lay, what in ((L, "smem layout"), (G, "global layout")):
         if lay.is_symbolic():
             raise _err("plan.input", f"the {what} {lay} has unbound symbols; bind them first (layout.subs(...))")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import TensorMapError
+from ...limits import check_fields, fmt
 from .enums import ALL_FUNCTIONS, IM2COL, IM2COL_WIDE, TILED
 
 __all__ = ["TensorMapRule", "TensorMapViolation", "RULES", "rules_for"]
@@ -41,6 +42,9 @@ class TensorMapRule:
     source: str = "002"
     checked_by: str = "validate"
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
 @dataclass(frozen=True)
 class TensorMapViolation:
@@ -52,6 +56,9 @@ class TensorMapViolation:
 
     rule: str
     message: str
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def __str__(self) -> str:
         return self.message
@@ -488,7 +495,7 @@ def rules_for(function: str, checked_by: str | None = "validate") -> list[Tensor
     """
     if not isinstance(function, str) or function not in ALL_FUNCTIONS:
         raise TensorMapError(
-            f"rules_for: unknown function {function!r}; expected one of {', '.join(ALL_FUNCTIONS)}"
+            f"rules_for: unknown function {fmt(function)}; expected one of {', '.join(ALL_FUNCTIONS)}"
         )
     return [
         r

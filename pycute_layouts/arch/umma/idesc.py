@@ -66,6 +66,7 @@ from typing import Any
 
 from ...core.display import rich_repr
 from ...errors import DescriptorError
+from ...limits import check_count, fmt
 
 __all__ = ["InstrDescriptor", "INSTR_KINDS", "BLOCK_SCALED_KINDS", "SMEM_TYPE_TO_IDESC", "describe_value", "header_lines",
            "instr_desc_for_operands", "kind_for_operand_types"]
@@ -114,7 +115,7 @@ def _who() -> str:
 def _check_name(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if isinstance(value, str) and value.strip().lower() in allowed:
         return value.strip().lower()
-    raise DescriptorError(f"{_who()}: {name}={value!r} is not a tcgen05 type (allowed: {', '.join(allowed)})")
+    raise DescriptorError(f"{_who()}: {name}={fmt(value)} is not a tcgen05 type (allowed: {', '.join(allowed)})")
 
 
 def _infer_kind(a: str, b: str, sf: str | None) -> str:
@@ -136,14 +137,15 @@ def _infer_kind(a: str, b: str, sf: str | None) -> str:
 
 def _check_flag(name: str, v: Any) -> bool:
     if not isinstance(v, bool):
-        raise DescriptorError(f"{_who()}: {name} must be a bool, got {v!r}")
+        raise DescriptorError(f"{_who()}: {name} must be a bool, got {fmt(v)}")
     return v
 
 
 def _check_int(name: str, v: Any, allowed: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
+    v = check_count(_who(), name, v, None, None, DescriptorError)
+    if v not in allowed:
         shown = ", ".join(str(x) for x in allowed) if len(allowed) < 10 else f"{min(allowed)}..{max(allowed)}"
-        raise DescriptorError(f"{_who()}: {name}={v!r} is not allowed here (allowed: {shown})")
+        raise DescriptorError(f"{_who()}: {name}={fmt(v)} is not allowed here (allowed: {shown})")
     return v
 
 
@@ -236,12 +238,12 @@ class InstrDescriptor:
         for name in ("a_major", "b_major"):
             v = getattr(self, name)
             if not (isinstance(v, str) and v.strip().upper() in ("K", "MN")):
-                raise DescriptorError(f"{_who()}: {name} must be 'K' or 'MN' (PTX: transpose 0 or 1), got {v!r}")
+                raise DescriptorError(f"{_who()}: {name} must be 'K' or 'MN' (PTX: transpose 0 or 1), got {fmt(v)}")
             object.__setattr__(self, name, v.strip().upper())
         for name in _FLAGS:
             _check_flag(name, getattr(self, name))
-        if isinstance(self.max_shift, bool) or self.max_shift not in _SHIFT_CODE:
-            raise DescriptorError(f"{_who()}: max_shift={self.max_shift!r} is not a .ws maximum B-reuse shift (in "
+        if isinstance(self.max_shift, bool) or type(self.max_shift) is not int or self.max_shift not in _SHIFT_CODE:
+            raise DescriptorError(f"{_who()}: max_shift={fmt(self.max_shift)} is not a .ws maximum B-reuse shift (in "
                                   "columns: 0, 8, 16 or 32, encoded 0-3 in bits 30-31)")
         if self.max_shift and not self.ws:
             object.__setattr__(self, "ws", True)
@@ -255,13 +257,13 @@ class InstrDescriptor:
     def _resolve_kind(self, a: str, b: str, sf: str | None) -> str:
         if self.kind is None:
             return _infer_kind(a, b, sf)
-        k = self.kind.strip().lower() if isinstance(self.kind, str) else self.kind
+        k = self.kind.strip().lower() if isinstance(self.kind, str) else None
         if k not in _KINDS:
-            raise DescriptorError(f"{_who()}: kind={self.kind!r} is not a tcgen05.mma kind (kinds: "
+            raise DescriptorError(f"{_who()}: kind={fmt(self.kind)} is not a tcgen05.mma kind (kinds: "
                                   f"{', '.join(INSTR_KINDS)})")
         if (k in BLOCK_SCALED_KINDS) != (sf is not None):
             need = "needs sf_type (ue8m0 or ue4m3)" if k in BLOCK_SCALED_KINDS else "takes no sf_type"
-            raise DescriptorError(f"{_who()}: kind::{k} {need}, got sf_type={sf!r}")
+            raise DescriptorError(f"{_who()}: kind::{k} {need}, got sf_type={fmt(sf)}")
         return k
 
     def _check_types(self) -> None:
@@ -296,11 +298,11 @@ class InstrDescriptor:
         if isinstance(self.m, bool) or not isinstance(self.m, int) or self.m not in ms:
             hint = "; M=256 needs cta_group=2" if self.m == 256 and cta == 1 else ""
             hint += "; M=32 needs the .ws variant (ws=True)" if self.m == 32 and not ws else ""
-            raise DescriptorError(f"{_who()}: M={self.m!r} is illegal for kind::{kind} with cta_group {cta}"
+            raise DescriptorError(f"{_who()}: M={fmt(self.m)} is illegal for kind::{kind} with cta_group {cta}"
                                   f"{' .ws' if ws else ''} (legal M: {', '.join(map(str, ms))}){hint}")
         ns, rule = _legal_n(kind, cta, ws, self.sparse, self.b_major)
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n not in ns:
-            raise DescriptorError(f"{_who()}: N={self.n!r} is illegal for kind::{kind} with M={self.m}: {rule}")
+            raise DescriptorError(f"{_who()}: N={fmt(self.n)} is illegal for kind::{kind} with M={self.m}: {rule}")
 
     def _check_flags(self) -> None:
         kind = self.kind
@@ -316,11 +318,14 @@ class InstrDescriptor:
             for name in ("sf_id_a", "sf_id_b"):
                 v = getattr(self, name)
                 if isinstance(v, bool) or not isinstance(v, int) or v not in ids:
-                    raise DescriptorError(f"{_who()}: {name}={v!r} is illegal for kind::{kind} with sf_type "
+                    raise DescriptorError(f"{_who()}: {name}={fmt(v)} is illegal for kind::{kind} with sf_type "
                                           f"{self.sf_type} (legal scale-factor ids: {', '.join(map(str, ids))})")
-        elif self.sf_id_a or self.sf_id_b:
-            raise DescriptorError(f"{_who()}: sf_id_a/sf_id_b are block-scaled fields; kind::{kind} has none (got "
-                                  f"{self.sf_id_a!r}, {self.sf_id_b!r})")
+        else:
+            for name in ("sf_id_a", "sf_id_b"):
+                v = getattr(self, name)
+                if isinstance(v, bool) or not isinstance(v, int) or v != 0:
+                    raise DescriptorError(f"{_who()}: sf_id_a/sf_id_b are block-scaled fields; kind::{kind} has none "
+                                          f"(they must be 0, got {name}={fmt(v)})")
 
     # -- encoding -----------------------------------------------------------------------------
     @property
@@ -395,7 +400,7 @@ class InstrDescriptor:
         """
         v = _check_u32(value)
         if not isinstance(block_scaled, bool):
-            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {block_scaled!r}")
+            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {fmt(block_scaled)}")
         out = []
         for kind in (BLOCK_SCALED_KINDS if block_scaled else INSTR_KINDS[:4]):
             d = _reading(v, kind)
@@ -428,7 +433,7 @@ class InstrDescriptor:
         """
         v = _check_u32(value)
         if not isinstance(block_scaled, bool):
-            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {block_scaled!r}")
+            raise DescriptorError(f"InstrDescriptor.decode: block_scaled must be a bool, got {fmt(block_scaled)}")
         reserved = _RESERVED_BS if block_scaled else _RESERVED_DENSE
         if v & reserved:
             bits = ", ".join(str(i) for i in range(32) if (v & reserved) >> i & 1)
@@ -439,7 +444,7 @@ class InstrDescriptor:
         if kind is not None:
             if not isinstance(kind, str) or kind not in _KINDS or (kind in BLOCK_SCALED_KINDS) != bool(block_scaled):
                 kinds = ", ".join(BLOCK_SCALED_KINDS if block_scaled else INSTR_KINDS[:4])
-                raise DescriptorError(f"InstrDescriptor.decode: kind={kind!r} does not match block_scaled="
+                raise DescriptorError(f"InstrDescriptor.decode: kind={fmt(kind)} does not match block_scaled="
                                       f"{block_scaled} (kinds: {kinds})")
             return _reading(v, kind, strict=True)
         found = cls.readings(v, block_scaled)
@@ -463,9 +468,7 @@ class InstrDescriptor:
 
 
 def _check_u32(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 32:
-        raise DescriptorError(f"InstrDescriptor.decode: expected a 32-bit unsigned int, got {value!r}")
-    return value
+    return check_count("InstrDescriptor.decode", "the 32-bit unsigned value", value, 0, (1 << 32) - 1, DescriptorError)
 
 
 def _guess_kind(v: int) -> str:
@@ -552,14 +555,14 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     """
     if settings is not None and not isinstance(settings, dict):
         raise DescriptorError(f"instr_desc_for_operands: settings must be None or a dict of setting -> value, "
-                              f"got {settings!r}"[:200])
+                              f"got {fmt(settings)}"[:200])
     s = dict(settings or {})
     bad = sorted(set(s) - set(_SETTING_KEYS))
     if bad:
-        raise DescriptorError(f"instr_desc_for_operands: unknown setting {bad[0]!r} (settings: {', '.join(_SETTING_KEYS)})")
+        raise DescriptorError(f"instr_desc_for_operands: unknown setting {fmt(bad[0])} (settings: {', '.join(_SETTING_KEYS)})")
     for name, t in (("a_type", a_type), ("b_type", b_type)):
         if not isinstance(t, str) or t not in SMEM_TYPE_TO_IDESC:
-            raise DescriptorError(f"instr_desc_for_operands: {name}={t!r} has no tcgen05 type (types: "
+            raise DescriptorError(f"instr_desc_for_operands: {name}={fmt(t)} has no tcgen05 type (types: "
                                   f"{', '.join(SMEM_TYPE_TO_IDESC)})")
     packed = "e2m1" in (a_type, b_type)
     if packed:
@@ -572,7 +575,7 @@ def instr_desc_for_operands(a_type: str, b_type: str, a_major: str, b_major: str
     s.setdefault("n", n)
     for name in ("m", "n"):
         if isinstance(s[name], bool) or not isinstance(s[name], int):
-            raise DescriptorError(f"instr_desc_for_operands: {name} must be an int, got {s[name]!r}"[:200])
+            raise DescriptorError(f"instr_desc_for_operands: {name} must be an int, got {fmt(s[name])}"[:200])
     s.setdefault("cta_group", 2 if s["m"] == 256 else 1)
     return InstrDescriptor(a_type=SMEM_TYPE_TO_IDESC[a_type], b_type=SMEM_TYPE_TO_IDESC[b_type],
                            a_major=a_major, b_major=b_major, **s)

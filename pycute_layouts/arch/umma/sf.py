@@ -46,6 +46,7 @@ from ...core.inttuple import flatten
 from ...core.layout import Layout
 from ...core.tiling import tile_to_shape
 from ...errors import DescriptorError
+from ...limits import check_count, fmt
 from ..smem_desc import split_leaves
 from .smem import UmmaSmemDescriptor
 
@@ -72,9 +73,7 @@ COPY_SHAPES: dict[str, tuple[int, int]] = {"128x256b": (128, 256), "4x256b": (4,
 
 
 def _pos_int(who: str, name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0:
-        raise DescriptorError(f"{who}: {name} must be a positive int, got {v!r}")
-    return int(v)
+    return check_count(who, f"{name} (a positive int)", v, 1, None, DescriptorError)
 
 
 def sf_per_mma(kind: Any, vec_size: Any) -> int:
@@ -87,9 +86,9 @@ def sf_per_mma(kind: Any, vec_size: Any) -> int:
     (1, 2, 4)
     """
     if not isinstance(kind, str) or kind not in SF_VEC_SIZES:
-        raise DescriptorError(f"sf_per_mma: kind={kind!r} is not block-scaled (kinds: {', '.join(SF_VEC_SIZES)})")
+        raise DescriptorError(f"sf_per_mma: kind={fmt(kind)} is not block-scaled (kinds: {', '.join(SF_VEC_SIZES)})")
     if vec_size not in SF_VEC_SIZES[kind] or isinstance(vec_size, bool):
-        raise DescriptorError(f"sf_per_mma: vec_size={vec_size!r} is illegal for kind::{kind} (allowed: "
+        raise DescriptorError(f"sf_per_mma: vec_size={fmt(vec_size)} is illegal for kind::{kind} (allowed: "
                               f"{', '.join(map(str, SF_VEC_SIZES[kind]))})")
     return _MMA_K[kind] // vec_size
 
@@ -108,12 +107,12 @@ def sf_chunk_layout(vec_size: Any, major: str = "K") -> Layout:
     if vs not in (16, 32):
         raise DescriptorError(f"sf_chunk_layout: vec_size must be 16 or 32 (the tcgen05 scale vectors), got {vs}")
     if not isinstance(major, str):
-        raise DescriptorError(f"sf_chunk_layout: major must be 'K' or 'MN', got {major!r}")
+        raise DescriptorError(f"sf_chunk_layout: major must be 'K' or 'MN', got {fmt(major)}")
     if major == "K":
         return Layout(((32, 4), (vs, 4)), ((16, 4), (0, 1)))
     if major == "MN":
         return Layout(((vs, 4), (32, 4)), ((0, 1), (16, 4)))
-    raise DescriptorError(f"sf_chunk_layout: major must be 'K' or 'MN', got {major!r}")
+    raise DescriptorError(f"sf_chunk_layout: major must be 'K' or 'MN', got {fmt(major)}")
 
 
 def sf_gmem_layout(vec_size: Any, mn: Any, k: Any, batches: Any = 1) -> Layout:
@@ -155,7 +154,7 @@ def sf_smem_layout(kind: Any, vec_size: Any, mma_mn: Any, tile_k: Any, operand: 
     nsf = sf_per_mma(kind, vec_size)
     mn_, k_ = _pos_int(who, "mma_mn", mma_mn), _pos_int(who, "tile_k", tile_k)
     if not isinstance(operand, str) or operand not in ("A", "B"):
-        raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {operand!r}")
+        raise DescriptorError(f"{who}: operand must be 'A' or 'B', got {fmt(operand)}")
     if operand == "B":
         mn_ = -(-mn_ // 128) * 128
     if mn_ % 128:
@@ -213,15 +212,15 @@ def copy_source_desc(layout: Any, shape: Any = "32x128b", start_address: Any = 0
     """
     who = "copy_source_desc"
     if not isinstance(shape, str) or shape not in COPY_SHAPES:
-        raise DescriptorError(f"{who}: shape={shape!r} is not a tcgen05.cp shape (shapes: {', '.join(COPY_SHAPES)})")
+        raise DescriptorError(f"{who}: shape={fmt(shape)} is not a tcgen05.cp shape (shapes: {', '.join(COPY_SHAPES)})")
     rows, bits = COPY_SHAPES[shape]
     if not isinstance(layout, Layout) or layout.rank() != 2 or layout.is_symbolic():
-        raise DescriptorError(f"{who}: expected an integer rank-2 Layout (row, byte) -> byte offset, got {layout!r}")
+        raise DescriptorError(f"{who}: expected an integer rank-2 Layout (row, byte) -> byte offset, got {fmt(layout)}")
     if (int(layout[0].size()), int(layout[1].size())) != (rows, bits // 8):
         raise DescriptorError(f"{who}: a {shape} source is {rows} rows x {bits // 8} bytes, the layout is "
                               f"{layout[0].size()} x {layout[1].size()}")
     if isinstance(start_address, bool) or not isinstance(start_address, (int, np.integer)) or start_address < 0:
-        raise DescriptorError(f"{who}: start_address must be a non-negative int, got {start_address!r}")
+        raise DescriptorError(f"{who}: start_address must be a non-negative int, got {fmt(start_address)}")
     first16, cols = _split_leaves(_leaves(layout, 1), 16)
     if _single_stride(first16, who, "first 16 bytes of a row") != 1:
         raise DescriptorError(f"{who}: each row's first 16 bytes must be contiguous (one core-matrix row), got "

@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 
 from ...core.composed import ComposedLayout, SwizzledSmemLayout
 from ...errors import DescriptorError
+from ...limits import fmt
 from ..smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
 from ..swizzle_modes import MMA_MODES, SwizzleMode
 from ..wgmma import CANONICAL_LAYOUTS as _SM90_TABLE
@@ -129,10 +130,10 @@ class UmmaSmemDescriptor(SmemDescriptorBase):
         who = "UmmaSmemDescriptor"
         if isinstance(self.lbo_mode, bool) or not isinstance(self.lbo_mode, int) or self.lbo_mode not in (0, 1):
             raise DescriptorError(f"{who}: lbo_mode must be 0 (relative byte offset) or 1 (absolute byte "
-                                  f"address), got {self.lbo_mode!r}")
+                                  f"address), got {fmt(self.lbo_mode)}")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version != 1:
             raise DescriptorError(f"{who}: bits 46-48 are the fixed constant 0b001 (version 1), got "
-                                  f"{self.version!r}")
+                                  f"{fmt(self.version)}")
         if self.lbo_mode == 1:
             if self.swizzle is not SwizzleMode.B128:
                 raise DescriptorError(f"{who}: lbo_mode=1 (absolute LBO address) is supported only with the "

@@ -12,7 +12,8 @@ from typing import Any
 
 from ...arch import atoms
 from ...errors import LayoutError, LayoutValueError
-from ._common import defines
+from ...limits import fmt
+from ._common import defines, subparsers
 
 __all__ = ["register"]
 
@@ -31,7 +32,7 @@ def _origins(text: str | None) -> list[tuple[int, int]] | None:
         try:
             r, c = (int(x, 0) for x in part.split(","))
         except ValueError:
-            raise LayoutValueError(f"--matrix-origins expects 'row,col;row,col;...', got {text!r}") from None
+            raise LayoutValueError(f"--matrix-origins expects 'row,col;row,col;...', got {fmt(text)}") from None
         out.append((r, c))
     return out
 
@@ -149,7 +150,7 @@ def _explain_reads(lay: Any, args: argparse.Namespace) -> list[str]:
     try:
         threads = [int(x) for x in args.threads.split(",")]
     except ValueError:
-        raise LayoutValueError(f"analyze explain: --threads must be comma-separated integers, got {args.threads!r}") \
+        raise LayoutValueError(f"analyze explain: --threads must be comma-separated integers, got {fmt(args.threads)}") \
             from None
     return atoms.thread_reads(args.atom, args.operand,
                               atoms.operand_addresses(lay, args.element_bits, swizzle_unit=_unit(args)), threads)
@@ -207,6 +208,7 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 
 def register(sub: Any) -> None:
     """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object."""
+    sub = subparsers(sub, "analyze.register")
     a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",
                        description="Analyses of shared-memory layouts (see docs/analysis.md).")
     asub = a.add_subparsers(dest="analysis", metavar="ANALYSIS")

@@ -14,6 +14,8 @@ from typing import Any
 
 from ... import codegen
 from ...errors import LayoutError
+from ...limits import fmt as fmt_value
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -24,7 +26,7 @@ def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text)
     except OSError as e:
-        raise LayoutError(f"codegen: cannot write {path!r}: {e.strerror or e}") from None
+        raise LayoutError(f"codegen: cannot write {fmt_value(path)}: {e.strerror or e}") from None
 
 
 def _cmd_codegen(args: argparse.Namespace) -> int:
@@ -43,6 +45,7 @@ def _cmd_codegen(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``codegen`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "codegen.register")
     h = sub.add_parser(
         "codegen", help="kernel constants (descriptors, K-step advances, TMA boxes, CuTe types) from a spec",
         description="Read a TOML or JSON spec (kernel, arch, operands A/B with tile MNxK, dtype, major, swizzle, "

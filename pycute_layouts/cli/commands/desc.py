@@ -27,11 +27,13 @@ from ... import codegen
 from ...arch import atoms, umma
 from ...arch.instruction import check_instruction_mn, instruction_mn, smem_desc_fields
 from ...arch.swizzle_choice import choose_swizzle
+from ...codegen.constants import OperandConstants
 from ...codegen.spec import parse_arch, swizzle_field, tile_field
 from ...core.composed import swizzle_forms
 from ...core.notation import parse
 from ...errors import LayoutError
-from ._common import defines, int0
+from ...limits import check_type, fmt
+from ._common import defines, int0, subparsers
 
 __all__ = ["register", "format_desc"]
 
@@ -51,6 +53,9 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     >>> print(format_desc(describe_operand("sm90", "MN", "64B", "bf16", (64, 16))).splitlines()[6])
     LBO          : 1024 B, encoded 64 (16-byte units; bits 16-29)
     """
+    check_type("format_desc", "oc", oc, OperandConstants)
+    check_type("format_desc", "instruction_note", instruction_note, str)
+    check_type("format_desc", "swizzle_reason", swizzle_reason, str)
     d = oc.descriptor
     unit = "wgmma.mma_async" if oc.arch == "sm90" else "tcgen05.mma"
     dt = oc.dtype.name if oc.dtype else f"{oc.element_bits}-bit"
@@ -263,7 +268,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     a = atoms.mma_atom(args.atom)
     op = (args.operand or "A").upper()
     if op not in ("A", "B"):
-        raise LayoutError(f"desc: --operand must be A or B, got {args.operand!r}")
+        raise LayoutError(f"desc: --operand must be A or B, got {fmt(args.operand)}")
     rows, k = a.tile_shape(op)
     if a.name.startswith("SM80_"):
         raise LayoutError(f"desc: --atom {a.name} is an mma.sync atom: it reads A and B from registers (filled by "
@@ -275,7 +280,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
     try:
         threads = [int(x) for x in args.threads.split(",")]
     except ValueError:
-        raise LayoutError(f"desc: --threads must be comma-separated integers, got {args.threads!r}") from None
+        raise LayoutError(f"desc: --threads must be comma-separated integers, got {fmt(args.threads)}") from None
     bad = [t for t in threads if not 0 <= t < a.num_threads]
     if bad:
         raise LayoutError(f"desc: --threads {bad} outside [0, {a.num_threads}) of {a.name}")
@@ -285,6 +290,7 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
 
 def register(sub: Any) -> None:
     """Add the ``desc`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "desc.register")
     h = sub.add_parser(
         "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",
         description="Shared-memory matrix descriptor of one operand: build the tile from the swizzle atom "

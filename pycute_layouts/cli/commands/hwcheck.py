@@ -18,6 +18,7 @@ from typing import Any
 
 from ... import hwcheck
 from ...errors import LayoutError
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -55,6 +56,7 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``hwcheck`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "hwcheck.register")
     s = sub.add_parser("hwcheck", help="generate GPU hardware checks / verify a GPU result file",
                        description="Generate the CUDA hardware checks from the library (--emit DIR) or recompute every "
                                    "prediction for a GPU result file (--verify RESULTS.json; exit 1 on any mismatch).")

@@ -19,8 +19,9 @@ from typing import Any
 
 from ... import proofs
 from ...errors import ProofError
+from ...limits import fmt
 from ...proofs.model import ARCHS, ELEMENT_BITS, MAJORS
-from ._common import int0
+from ._common import int0, subparsers
 
 __all__ = ["register"]
 
@@ -41,13 +42,13 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     try:
         bits = tuple(int(b, 0) if isinstance(b, str) else b for b in bits)
     except ValueError:
-        raise ProofError(f"--bits: expected integers such as 8,16,32, got {args.bits!r}") from None
+        raise ProofError(f"--bits: expected integers such as 8,16,32, got {fmt(args.bits)}") from None
     if args.pairing:
         mode, major, b, arch = args.pairing
         try:
             b = int(b, 0)
         except ValueError:
-            raise ProofError(f"--pairing: element bits must be an integer, got {b!r}") from None
+            raise ProofError(f"--pairing: element bits must be an integer, got {fmt(b)}") from None
         r = proofs.prove_tma_matches_wgmma(mode, major, b, arch, method=args.method, wgmma_swizzle=args.wgmma_swizzle,
                                            dst_address=args.dst)
         if args.json:
@@ -71,6 +72,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``prove`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "prove.register")
 
     h = sub.add_parser(
         "prove", help="prove that TMA swizzle modes produce the bytes wgmma/tcgen05 read (table of all pairings)",

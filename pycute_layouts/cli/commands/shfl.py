@@ -12,7 +12,7 @@ from typing import Any
 
 from ...arch import shfl as shfl_mod
 from ...errors import LayoutError
-from ._common import int0
+from ._common import int0, subparsers
 
 __all__ = ["register"]
 
@@ -48,6 +48,7 @@ def _cmd_shfl(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``shfl`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "shfl.register")
     h = sub.add_parser("shfl", help="SHFL lane map: source lane and predicate for each of the 32 lanes",
                        description="Lane map of SASS SHFL.mode with Sb (5-bit index) and Sc (mask<<8 | clamp).")
     h.add_argument("mode", help="IDX, UP, DOWN or BFLY")

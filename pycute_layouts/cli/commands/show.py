@@ -38,9 +38,10 @@ from ...arch import atoms
 from ...core.notation import parse
 from ...errors import LayoutValueError
 from ...limits import MAX_TABLE_CELLS, check_budget
+from ...limits import fmt as fmt_value
 from ...render import grid_table, picture, picture_values, to_png, to_svg, to_tikz
 from ...render import tv as render_tv
-from ._common import defines
+from ._common import defines, subparsers
 
 __all__ = ["register"]
 
@@ -54,7 +55,7 @@ def _write(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
-        raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+        raise LayoutValueError(f"cannot write {fmt_value(path)}: {e.strerror or e}") from None
 
 
 def _atom_text(a: Any) -> tuple[str, dict]:
@@ -99,7 +100,7 @@ def _cmd_atom(args: argparse.Namespace) -> int:
         try:
             tile = tuple(int(x) for x in args.tile.lower().split("x"))
         except ValueError:
-            raise LayoutValueError(f"show: --tile must be ROWSxCOLS, got {args.tile!r}") from None
+            raise LayoutValueError(f"show: --tile must be ROWSxCOLS, got {fmt_value(args.tile)}") from None
     operand = args.operand or "C"
     pic = render_tv.atom_picture(a, operand, tile, element_bits=args.element_bits, title=args.title)
     written = []
@@ -112,7 +113,7 @@ def _cmd_atom(args: argparse.Namespace) -> int:
             try:
                 to_png(pic, path)
             except OSError as e:
-                raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+                raise LayoutValueError(f"cannot write {fmt_value(path)}: {e.strerror or e}") from None
         written.append({"format": fmt, "path": os.fspath(path)})
     if args.json:
         print(json.dumps({"atom": a.name, "operand": operand, "rows": pic.nrows, "columns": pic.ncols,
@@ -164,7 +165,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             try:
                 to_png(obj, path, **opts)
             except OSError as e:
-                raise LayoutValueError(f"cannot write {path!r}: {e.strerror or e}") from None
+                raise LayoutValueError(f"cannot write {fmt_value(path)}: {e.strerror or e}") from None
         written.append({"format": fmt, "path": os.fspath(path)})
     if args.json:
         print(json.dumps({"layout": str(obj), "rows": pic.nrows, "columns": pic.ncols, "cell": args.cell,
@@ -178,6 +179,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``show`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "show.register")
     s = sub.add_parser(
         "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
         description="Print a layout as a table (CuTe's print_layout), or write pictures of it: one cell per element "

@@ -30,7 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from ...arch.tma import TiledTensorMap
 from ...errors import TensorMapError
+from ...limits import check_count, check_type, fmt
+from ._common import subparsers
 
 __all__ = ["register", "int_list", "placement_grid", "format_grid"]
 
@@ -41,7 +44,8 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
     >>> int_list("64,0x10", "--box-dim"), int_list("64x64", "--box-dim"), int_list("8192", "--global-strides")
     ((64, 16), (64, 64), (8192,))
     """
-    t = text.strip()
+    check_type("int_list", "what", what, str, TensorMapError)
+    t = check_type(what, "the value", text, str, TensorMapError).strip()
     if "," not in t and "x" in t.lower() and not t.lower().startswith("0x"):
         items = t.lower().split("x")
     else:
@@ -51,7 +55,7 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
         try:
             out.append(int(x.strip(), 0))
         except ValueError:
-            raise TensorMapError(f"{what}: expected comma-separated integers (decimal or 0x hex), got {text!r}") \
+            raise TensorMapError(f"{what}: expected comma-separated integers (decimal or 0x hex), got {fmt(text)}") \
                 from None
     return tuple(out)
 
@@ -60,7 +64,7 @@ def _int(text: str, what: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise TensorMapError(f"{what}: expected an integer (decimal or 0x hex), got {text!r}") from None
+        raise TensorMapError(f"{what}: expected an integer (decimal or 0x hex), got {fmt(text)}") from None
 
 
 def placement_grid(m: Any, dst_address: int, direction: str = "load") -> tuple[int, int, np.ndarray]:
@@ -79,6 +83,7 @@ def placement_grid(m: Any, dst_address: int, direction: str = "load") -> tuple[i
     """
     from ...arch.swizzle_modes import SwizzleMode
 
+    check_type("placement_grid", "m", m, TiledTensorMap, TensorMapError)
     placed = m.smem_layout(dst_address=dst_address, direction=direction).reshape(-1) + dst_address
     cell = 8 if m.swizzle is SwizzleMode.B128_ATOM_32B_FLIP_8B else 16
     src = np.arange(placed.size, dtype=np.int64)[::cell]
@@ -99,6 +104,11 @@ def format_grid(cell: int, first: int, grid: np.ndarray, lines: int) -> str:
      0x0000 |  0  1  2  3  4  5  6  7
      0x0080 |  1  0  3  2  5  4  7  .
     """
+    check_count("format_grid", "cell", cell, 1, 128, TensorMapError)
+    check_count("format_grid", "first", first, 0, None, TensorMapError)
+    check_count("format_grid", "lines", lines, 0, None, TensorMapError)
+    if not isinstance(grid, np.ndarray) or grid.ndim != 2 or grid.dtype.kind not in "iu":
+        raise TensorMapError(f"format_grid: grid must be a 2-D integer array, got {fmt(grid)}")
     ncol = grid.shape[1]
     w = max(2, len(str(ncol - 1)))
     aw = max(4, len(f"{first + 128 * (grid.shape[0] - 1):x}"))
@@ -155,7 +165,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     m = _map_from_args(args)
     direction = args.direction
     if direction not in ("load", "store"):
-        raise TensorMapError(f"--direction must be 'load' or 'store', got {direction!r}")
+        raise TensorMapError(f"--direction must be 'load' or 'store', got {fmt(direction)}")
     found = m.violations(direction, arch=None if args.arch == "any" else args.arch)
     if found:
         if args.json:
@@ -281,6 +291,7 @@ def register(sub: Any) -> None:
     >>> import argparse
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     """
+    sub = subparsers(sub, "tma.register")
     t = sub.add_parser(
         "tma", help="check cuTensorMapEncodeTiled parameters and show the smem placement, or plan a tensor map",
         description="Validate cuTensorMapEncodeTiled parameters (every violated rule is listed) and show where "
