@@ -58,8 +58,9 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import HwCheckError
 
-__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "COPY_CASES", "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES",
-           "REGS_WORDS", "Case", "cases", "emit", "check_case", "verify"]
+__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "MORE_MMA_SYNC_CASES", "DOT_CASES", "CP_ASYNC_ATOM_CASES", "COPY_CASES",
+           "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES", "REGS_WORDS", "Case", "cases", "emit", "check_case",
+           "verify", "sync_operands", "exact", "lane_atom_thread"]
 
 #: (case name, atom name) of every wgmma case.
 WGMMA_CASES = (
