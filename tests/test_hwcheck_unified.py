@@ -209,7 +209,7 @@ def test_cli_exit_codes(tmp_path: Path, data: dict) -> None:
 
 def test_emit_writes_every_source(tmp_path: Path) -> None:
     counts = hwcheck.emit(tmp_path)
-    assert counts["atom"] == 109 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
+    assert counts["atom"] == 112 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
     for f in ("hwcheck_cases.cuh", "hwcheck_codegen.cuh", "hwcheck_data.bin", "plan.json", "atoms_cases.cuh",
               "atoms_plan.json", "banks_cases.cuh", "banks_plan.json", "gemm_configs.cuh", "gemm_plan.json"):
         assert (tmp_path / f).is_file(), f
@@ -248,7 +248,7 @@ def more() -> dict:
 
 def _new_names() -> set[str]:
     return ({f"mma.sync/{a}" for a in atoms_check.MORE_MMA_SYNC_CASES} | {f"dot/{a}" for a in atoms_check.DOT_CASES}
-            | {f"cp.async.atom/{a}" for a in atoms_check.CP_ASYNC_ATOM_CASES})
+            | {f"cp.async.atom/{a}" for a in atoms_check.CP_ASYNC_ATOM_CASES} | {n for n, _, _ in atoms_check.SPARSE_CASES})
 
 
 def test_more_atoms_every_value_held_on_the_h100(more: dict) -> None:
@@ -256,15 +256,15 @@ def test_more_atoms_every_value_held_on_the_h100(more: dict) -> None:
     assert m["date"] == "2026-11-26" and m["device"] == "NVIDIA H100 80GB HBM3" and m["programs"]["atoms"]["cc"] == "9.0"
     assert m["driver_version"] == "580.159.04" and "sm_90a" in m["nvcc_flags"]
     rows, _ = hwcheck.verify(more)
-    assert len(rows) == 109 and {r["kind"] for r in rows} == {"atom"} and all(r["ok"] for r in rows)
-    assert sum(int(r["detail"].split()[0]) for r in rows) == 184992          # values compared, every one equal
+    assert len(rows) == 112 and {r["kind"] for r in rows} == {"atom"} and all(r["ok"] for r in rows)
+    assert sum(int(r["detail"].split()[0]) for r in rows) == 191136          # values compared, every one equal
     new = [r for r in rows if r["id"].split("/", 1)[1] in _new_names()]
-    assert len(new) == 29 + 1 + 16 == len(_new_names())
-    assert sum(int(r["detail"].split()[0]) for r in new) == 49504              # of which the new atoms (cp.async: bits)
-    arches = {n.split("/")[1].split("_")[0] for n in _new_names()}
+    assert len(new) == 29 + 1 + 16 + 3 == len(_new_names())
+    assert sum(int(r["detail"].split()[0]) for r in new) == 55648              # of which the new atoms (cp.async: bits)
+    arches = {n.split("/")[1].split("_")[0] for n in _new_names() if not n.startswith("wgmma.sp/")}
     assert arches == {"SM61", "SM70", "SM75", "SM80", "SM89", "SM90"}
     r = run_cli("hwcheck", "--verify", str(ATOMS_MORE))
-    assert r.returncode == 0 and re.search(r"^atom\s+109\s+0$", r.stdout, re.M), r.stdout[-300:]
+    assert r.returncode == 0 and re.search(r"^atom\s+112\s+0$", r.stdout, re.M), r.stdout[-300:]
 
 
 def test_more_atoms_sass(more: dict) -> None:
@@ -286,6 +286,8 @@ def test_more_atoms_sass(more: dict) -> None:
     assert ops("mma.sync/SM70_8x8x4_F32F16F16F32_TN") == {}                  # m8n8k4: no tensor-core op on sm_90
     assert ops("cp.async.atom/SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>")["LDGSTS.E.BYPASS.128"] == 1
     assert ops("cp.async.atom/SM80_CP_ASYNC_CACHEALWAYS<uint64_t>")["LDGSTS.E.64"] == 1
+    assert ops("wgmma.sp/bf16/SS/N64/sel0")["HGMMA.SP.64x64x32.F32.BF16"] == 1              # native sparse wgmma
+    assert ops("wgmma.sp/bf16/SS/N16/sel1")["HGMMA.SP.64x16x32.F32.BF16"] == 1
 
 
 @pytest.mark.parametrize("name,field,bad", [
@@ -339,3 +341,23 @@ def test_more_atoms_operands_are_exact_and_emitted(tmp_path: Path) -> None:
                 "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64",
                 "dp4a.s32.s32", "cp.async.cg.shared.global [%0], [%1], 16, %2;", "cp.async.ca.shared.global [%0], [%1], 8;"):
         assert ptx in src, ptx
+
+
+@pytest.mark.parametrize("field,bad", [
+    ("layout_e", "((2,2,8,4),(16,2)):((1024,0,1,16),(64,512))"),     # the two rows of a thread swapped with K
+    ("layout_e", "((2,2,8,4),(16,2)):((1024,0,16,1),(64,8))"),       # lane group and warp strides exchanged
+    ("layout_c", "((4,8,4),(2,2,8)):((128,1,16),(8,64,512))"),
+])
+def test_sparse_wgmma_planted_faults_are_caught(more: dict, field: str, bad: str) -> None:
+    """Sparse wgmma: a changed metadata layout or accumulator layout no longer agrees with the H100's answer."""
+    name = "wgmma.sp/bf16/SS/N64/sel0"
+    c = next(c for c in atoms_check.cases() if c.name == name)
+    assert str(c.atom.layout_e) == "((2,2,8,4),(16,2)):((1024,0,1,16),(64,8))"
+    obs = next(o for o in more["cases"] if o.get("name") == name)
+    assert atoms_check.check_case(c, obs["out"]) == (4096, [])
+    wrong = dataclasses.replace(c, atom=dataclasses.replace(c.atom, **{field: parse(bad)}))
+    n, errs = atoms_check.check_case(wrong, obs["out"])
+    assert errs
+    obs2 = copy.deepcopy(obs)
+    obs2["out"][5] = obs2["out"][6]
+    assert atoms_check.check_case(c, obs2["out"])[1]

@@ -33,6 +33,11 @@ Every kernel is generated from the library's values (nothing below is a typed ta
 * **dp4a** (``SM61_DP4A``): lane t's B is one-hot at element ``t % 4``, A's element k holds ``k + 1``; D must be ``t % 4 + 1``.
 * **cp.async atoms** (``SM80_CP_ASYNC_*``): lane t copies value t; bit ``DstLayout(0, b)`` of the destination must hold
   bit ``SrcLayout(0, b)`` of the source (every bit compared; _ZFILL lanes with src-size 0 must read zeros).
+* **sparse wgmma** (``SM90::GMMA::SPARSE::GMMA_64xNx32_F32BF16BF16_SS``, sparsity selector 0 and 1): A is 2:4 sparse
+  (row m, K group g keeps the pair :func:`sparse_pair`; the compressed A holds 1, 2), B's row n is nonzero only in
+  K group ``n % 8`` (``B[n, k] = k % 4 + 1``), so ``D(m, n)`` names the pair of row m, group ``n % 8``. Each thread's
+  metadata register is placed by ``atom.layout_e`` (byte j = values 8j..8j+7, CuTe's ``sparse_elem<8, uint8_t>``);
+  value ``v`` of thread ``t`` must hold ``D`` of ``layout_c(t, v)``.
 
 Written by ``pycute-layouts hwcheck --emit DIR`` (``atoms_cases.cuh``, ``atoms_plan.json``), run by
 ``examples/hardware/run.sh`` (``examples/hardware/atoms/atoms.cu``); :func:`verify` re-checks a result.
@@ -40,6 +45,7 @@ Written by ``pycute-layouts hwcheck --emit DIR`` (``atoms_cases.cuh``, ``atoms_p
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import struct
@@ -155,11 +161,11 @@ def cases() -> list[Case]:
 
     Pre:  none.
     Post: unique names; kinds ``wgmma``, ``wgmma_tiled``, ``mma_sync``, ``dot``, ``ldsm``, ``stsm``, ``ldsm_tile``,
-    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms).
+    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``.
 
     >>> cs = cases()
     >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:4]
-    (109, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'ldsm'])
+    (112, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'ldsm'])
     """
     out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
@@ -175,6 +181,7 @@ def cases() -> list[Case]:
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MORE_MMA_SYNC_CASES]
     out += [Case(f"dot/{a}", "dot", atoms.mma_atom(a)) for a in DOT_CASES]
     out += [Case(f"cp.async.atom/{a}", "cp_async_atom", atoms.copy_atom(a)) for a in CP_ASYNC_ATOM_CASES]
+    out += [Case(n, "wgmma_sp", atoms.mma_atom(a)) for n, a, _ in SPARSE_CASES]
     return out
 
 
@@ -830,6 +837,10 @@ def emit(outdir: Path) -> dict:
         elif c.kind == "dot":
             img, a_bytes, regs, threads, words = b"", 0, dot_values(c.atom), 32, 32
             src.append(_dot_kernel(i, c))
+        elif c.kind == "wgmma_sp":
+            img = sparse_image(c.atom)
+            a_bytes, regs, threads, words = 2048, sparse_e_registers(c.atom), 128, 128 * c.atom.shape_mnk[1] // 2
+            src.append(_wgmma_sp_kernel(i, c, next(sel for n, _, sel in SPARSE_CASES if n == c.name)))
         elif c.kind == "cp_async_atom":
             img = cp_async_atom_image(c)
             a_bytes, regs, threads, words = len(img), [], 32, len(img) // 4
@@ -866,6 +877,143 @@ def emit(outdir: Path) -> dict:
     (outdir / "atoms_cases.cuh").write_text("\n".join(src) + "\n")
     (outdir / "atoms_plan.json").write_text(json.dumps(plan, indent=1) + "\n")
     return {"cases": plan}
+
+
+# --------------------------------------------------------------------------------------------------
+# sparse wgmma (SM90::GMMA::SPARSE, 2:4 A with the metadata operand E)
+
+#: (case name, atom, sparsity selector) of the sparse wgmma cases (16-bit A: metadata ELayout_64x32).
+SPARSE_CASES = (
+    ("wgmma.sp/bf16/SS/N16/sel0", "SM90::GMMA::SPARSE::GMMA_64x16x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 0),
+    ("wgmma.sp/bf16/SS/N16/sel1", "SM90::GMMA::SPARSE::GMMA_64x16x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 1),
+    ("wgmma.sp/bf16/SS/N64/sel0", "SM90::GMMA::SPARSE::GMMA_64x64x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 0),
+)
+#: sha256 (first 16 hex digits) of ``str(sparse_e_registers(atom))`` as the 2026-11-26 H100 run used them (every
+#: sparse case: one ELayout_64x32). The kernels take the metadata registers the library placed at emit time, so a
+#: later change of ``layout_e`` shows here: the GPU's answer then no longer speaks for the new layout.
+SPARSE_E_RUN_SHA = "40039da8f2c1409c"
+#: the 2:4 index pairs (i0 < i1) a metadata nibble ``i0 | i1 << 2`` can name
+SPARSE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+def sparse_pair(m: int, g: int) -> tuple[int, int]:
+    """The nonzero positions of row ``m``, K group ``g`` (4 logical elements) of a sparse case's A (varies by row and group)."""
+    return SPARSE_PAIRS[(5 * m + g + 3 * (g // 4) + m // 8) % 6]
+
+
+def sparse_predicted(m: int, n: int) -> int:
+    """``D(m, n)``: B's row n is nonzero only in K group ``n % 8`` (``B[n, k] = k % 4 + 1``), A's kept pair is (1, 2)."""
+    i0, i1 = sparse_pair(m, n % 8)
+    return (i0 + 1) + 2 * (i1 + 1)
+
+
+def sparse_e_registers(atom: Any) -> list[int]:
+    """The metadata register of each of the 128 threads, placed by ``atom.layout_e``.
+
+    CuTe's metadata type is ``sparse_elem<8, uint8_t>``: byte ``j`` of the register is values ``8j .. 8j+7``, the 8
+    logical A elements ``layout_e(t, 8j) + 64 i`` (row m, K ``k0 .. k0+7``: two groups of 4); its nibbles are
+    ``i0 | i1 << 2`` of groups ``k0 / 4`` and ``k0 / 4 + 1``.
+    """
+    lay = atom.layout_e
+    out = []
+    for t in range(128):
+        word = 0
+        for j in range(4):
+            idx = int(lay(t, 8 * j))
+            if any(int(lay(t, 8 * j + i)) != idx + 64 * i for i in range(8)):
+                raise HwCheckError(f"atoms_check: {atom.name}'s ELayout byte {j} of thread {t} is not 8 K-consecutive elements")
+            m, g0 = idx % 64, idx // 64 // 4
+            for h in range(2):
+                i0, i1 = sparse_pair(m, g0 + h)
+                word |= (i0 | i1 << 2) << (8 * j + 4 * h)
+        out.append(word)
+    return out
+
+
+def sparse_b_layout(n: int) -> Layout:
+    """B's K-major unswizzled canonical layout for K = 32 16-bit elements (4 core matrices along K)."""
+    return Layout(((8, n // 8), (8, 4)), ((8, 256), (1, 64)))
+
+
+def sparse_image(atom: Any) -> bytes:
+    """A compressed (64 x 16: the kept pair of every group holds 1, 2) then B (N x 32), as bf16 in shared memory."""
+    n = atom.shape_mnk[1]
+    img = bytearray(64 * 16 * 2 + n * 32 * 2)
+    la, lb = smem_layout(64, 16), sparse_b_layout(n)
+    for m in range(64):
+        for kk in range(16):
+            off = int(la(m, kk)) * 2
+            img[off:off + 2] = encode(1 + kk % 2, 16, "bf16").to_bytes(2, "little")
+    for r in range(n):
+        for kk in range(32):
+            off = 2048 + int(lb(r, kk)) * 2
+            img[off:off + 2] = encode(kk % 4 + 1 if kk // 4 == r % 8 else 0, 16, "bf16").to_bytes(2, "little")
+    return bytes(img)
+
+
+def _wgmma_sp_kernel(i: int, c: Case, sel: int) -> str:
+    a = c.atom
+    n = a.shape_mnk[1]
+    regs = n // 2
+    desc_a = make_smem_desc(smem_layout(64, 16), "K", 16).encode()
+    desc_b = make_smem_desc(sparse_b_layout(n), "K", 16).encode()
+    dl = ",".join(f"%{j}" for j in range(regs))
+    outs = ", ".join(f'"+f"(d[{j}])' for j in range(regs))
+    return f"""
+// case {i}: {c.name}: {a.name}, metadata from layout_e, sparsity selector {sel}
+__global__ void __launch_bounds__(128, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t* e_regs,
+                                                  uint32_t* out) {{
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += 128) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += 128) smem[{B_OFFSET_BYTES} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {B_OFFSET_BYTES}) >> 4) & 0x3FFF);
+  const uint32_t e = e_regs[threadIdx.x];
+  float d[{regs}];
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) d[j] = 0.f;
+  const uint32_t scale_d = 0;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{regs + 4}, 0;\\n"
+               "wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.bf16.bf16 {{{dl}}}, "
+               "%{regs}, %{regs + 1}, %{regs + 2}, %{regs + 3}, p, 1, 1, 0, 0;\\n}}\\n"
+               : {outs}
+               : "l"(da), "l"(db), "r"(e), "n"({sel}), "r"(scale_d));
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) out[threadIdx.x * {regs} + j] = __float_as_uint(d[j]);
+}}
+"""
+
+
+def check_sparse(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(values compared, disagreements) of a sparse wgmma case: value v of thread t holds D of ``layout_c(t, v)``."""
+    a = c.atom
+    n = a.shape_mnk[1]
+    vals = n // 2
+    errs: list[str] = []
+    cnt = 0
+    try:
+        sha = hashlib.sha256(str(sparse_e_registers(a)).encode()).hexdigest()[:16]
+    except HwCheckError as e:
+        sha = str(e)
+    if sha != SPARSE_E_RUN_SHA:
+        errs.append(f"{c.name}: the metadata registers the library's layout_e {a.layout_e} places today ({sha}) differ "
+                    f"from those the GPU ran with ({SPARSE_E_RUN_SHA}): the observation no longer confirms layout_e")
+    for t in range(128):
+        for v in range(vals):
+            idx = int(a.layout_c(t, v))
+            m, nn = idx % 64, idx // 64
+            got, want = _float(out[t * vals + v]), sparse_predicted(m, nn)
+            cnt += 1
+            if got != want and len(errs) < 8:
+                errs.append(f"{c.name}: thread {t} value {v} = C({m},{nn}) holds {got:g}, the metadata placed by layout_e "
+                            f"(pair {sparse_pair(m, nn % 8)} of row {m}, group {nn % 8}) gives {want}")
+    return cnt, errs
 
 
 # --------------------------------------------------------------------------------------------------
@@ -959,6 +1107,8 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
                             "pairs with B's one-hot element")
     elif c.kind == "cp_async_atom":
         return check_cp_async_atom(c, out)
+    elif c.kind == "wgmma_sp":
+        return check_sparse(c, out)
     elif c.kind == "wgmma_tiled":
         bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
         tv = c.atom.partition("C", (bm, n))
