@@ -27,6 +27,7 @@ from pycute_layouts.hwcheck import atoms_check, gemm
 ROOT = Path(__file__).resolve().parents[1]
 HW = ROOT / "examples" / "hardware"
 RESULTS = HW / "results" / "hwcheck-h100-2026-11-26.json"
+ATOMS_MORE = HW / "results" / "hwcheck-h100-2026-11-26-atoms.json"   # run.sh with HWCHECK_PARTS=atoms
 ATOMS_2025 = HW / "atoms" / "results" / "atoms-h100-2026-11-25.json"
 BANKS_2021 = HW / "banks" / "results" / "banks-h100-2026-11-21.json"
 EXE = shutil.which("pycute-layouts")
@@ -208,7 +209,7 @@ def test_cli_exit_codes(tmp_path: Path, data: dict) -> None:
 
 def test_emit_writes_every_source(tmp_path: Path) -> None:
     counts = hwcheck.emit(tmp_path)
-    assert counts["atom"] == 63 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
+    assert counts["atom"] == 112 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
     for f in ("hwcheck_cases.cuh", "hwcheck_codegen.cuh", "hwcheck_data.bin", "plan.json", "atoms_cases.cuh",
               "atoms_plan.json", "banks_cases.cuh", "banks_plan.json", "gemm_configs.cuh", "gemm_plan.json"):
         assert (tmp_path / f).is_file(), f
@@ -233,3 +234,130 @@ def test_gemm_configs_are_valid_kernels() -> None:
         kc = gemm.gemm_constants(cfg)
         assert codegen.kernel_violations(kc) == ()
         assert kc.operand("A").k_steps == kc.operand("B").k_steps
+
+
+# --------------------------------------------------------------------------------------------------
+# the atoms of every generation sm_90 executes (the second H100 run of 2026-11-26, HWCHECK_PARTS=atoms)
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def more() -> dict:
+    return json.loads(ATOMS_MORE.read_text())
+
+
+def _new_names() -> set[str]:
+    return ({f"mma.sync/{a}" for a in atoms_check.MORE_MMA_SYNC_CASES} | {f"dot/{a}" for a in atoms_check.DOT_CASES}
+            | {f"cp.async.atom/{a}" for a in atoms_check.CP_ASYNC_ATOM_CASES} | {n for n, _, _ in atoms_check.SPARSE_CASES})
+
+
+def test_more_atoms_every_value_held_on_the_h100(more: dict) -> None:
+    m = more["meta"]
+    assert m["date"] == "2026-11-26" and m["device"] == "NVIDIA H100 80GB HBM3" and m["programs"]["atoms"]["cc"] == "9.0"
+    assert m["driver_version"] == "580.159.04" and "sm_90a" in m["nvcc_flags"]
+    rows, _ = hwcheck.verify(more)
+    assert len(rows) == 112 and {r["kind"] for r in rows} == {"atom"} and all(r["ok"] for r in rows)
+    assert sum(int(r["detail"].split()[0]) for r in rows) == 191136          # values compared, every one equal
+    new = [r for r in rows if r["id"].split("/", 1)[1] in _new_names()]
+    assert len(new) == 29 + 1 + 16 + 3 == len(_new_names())
+    assert sum(int(r["detail"].split()[0]) for r in new) == 55648              # of which the new atoms (cp.async: bits)
+    arches = {n.split("/")[1].split("_")[0] for n in _new_names() if not n.startswith("wgmma.sp/")}
+    assert arches == {"SM61", "SM70", "SM75", "SM80", "SM89", "SM90"}
+    r = run_cli("hwcheck", "--verify", str(ATOMS_MORE))
+    assert r.returncode == 0 and re.search(r"^atom\s+112\s+0$", r.stdout, re.M), r.stdout[-300:]
+
+
+def test_more_atoms_sass(more: dict) -> None:
+    """What sm_90 runs for each: native DMMA / IDP / BMMA / IMMA; 4-bit, XOR-popc, fp8 and m8n8k4 emulated."""
+    sass = more["meta"]["sass"]["atoms"]
+    by_name = {c.name: i for i, c in enumerate(atoms_check.cases())}
+
+    def ops(name: str) -> dict:
+        return next(v for k, v in sass.items() if re.search(rf"case{by_name[name]}P", k))
+
+    assert ops("mma.sync/SM90_16x8x16_F64F64F64F64_TN") == {"DMMA.16x8x16": 1}
+    assert ops("mma.sync/SM80_8x8x4_F64F64F64F64_TN") == {"DMMA.8x8x4": 1}
+    assert ops("dot/SM61_DP4A") == {"IDP.4A.S8.S8": 1}
+    assert ops("mma.sync/SM80_16x8x256_S32U1U1S32_TN_ANDPOPC") == {"BMMA.168256.AND.POPC": 1}
+    assert ops("mma.sync/SM80_16x8x256_S32U1U1S32_TN_XORPOPC") == {"BMMA.168256.AND.POPC": 2}   # XOR from two ANDs
+    assert ops("mma.sync/SM80_16x8x64_S32S4U4S32_TN") == {"IMMA.16832.S8.U8": 2}              # 4-bit widened to 8
+    assert ops("mma.sync/SM89_16x8x32_F16E5M2E5M2F16_TN") == {"HMMA.16816.F16": 2}            # fp8 through f16
+    assert ops("mma.sync/SM75_16x8x8_F32F16F16F32_TN") == {"HMMA.1688.F32": 1}
+    assert ops("mma.sync/SM70_8x8x4_F32F16F16F32_TN") == {}                  # m8n8k4: no tensor-core op on sm_90
+    assert ops("cp.async.atom/SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>")["LDGSTS.E.BYPASS.128"] == 1
+    assert ops("cp.async.atom/SM80_CP_ASYNC_CACHEALWAYS<uint64_t>")["LDGSTS.E.64"] == 1
+    assert ops("wgmma.sp/bf16/SS/N64/sel0")["HGMMA.SP.64x64x32.F32.BF16"] == 1              # native sparse wgmma
+    assert ops("wgmma.sp/bf16/SS/N16/sel1")["HGMMA.SP.64x16x32.F32.BF16"] == 1
+
+
+@pytest.mark.parametrize("name,field,bad", [
+    ("mma.sync/SM70_8x8x4_F32F16F16F32_TN", "layout_c", "((2,2,2),(2,2,2)):((1,16,4),(8,32,2))"),
+    ("mma.sync/SM70_8x8x4_F16F16F16F16_NT", "layout_c", "(8,8):(8,1)"),
+    ("mma.sync/SM90_16x8x16_F64F64F64F64_TN", "layout_c", "((4,8),(2,2)):((32,1),(8,16))"),
+    ("mma.sync/SM80_16x8x64_S32S4U4S32_TN", "layout_c", "((4,8),(2,2)):((32,2),(16,1))"),
+    ("mma.sync/SM80_16x8x256_S32U1U1S32_TN_XORPOPC", "layout_c", "((4,8),(2,2)):((32,1),(8,16))"),
+    ("mma.sync/SM89_16x8x32_F16E4M3E4M3F16_TN", "layout_c", "((4,8),(2,2)):((32,1),(8,16))"),
+    ("cp.async.atom/SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "dst_layout", "(1,(8,16)):(0,(16,1))"),
+    ("cp.async.atom/SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint32_t>", "dst_layout", "(1,(16,2)):(0,(2,1))"),
+])
+def test_more_atoms_planted_layout_faults_are_caught(more: dict, name: str, field: str, bad: str) -> None:
+    """A library whose layout differs from what the H100 did disagrees with the committed observations."""
+    c = next(c for c in atoms_check.cases() if c.name == name)
+    obs = next(o for o in more["cases"] if o.get("name") == name)
+    assert atoms_check.check_case(c, obs["out"])[1] == []
+    wrong = dataclasses.replace(c, atom=dataclasses.replace(c.atom, **{field: parse(bad)}))
+    n, errs = atoms_check.check_case(wrong, obs["out"])
+    assert errs and n > 0
+
+
+def test_more_atoms_dot_planted_measurement_is_caught(more: dict) -> None:
+    obs = copy.deepcopy(next(o for o in more["cases"] if o.get("name") == "dot/SM61_DP4A"))
+    assert obs["out"][:4] == [1, 2, 3, 4]
+    obs["out"][1] = 3                                       # lane 1 paired A's element 2 with B's element 1
+    rows, _ = hwcheck.verify({"cases": [obs]})
+    assert not rows[0]["ok"] and "lane 1" in rows[0]["detail"]
+
+
+def test_more_atoms_operands_are_exact_and_emitted(tmp_path: Path) -> None:
+    """Every operand value exact in its type, D = m + M n by construction; the PTX each kernel issues."""
+    for a in atoms_check.MMA_SYNC_CASES + atoms_check.MORE_MMA_SYNC_CASES:
+        atom = atoms_check.atoms.mma_atom(a)
+        m_, n_, _ = atom.shape_mnk
+        A, B = atoms_check.sync_operands(atom)
+        _, ta, tb = atoms_check.types_of(atom)
+        assert all(atoms_check.exact(v, ta) for r in A for v in r) and all(atoms_check.exact(v, tb) for r in B for v in r)
+        xor = a.endswith("XORPOPC")
+        for m in range(m_):
+            for n in range(n_):
+                d = sum((x ^ y) if xor else x * y for x, y in zip(A[m], B[n]))
+                assert d == m + m_ * n, (a, m, n)
+    with pytest.raises(ValueError):
+        atoms_check.encode(9, 8, "e5m2")
+    assert atoms_check.encode(7, 8, "e5m2") == 0x47 and atoms_check.encode(4, 4, "s4") == 4
+    atoms_check.emit(tmp_path)
+    src = (tmp_path / "atoms_cases.cuh").read_text()
+    for ptx in ("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+                "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc", "mma.sync.aligned.m16n8k64.row.col.s32.s4.u4.s32",
+                "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64",
+                "dp4a.s32.s32", "cp.async.cg.shared.global [%0], [%1], 16, %2;", "cp.async.ca.shared.global [%0], [%1], 8;"):
+        assert ptx in src, ptx
+
+
+@pytest.mark.parametrize("field,bad", [
+    ("layout_e", "((2,2,8,4),(16,2)):((1024,0,1,16),(64,512))"),     # the two rows of a thread swapped with K
+    ("layout_e", "((2,2,8,4),(16,2)):((1024,0,16,1),(64,8))"),       # lane group and warp strides exchanged
+    ("layout_c", "((4,8,4),(2,2,8)):((128,1,16),(8,64,512))"),
+])
+def test_sparse_wgmma_planted_faults_are_caught(more: dict, field: str, bad: str) -> None:
+    """Sparse wgmma: a changed metadata layout or accumulator layout no longer agrees with the H100's answer."""
+    name = "wgmma.sp/bf16/SS/N64/sel0"
+    c = next(c for c in atoms_check.cases() if c.name == name)
+    assert str(c.atom.layout_e) == "((2,2,8,4),(16,2)):((1024,0,1,16),(64,8))"
+    obs = next(o for o in more["cases"] if o.get("name") == name)
+    assert atoms_check.check_case(c, obs["out"]) == (4096, [])
+    wrong = dataclasses.replace(c, atom=dataclasses.replace(c.atom, **{field: parse(bad)}))
+    n, errs = atoms_check.check_case(wrong, obs["out"])
+    assert errs
+    obs2 = copy.deepcopy(obs)
+    obs2["out"][5] = obs2["out"][6]
+    assert atoms_check.check_case(c, obs2["out"])[1]

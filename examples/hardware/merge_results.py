@@ -21,8 +21,8 @@ import subprocess
 import sys
 
 #: SASS instructions counted per kernel (the base mnemonic; modifiers are kept in the key).
-SASS_OPS = ("HGMMA", "QGMMA", "IGMMA", "HMMA", "IMMA", "LDSM", "STSM", "UTMALDG", "UTMASTG", "LDGSTS", "SYNCS", "LDS",
-            "WARPGROUP")
+SASS_OPS = ("HGMMA", "QGMMA", "IGMMA", "HMMA", "IMMA", "DMMA", "BMMA", "IDP", "LDSM", "STSM", "UTMALDG", "UTMASTG",
+            "LDGSTS", "SYNCS", "LDS", "WARPGROUP")
 
 
 def _cmd(args: list[str]) -> str:

@@ -26,13 +26,26 @@ Every kernel is generated from the library's values (nothing below is a typed ta
 * **wgmma with f16 accumulators** (``SM90_64xNx16_F16F16F16_{SS,RS}``, N <= 32 so ``m + 64 n`` is exact
   in f16): as the f32 wgmma cases, two accumulator values per register.
 
+* **mma.sync of every other generation sm_90 executes** (:data:`MORE_MMA_SYNC_CASES`: SM70 m8n8k4 in every quad-pair,
+  SM75, SM80 f64 / s4 / u4 / 1-bit XOR and AND popc, SM89 e4m3 / e5m2 with f32 and f16 accumulators, SM90 f64
+  m16n8k{4,8,16}): as the SM80 cases, with operands from :func:`sync_operands` (base-4 digits where ``(m, 1)`` and
+  ``(1, M n)`` are not exact in the type, unary bit strings for 1-bit atoms), so ``D(m, n) = m + M n`` in every type.
+* **dp4a** (``SM61_DP4A``): lane t's B is one-hot at element ``t % 4``, A's element k holds ``k + 1``; D must be ``t % 4 + 1``.
+* **cp.async atoms** (``SM80_CP_ASYNC_*``): lane t copies value t; bit ``DstLayout(0, b)`` of the destination must hold
+  bit ``SrcLayout(0, b)`` of the source (every bit compared; _ZFILL lanes with src-size 0 must read zeros).
+* **sparse wgmma** (``SM90::GMMA::SPARSE::GMMA_64xNx32_F32BF16BF16_SS``, sparsity selector 0 and 1): A is 2:4 sparse
+  (row m, K group g keeps the pair :func:`sparse_pair`; the compressed A holds 1, 2), B's row n is nonzero only in
+  K group ``n % 8`` (``B[n, k] = k % 4 + 1``), so ``D(m, n)`` names the pair of row m, group ``n % 8``. Each thread's
+  metadata register is placed by ``atom.layout_e`` (byte j = values 8j..8j+7, CuTe's ``sparse_elem<8, uint8_t>``);
+  value ``v`` of thread ``t`` must hold ``D`` of ``layout_c(t, v)``.
+
 Written by ``pycute-layouts hwcheck --emit DIR`` (``atoms_cases.cuh``, ``atoms_plan.json``), run by
 ``examples/hardware/run.sh`` (``examples/hardware/atoms/atoms.cu``); :func:`verify` re-checks a result.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import hashlib
 import json
 import re
 import struct
@@ -44,14 +57,16 @@ import numpy as np
 
 from ..arch import atoms
 from ..arch.atoms import make_tiled_mma
+from ..arch.atoms_copy import more_copy_atom_names
 from ..arch.wgmma import make_smem_desc
 from ..core.composed import SwizzledSmemLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import HwCheckError
 
-__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "COPY_CASES", "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES",
-           "REGS_WORDS", "Case", "cases", "emit", "check_case", "verify"]
+__all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "MORE_MMA_SYNC_CASES", "DOT_CASES", "CP_ASYNC_ATOM_CASES", "COPY_CASES",
+           "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES", "REGS_WORDS", "Case", "cases", "emit", "check_case",
+           "verify", "sync_operands", "exact", "lane_atom_thread"]
 
 #: (case name, atom name) of every wgmma case.
 WGMMA_CASES = (
@@ -76,14 +91,37 @@ TILED_MMA_CASES = (
     ("tiled_mma/bf16/2x1x1/256x64", "SM90_64x64x16_F32BF16BF16_SS", 256),
     ("tiled_mma/tf32/2x1x1/256x32", "SM90_64x32x8_F32TF32TF32_SS_TN", 256),
 )
-#: SM89 fp8 mma.sync (sm_90 executes it): the library's 8-bit SM80 16x8x32 layouts, renamed (CuTe's traits share them).
-#: (e5m2 is left out: its 2-bit mantissa cannot hold every A value 0..15 of the encoding exactly.)
-SM89_CASES = (("SM89_16x8x32_F32E4M3E4M3F32_TN", "SM80_16x8x32_S32S8S8S32_TN"),)
-#: SM80 warp-level MMA atoms (mma.sync), executed by sm_90.
+#: SM80 warp-level MMA atoms (mma.sync), executed by sm_90, and the first SM89 fp8 one.
 MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F32F16F16F32_TN",
                   "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32BF16BF16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
                   "SM80_16x8x4_F32TF32TF32F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN", "SM80_8x8x16_S32S8S8S32_TN",
-                  "SM80_16x8x16_S32S8S8S32_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x32_S32U8U8S32_TN")
+                  "SM80_16x8x16_S32S8S8S32_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x32_S32U8U8S32_TN",
+                  "SM89_16x8x32_F32E4M3E4M3F32_TN")
+#: The atoms of every other generation that sm_90 executes as warp-level mma.sync (CuTe's names; a representative per
+#: PTX shape and type, every distinct fragment layout): SM70 m8n8k4 (all four majors, f16 and f32 accumulators: 8
+#: distinct fragment sets, every quad-pair), SM75, SM80 f64 / 4-bit / 1-bit (XOR and AND popc), SM89 fp8 (e4m3, e5m2,
+#: mixed, f32 and f16 accumulators), SM90 f64 m16n8k{4,8,16}. (CuTe's C64/GC64/SM90 C64 atoms issue these f64
+#: instructions several times with the same fragments: their layouts are the f64 ones, checked here.)
+MORE_MMA_SYNC_CASES = (
+    "SM70_8x8x4_F16F16F16F16_TN", "SM70_8x8x4_F16F16F16F16_NT", "SM70_8x8x4_F16F16F16F16_NN",
+    "SM70_8x8x4_F16F16F16F16_TT", "SM70_8x8x4_F32F16F16F32_TN", "SM70_8x8x4_F32F16F16F32_NT",
+    "SM70_8x8x4_F32F16F16F32_NN", "SM70_8x8x4_F32F16F16F32_TT",
+    "SM75_16x8x8_F32F16F16F32_TN", "SM75_8x8x16_S32S8S8S32_TN",
+    "SM80_8x8x4_F64F64F64F64_TN",
+    "SM80_8x8x32_S32S4S4S32_TN", "SM80_16x8x32_S32U4U4S32_TN", "SM80_16x8x64_S32S4U4S32_TN",
+    "SM80_16x8x64_S32U4S4S32_TN",
+    "SM80_8x8x128_S32U1U1S32_TN_XORPOPC", "SM80_8x8x128_S32U1U1S32_TN_ANDPOPC", "SM80_16x8x128_S32U1U1S32_TN_XORPOPC",
+    "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC", "SM80_16x8x256_S32U1U1S32_TN_XORPOPC", "SM80_16x8x256_S32U1U1S32_TN_ANDPOPC",
+    "SM89_16x8x32_F32E5M2E5M2F32_TN", "SM89_16x8x32_F32E4M3E5M2F32_TN", "SM89_16x8x32_F32E5M2E4M3F32_TN",
+    "SM89_16x8x32_F16E4M3E4M3F16_TN", "SM89_16x8x32_F16E5M2E5M2F16_TN",
+    "SM90_16x8x4_F64F64F64F64_TN", "SM90_16x8x8_F64F64F64F64_TN", "SM90_16x8x16_F64F64F64F64_TN",
+)
+#: One-thread dot-product atoms (dp4a). SM61_DP2A is left out: CuTe's ``dp2a.s32.s32`` has no ``.lo``/``.hi`` and
+#: ptxas refuses it ("'.hi/.lo' modifier required for instruction 'dp2a'"), so its traits name no runnable instruction.
+DOT_CASES = ("SM61_DP4A",)
+#: SM80 cp.async copy atoms: each lane copies one value of the atom's width; bit b of the source value must land at
+#: bit b of the destination value (SrcLayout = DstLayout = (1,bits):(0,1)); _ZFILL atoms with src-size 0 on odd lanes.
+CP_ASYNC_ATOM_CASES = tuple(n for n in more_copy_atom_names() if n.startswith("SM80_CP_ASYNC_"))
 #: Copy atoms run through ldmatrix / stmatrix.
 COPY_CASES = ("SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N", "SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T",
               "SM75_U16x8_LDSM_T", "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N", "SM90_U16x2_STSM_T",
@@ -97,12 +135,15 @@ CP_ASYNC_BYTES = (16, 8, 4)
 B_OFFSET_BYTES = 4096
 #: words of per-thread input (registers or addresses) each case gets (atoms.cu copies this many)
 REGS_WORDS = 2048
-_TYPE_RE = re.compile(r"BF16|TF32|F32|F16|E4M3|E5M2|S32|S8|U8")
+_TYPE_RE = re.compile(r"BF16|TF32|F32|F16|F64|E4M3|E5M2|S32|S8|U8|S4|U4|U1")
 
 
 def types_of(atom: Any) -> tuple[str, str, str]:
     """(D, A, B) element types of an MMA atom from its CuTe name, lower case (``f32``, ``bf16``, ``e4m3`` ...)."""
-    t = _TYPE_RE.findall(atom.name.split("<")[0].split("_")[2])
+    parts = atom.name.split("<")[0].split("_")
+    if parts[1].startswith("DP"):
+        return "s32", "s8", "s8"
+    t = _TYPE_RE.findall(parts[2])
     return t[0].lower(), t[1].lower(), t[2].lower()
 
 
@@ -119,16 +160,15 @@ def cases() -> list[Case]:
     """Every thread-value case, built from the library's atoms.
 
     Pre:  none.
-    Post: unique names; kinds ``wgmma``, ``mma_sync``, ``ldsm``, ``stsm``, ``ldsm_tile``, ``stsm_tile``, ``cp_async``.
+    Post: unique names; kinds ``wgmma``, ``wgmma_tiled``, ``mma_sync``, ``dot``, ``ldsm``, ``stsm``, ``ldsm_tile``,
+    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``.
 
     >>> cs = cases()
-    >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:3]
-    (63, 'wgmma/bf16/SS/N8', ['cp_async', 'ldsm', 'ldsm_tile'])
+    >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:4]
+    (112, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'ldsm'])
     """
     out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
     out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
-    out += [Case(f"mma.sync/{n}", "mma_sync", dataclasses.replace(atoms.mma_atom(a), name=n, c_bits=32))
-            for n, a in SM89_CASES]
     out += [Case(n, "wgmma_tiled", make_tiled_mma(a, (2, 1, 1))) for n, a, _ in TILED_MMA_CASES]
     out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
     for sw_name, (_, cols) in TILE_SWIZZLES.items():
@@ -137,6 +177,11 @@ def cases() -> list[Case]:
             out.append(Case(f"tiled/{a}/32x{cols}/{sw_name}", f"{ca.kind}_tile", ca))
         for nbytes in CP_ASYNC_BYTES:
             out.append(Case(f"cp.async/{nbytes}B/32x{cols}/{sw_name}", "cp_async", None))
+    # appended after the cases of the 2026-11-26 run, so that its kernel indices (case<i>) keep naming the same cases
+    out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MORE_MMA_SYNC_CASES]
+    out += [Case(f"dot/{a}", "dot", atoms.mma_atom(a)) for a in DOT_CASES]
+    out += [Case(f"cp.async.atom/{a}", "cp_async_atom", atoms.copy_atom(a)) for a in CP_ASYNC_ATOM_CASES]
+    out += [Case(n, "wgmma_sp", atoms.mma_atom(a)) for n, a, _ in SPARSE_CASES]
     return out
 
 
@@ -153,11 +198,25 @@ def b_digits(n: int) -> list[int]:
 
 
 def encode(value: int, bits: int, kind: str = "") -> int:
-    """The bit pattern of a small exact value (an int up to 7 * 2^k) as bf16, tf32 (fp32 bits) or e4m3; f16, s8, u8."""
+    """The bit pattern of a small exact value as bf16, tf32 (fp32 bits), e4m3, e5m2, f16, f64, s8/u8, s4/u4, u1."""
     if kind == "f16":
         return int(np.array(value, dtype=np.float16).view(np.uint16))
     if kind in ("s8", "u8"):
         return value & 0xFF
+    if kind in ("s4", "u4"):
+        return value & 0xF
+    if kind == "u1":
+        return value & 1
+    if kind == "f64":
+        return struct.unpack("<Q", struct.pack("<d", float(value)))[0]
+    if kind == "e5m2":
+        if value == 0:
+            return 0
+        e = value.bit_length() - 1
+        mant = (value - (1 << e)) * 4 // (1 << e)
+        if (1 << e) + mant * (1 << e) // 4 != value or e + 15 > 30:
+            raise ValueError(f"{value} is not exact in e5m2")
+        return ((e + 15) << 2) | mant
     f32 = struct.unpack("<I", struct.pack("<f", float(value)))[0]
     if bits == 16:
         return f32 >> 16
@@ -452,30 +511,131 @@ __global__ void case{i}(const uint8_t*, int, int, const uint32_t*, uint32_t* out
 """
 
 
-_MMA_SYNC_PTX = {"s8": "s8", "u8": "u8", "f16": "f16", "bf16": "bf16", "tf32": "tf32", "f32": "f32", "s32": "s32",
-                 "e4m3": "e4m3"}
+#: significant bits (floats) or largest value (integers) of an operand type, for :func:`exact`
+_SIG_BITS = {"bf16": 8, "f16": 11, "tf32": 11, "f32": 24, "f64": 53, "e4m3": 4, "e5m2": 3}
+_INT_MAX = {"s8": 127, "u8": 255, "s4": 7, "u4": 15, "u1": 1, "s32": 2 ** 31 - 1}
+
+
+def exact(value: int, kind: str) -> bool:
+    """Whether the small non-negative int ``value`` is exact in operand type ``kind``.
+
+    >>> exact(112, "e4m3"), exact(9, "e5m2"), exact(8, "s4"), exact(255, "bf16")
+    (True, False, False, True)
+    """
+    if kind in _INT_MAX:
+        return 0 <= value <= _INT_MAX[kind]
+    if value == 0:
+        return True
+    shift = max(0, value.bit_length() - _SIG_BITS[kind])
+    return (value >> shift) << shift == value and (kind != "e4m3" or value <= 448)
+
+
+def _pieces(total: int, kind: str, cap: int = 64) -> list[int]:
+    """``total`` as a sum of values exact in ``kind`` (greedy, largest first, each at most ``cap``)."""
+    out = []
+    while total:
+        v = next(v for v in range(min(total, cap), 0, -1) if exact(v, kind))
+        out.append(v)
+        total -= v
+    return out
+
+
+def sync_operands(atom: Any) -> tuple[list[list[int]], list[list[int]]]:
+    """A (M rows of K ints) and B (N rows of K ints) of a mma.sync atom with ``sum_k A[m,k] op B[n,k] = m + M n``.
+
+    * Every value fits the types: ``A[m] = (m, 1)``, ``B[n] = (1, M n)``, then zeros (as the first run).
+    * Otherwise (4-bit, e5m2): base-4 digits ``A[m] = (m % 4, m // 4, 4, 4, ..)``, ``B[n] = (1, 4, p_0, p_1, ..)`` with
+      ``sum p = M n / 4``, each ``p`` exact in B's type.
+    * 1-bit (popc) atoms, unary: XOR ``A[m] = 1^m 0^(M-m) | 0^(M(N-1))``, ``B[n] = 0^M | 1^(Mn) 0..``; AND ``A[m] =
+      1^m 0^(M-m) | 1^(M(N-1))``, ``B[n] = 1^M | 1^(Mn) 0..`` (needs M N <= K).
+
+    Pre: a mma.sync / SM70 atom of :data:`MMA_SYNC_CASES` or :data:`MORE_MMA_SYNC_CASES`. Post: the two matrices;
+    HwCheckError when no scheme fits K.
+
+    >>> A, B = sync_operands(atoms.mma_atom("SM80_8x8x32_S32S4S4S32_TN"))
+    >>> A[5][:6], B[7][:6], sum(x * y for x, y in zip(A[5], B[7]))
+    ([1, 1, 4, 4, 0, 0], [1, 4, 7, 7, 0, 0], 61)
+    """
+    m_, n_, k_ = atom.shape_mnk
+    _, ta, tb = types_of(atom)
+    if ta == "u1":
+        land = atom.name.endswith("ANDPOPC")
+        r2 = m_ * (n_ - 1)
+        a = [[1] * m + [0] * (m_ - m) + [int(land)] * r2 for m in range(m_)]
+        b = [[int(land)] * m_ + [1] * (m_ * n) + [0] * (r2 - m_ * n) for n in range(n_)]
+    elif all(exact(m, ta) for m in range(m_)) and all(exact(m_ * n, tb) for n in range(n_)):
+        a = [[m, 1] for m in range(m_)]
+        b = [[1, m_ * n] for n in range(n_)]
+    else:
+        ps = [_pieces(m_ * n // 4, tb) for n in range(n_)]
+        width = max(len(x) for x in ps)
+        a = [[m % 4, m // 4] + [4] * width for m in range(m_)]
+        b = [[1, 4] + x + [0] * (width - len(x)) for x in ps]
+    if max(len(r) for r in a + b) > k_:
+        raise HwCheckError(f"atoms_check: no operand scheme of {atom.name} fits K = {k_}")
+    return [r + [0] * (k_ - len(r)) for r in a], [r + [0] * (k_ - len(r)) for r in b]
+
+
+def lane_atom_thread(atom: Any, lane: int) -> int:
+    """The atom thread of hardware lane ``lane``.
+
+    mma.sync of sm75..sm90: the lane itself. SM70 m8n8k4: every quad-pair ``q`` (lanes ``4q..4q+3`` and
+    ``4q+16..4q+19``) computes its own 8x8x4 product; lane ``l`` is atom thread ``l % 4 + 4 (l // 16)`` of quad-pair
+    ``(l // 4) % 4`` (ThrID (4,2):(1,16) places quad-pair 0).
+
+    >>> [lane_atom_thread(atoms.mma_atom("SM70_8x8x4_F32F16F16F32_TN"), l) for l in (0, 5, 16, 23)]
+    [0, 1, 4, 7]
+    """
+    if atom.num_threads == 32:
+        return lane
+    i = lane % 4 + 4 * (lane // 16)
+    if int(atom.thr_id(i)) + 4 * ((lane // 4) % 4) != lane:
+        raise HwCheckError(f"atoms_check: {atom.name}'s ThrID {atom.thr_id} does not place lane {lane} in a quad-pair")
+    return i
+
+
+def _pack(vals: list[int], bits: int) -> list[int]:
+    """Values of ``bits`` bits, value ``v`` at bit ``v * bits`` of the thread's register words (little-endian)."""
+    acc = 0
+    for v, x in enumerate(vals):
+        acc |= x << (bits * v)
+    return [(acc >> (32 * w)) & 0xFFFFFFFF for w in range(max(1, len(vals) * bits // 32))]
 
 
 def sync_values(atom: Any, operand: str) -> list[int]:
-    """Per thread, the packed registers of A or B of a mma.sync atom: ``A[m] = (m, 1, 0..)``, ``B[n] = (1, M n, 0..)``."""
-    m_, n_, k_ = atom.shape_mnk
+    """Per lane (32), the packed register words of A or B of a mma.sync atom, from :func:`sync_operands`."""
+    mats = sync_operands(atom)[0 if operand == "A" else 1]
     bits = atom.a_bits if operand == "A" else atom.b_bits
     kind = types_of(atom)[1 if operand == "A" else 2]
     lay = atom.layout_a if operand == "A" else atom.layout_b
-    rows = m_ if operand == "A" else n_
-    e = 32 // bits
-    nregs = rows * k_ * bits // 32 // 32
+    rows = len(mats)
+    nv = atom.values_per_thread(operand)
     out = []
-    for t in range(32):
-        for j in range(nregs):
-            word = 0
-            for i in range(e):
-                idx = int(lay(t, j * e + i))
-                r, kk = idx % rows, idx // rows
-                v = ([r, 1] if operand == "A" else [1, m_ * r])[kk] if kk < 2 else 0
-                word |= encode(v, bits, kind) << (bits * i)
-            out.append(word)
+    for lane in range(32):
+        t = lane_atom_thread(atom, lane)
+        vals = []
+        for v in range(nv):
+            idx = int(lay(t, v))
+            vals.append(encode(mats[idx % rows][idx // rows], bits, kind))
+        out += _pack(vals, bits)
     return out
+
+
+def sync_words(atom: Any, operand: str) -> int:
+    """32-bit register words per lane of an operand (A, B or C) of a mma.sync atom."""
+    bits = {"A": atom.a_bits, "B": atom.b_bits, "C": atom.c_bits}[operand]
+    return max(1, atom.values_per_thread(operand) * bits // 32)
+
+
+def _mma_sync_ptx(a: Any) -> str:
+    m_, n_, k_ = a.shape_mnk
+    dt, at, bt = types_of(a)
+    if a.arch == "sm70":
+        ab = a.name.rsplit("_", 1)[1]
+        return f"mma.sync.aligned.m8n8k4.{'row' if ab[0] == 'T' else 'col'}.{'col' if ab[1] == 'N' else 'row'}.{dt}.f16.f16.{dt}"
+    op = ".xor.popc" if a.name.endswith("XORPOPC") else (".and.popc" if a.name.endswith("ANDPOPC") else "")
+    pt = {"u1": "b1"}
+    return f"mma.sync.aligned.m{m_}n{n_}k{k_}.row.col.{dt}.{pt.get(at, at)}.{pt.get(bt, bt)}.{dt}{op}"
 
 
 def tiled_rows(c: Case) -> int:
@@ -544,27 +704,92 @@ __global__ void __launch_bounds__(256, 1) case{i}(const uint8_t* img, int a_byte
 
 def _mma_sync_kernel(i: int, c: Case) -> str:
     a = c.atom
-    m_, n_, k_ = a.shape_mnk
-    dt, at, bt = types_of(a)
-    ra, rb = m_ * k_ * a.a_bits // 1024, n_ * k_ * a.b_bits // 1024
-    rc = m_ * n_ * a.c_bits // 1024
-    d = ",".join(f"%{j}" for j in range(rc))
-    av = ",".join(f"%{rc + j}" for j in range(ra))
-    bv = ",".join(f"%{rc + ra + j}" for j in range(rb))
-    cv = ",".join(f"%{rc + ra + rb + j}" for j in range(rc))
-    outs = ", ".join(f'"=r"(d[{j}])' for j in range(rc))
-    ins = ", ".join([f'"r"(r[{j}])' for j in range(ra + rb)] + ['"r"(zero)' for _ in range(rc)])
-    ptx = f"mma.sync.aligned.m{m_}n{n_}k{k_}.row.col.{dt}.{_MMA_SYNC_PTX[at]}.{_MMA_SYNC_PTX[bt]}.{dt}"
+    ra, rb, rc = sync_words(a, "A"), sync_words(a, "B"), sync_words(a, "C")
+    wide = a.a_bits == 64                       # f64: one double per register pair, "d" operands
+    step = 2 if wide else 1
+    na, nb, nc = ra // step, rb // step, rc // step
+    ops = [",".join(f"%{o + j}" for j in range(n)) for o, n in ((0, nc), (nc, na), (nc + na, nb), (nc + na + nb, nc))]
+    if wide:
+        outs = ", ".join(f'"=d"(d[{j}])' for j in range(nc))
+        ins = ", ".join([f'"d"(__hiloint2double(r[{2 * j + 1}], r[{2 * j}]))' for j in range(na + nb)]
+                        + ['"d"(0.0)' for _ in range(nc)])
+        decl = f"double d[{nc}];"
+        store = (f"for (int j = 0; j < {nc}; ++j) {{ out[t * {rc} + 2 * j] = __double2loint(d[j]); "
+                 f"out[t * {rc} + 2 * j + 1] = __double2hiint(d[j]); }}")
+    else:
+        outs = ", ".join(f'"=r"(d[{j}])' for j in range(rc))
+        ins = ", ".join([f'"r"(r[{j}])' for j in range(ra + rb)] + ['"r"(zero)' for _ in range(rc)])
+        decl = f"uint32_t d[{rc}];"
+        store = f"for (int j = 0; j < {rc}; ++j) out[t * {rc} + j] = d[j];"
     return f"""
 // case {i}: {c.name}
 __global__ void case{i}(const uint8_t*, int, int, const uint32_t* regs, uint32_t* out) {{
   const int t = threadIdx.x;
   uint32_t r[{ra + rb}];
   for (int j = 0; j < {ra + rb}; ++j) r[j] = regs[t * {ra + rb} + j];
-  uint32_t d[{rc}];
+  {decl}
   const uint32_t zero = 0;
-  asm volatile("{ptx} {{{d}}}, {{{av}}}, {{{bv}}}, {{{cv}}};" : {outs} : {ins});
-  for (int j = 0; j < {rc}; ++j) out[t * {rc} + j] = d[j];
+  (void)zero;
+  asm volatile("{_mma_sync_ptx(a)} {{{ops[0]}}}, {{{ops[1]}}}, {{{ops[2]}}}, {{{ops[3]}}};" : {outs} : {ins});
+  {store}
+}}
+"""
+
+
+def dot_values(atom: Any) -> list[int]:
+    """Per lane, the A and B words of a dp4a atom: A's element k holds k + 1, B is one-hot at element ``lane % K``."""
+    k_ = atom.shape_mnk[2]
+    out = []
+    for lane in range(32):
+        av = [0] * k_
+        bv = [0] * k_
+        for v in range(k_):
+            av[v] = int(atom.layout_a(0, v)) + 1
+            bv[v] = int(int(atom.layout_b(0, v)) == lane % k_)
+        out += _pack(av, 8) + _pack(bv, 8)
+    return out
+
+
+def _dot_kernel(i: int, c: Case) -> str:
+    return f"""
+// case {i}: {c.name}: each lane one dp4a; D must be A's element lane % 4, i.e. lane % 4 + 1
+__global__ void case{i}(const uint8_t*, int, int, const uint32_t* regs, uint32_t* out) {{
+  const int t = threadIdx.x;
+  int d;
+  asm volatile("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(regs[2 * t]), "r"(regs[2 * t + 1]), "r"(0));
+  out[t] = (uint32_t)d;
+}}
+"""
+
+
+def cp_async_atom_bytes(c: Case) -> int:
+    """Bytes one lane copies in a cp.async atom case (the atom's value width)."""
+    return int(c.atom.src_layout.size()) // 8
+
+
+def cp_async_atom_image(c: Case) -> bytes:
+    """The global source of a cp.async atom case: 32 values, byte j = (73 j + 41) mod 251 + 1 (never 0, never 0xFF)."""
+    return bytes((73 * j + 41) % 251 + 1 for j in range(32 * cp_async_atom_bytes(c)))
+
+
+def _cp_async_atom_kernel(i: int, c: Case) -> str:
+    nb = cp_async_atom_bytes(c)
+    op = "cp.async.cg.shared.global" if "CACHEGLOBAL" in c.atom.name else "cp.async.ca.shared.global"
+    zfill = "ZFILL" in c.atom.name
+    src_size = ", %2" if zfill else ""
+    size_in = f', "r"((t & 1) ? 0 : {nb})' if zfill else ""
+    return f"""
+// case {i}: {c.name}: lane t copies value t ({nb} bytes) with {op}{' (src-size 0 on odd lanes)' if zfill else ''}
+__global__ void case{i}(const uint8_t* img, int, int, const uint32_t*, uint32_t* out) {{
+  __shared__ __align__(128) uint32_t s[{8 * nb}];
+  const int t = threadIdx.x;
+  for (int j = t; j < {8 * nb}; j += 32) s[j] = 0xFFFFFFFFu;
+  __syncwarp();
+  asm volatile("{op} [%0], [%1], {nb}{src_size};" :: "r"(smem_u32(s) + {nb} * t), "l"(img + {nb} * t){size_in} : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncwarp();
+  for (int j = t; j < {8 * nb}; j += 32) out[j] = s[j];
 }}
 """
 
@@ -603,14 +828,23 @@ def emit(outdir: Path) -> dict:
         elif c.kind == "mma_sync":
             a = c.atom
             img, a_bytes = b"", 0
-            regs = [x for pair in zip(*[iter(sync_values(a, "A"))] * 1) for x in pair]
-            ra = a.shape_mnk[0] * a.shape_mnk[2] * a.a_bits // 1024
-            rb = a.shape_mnk[1] * a.shape_mnk[2] * a.b_bits // 1024
+            ra, rb = sync_words(a, "A"), sync_words(a, "B")
             va, vb = sync_values(a, "A"), sync_values(a, "B")
             regs = [w for t in range(32) for w in va[t * ra:(t + 1) * ra] + vb[t * rb:(t + 1) * rb]]
             src.append(_mma_sync_kernel(i, c))
-            words = 32 * (a.shape_mnk[0] * a.shape_mnk[1] * a.c_bits // 1024)
+            words = 32 * sync_words(a, "C")
             threads = 32
+        elif c.kind == "dot":
+            img, a_bytes, regs, threads, words = b"", 0, dot_values(c.atom), 32, 32
+            src.append(_dot_kernel(i, c))
+        elif c.kind == "wgmma_sp":
+            img = sparse_image(c.atom)
+            a_bytes, regs, threads, words = 2048, sparse_e_registers(c.atom), 128, 128 * c.atom.shape_mnk[1] // 2
+            src.append(_wgmma_sp_kernel(i, c, next(sel for n, _, sel in SPARSE_CASES if n == c.name)))
+        elif c.kind == "cp_async_atom":
+            img = cp_async_atom_image(c)
+            a_bytes, regs, threads, words = len(img), [], 32, len(img) // 4
+            src.append(_cp_async_atom_kernel(i, c))
         elif c.kind in ("ldsm_tile", "stsm_tile"):
             img = tile_image(c.name)
             a_bytes, regs, threads = len(img), tile_thread_addresses(c), 32
@@ -646,6 +880,143 @@ def emit(outdir: Path) -> dict:
 
 
 # --------------------------------------------------------------------------------------------------
+# sparse wgmma (SM90::GMMA::SPARSE, 2:4 A with the metadata operand E)
+
+#: (case name, atom, sparsity selector) of the sparse wgmma cases (16-bit A: metadata ELayout_64x32).
+SPARSE_CASES = (
+    ("wgmma.sp/bf16/SS/N16/sel0", "SM90::GMMA::SPARSE::GMMA_64x16x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 0),
+    ("wgmma.sp/bf16/SS/N16/sel1", "SM90::GMMA::SPARSE::GMMA_64x16x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 1),
+    ("wgmma.sp/bf16/SS/N64/sel0", "SM90::GMMA::SPARSE::GMMA_64x64x32_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>", 0),
+)
+#: sha256 (first 16 hex digits) of ``str(sparse_e_registers(atom))`` as the 2026-11-26 H100 run used them (every
+#: sparse case: one ELayout_64x32). The kernels take the metadata registers the library placed at emit time, so a
+#: later change of ``layout_e`` shows here: the GPU's answer then no longer speaks for the new layout.
+SPARSE_E_RUN_SHA = "40039da8f2c1409c"
+#: the 2:4 index pairs (i0 < i1) a metadata nibble ``i0 | i1 << 2`` can name
+SPARSE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+
+
+def sparse_pair(m: int, g: int) -> tuple[int, int]:
+    """The nonzero positions of row ``m``, K group ``g`` (4 logical elements) of a sparse case's A (varies by row and group)."""
+    return SPARSE_PAIRS[(5 * m + g + 3 * (g // 4) + m // 8) % 6]
+
+
+def sparse_predicted(m: int, n: int) -> int:
+    """``D(m, n)``: B's row n is nonzero only in K group ``n % 8`` (``B[n, k] = k % 4 + 1``), A's kept pair is (1, 2)."""
+    i0, i1 = sparse_pair(m, n % 8)
+    return (i0 + 1) + 2 * (i1 + 1)
+
+
+def sparse_e_registers(atom: Any) -> list[int]:
+    """The metadata register of each of the 128 threads, placed by ``atom.layout_e``.
+
+    CuTe's metadata type is ``sparse_elem<8, uint8_t>``: byte ``j`` of the register is values ``8j .. 8j+7``, the 8
+    logical A elements ``layout_e(t, 8j) + 64 i`` (row m, K ``k0 .. k0+7``: two groups of 4); its nibbles are
+    ``i0 | i1 << 2`` of groups ``k0 / 4`` and ``k0 / 4 + 1``.
+    """
+    lay = atom.layout_e
+    out = []
+    for t in range(128):
+        word = 0
+        for j in range(4):
+            idx = int(lay(t, 8 * j))
+            if any(int(lay(t, 8 * j + i)) != idx + 64 * i for i in range(8)):
+                raise HwCheckError(f"atoms_check: {atom.name}'s ELayout byte {j} of thread {t} is not 8 K-consecutive elements")
+            m, g0 = idx % 64, idx // 64 // 4
+            for h in range(2):
+                i0, i1 = sparse_pair(m, g0 + h)
+                word |= (i0 | i1 << 2) << (8 * j + 4 * h)
+        out.append(word)
+    return out
+
+
+def sparse_b_layout(n: int) -> Layout:
+    """B's K-major unswizzled canonical layout for K = 32 16-bit elements (4 core matrices along K)."""
+    return Layout(((8, n // 8), (8, 4)), ((8, 256), (1, 64)))
+
+
+def sparse_image(atom: Any) -> bytes:
+    """A compressed (64 x 16: the kept pair of every group holds 1, 2) then B (N x 32), as bf16 in shared memory."""
+    n = atom.shape_mnk[1]
+    img = bytearray(64 * 16 * 2 + n * 32 * 2)
+    la, lb = smem_layout(64, 16), sparse_b_layout(n)
+    for m in range(64):
+        for kk in range(16):
+            off = int(la(m, kk)) * 2
+            img[off:off + 2] = encode(1 + kk % 2, 16, "bf16").to_bytes(2, "little")
+    for r in range(n):
+        for kk in range(32):
+            off = 2048 + int(lb(r, kk)) * 2
+            img[off:off + 2] = encode(kk % 4 + 1 if kk // 4 == r % 8 else 0, 16, "bf16").to_bytes(2, "little")
+    return bytes(img)
+
+
+def _wgmma_sp_kernel(i: int, c: Case, sel: int) -> str:
+    a = c.atom
+    n = a.shape_mnk[1]
+    regs = n // 2
+    desc_a = make_smem_desc(smem_layout(64, 16), "K", 16).encode()
+    desc_b = make_smem_desc(sparse_b_layout(n), "K", 16).encode()
+    dl = ",".join(f"%{j}" for j in range(regs))
+    outs = ", ".join(f'"+f"(d[{j}])' for j in range(regs))
+    return f"""
+// case {i}: {c.name}: {a.name}, metadata from layout_e, sparsity selector {sel}
+__global__ void __launch_bounds__(128, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t* e_regs,
+                                                  uint32_t* out) {{
+  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += 128) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += 128) smem[{B_OFFSET_BYTES} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {B_OFFSET_BYTES}) >> 4) & 0x3FFF);
+  const uint32_t e = e_regs[threadIdx.x];
+  float d[{regs}];
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) d[j] = 0.f;
+  const uint32_t scale_d = 0;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{regs + 4}, 0;\\n"
+               "wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.bf16.bf16 {{{dl}}}, "
+               "%{regs}, %{regs + 1}, %{regs + 2}, %{regs + 3}, p, 1, 1, 0, 0;\\n}}\\n"
+               : {outs}
+               : "l"(da), "l"(db), "r"(e), "n"({sel}), "r"(scale_d));
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (int j = 0; j < {regs}; ++j) out[threadIdx.x * {regs} + j] = __float_as_uint(d[j]);
+}}
+"""
+
+
+def check_sparse(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(values compared, disagreements) of a sparse wgmma case: value v of thread t holds D of ``layout_c(t, v)``."""
+    a = c.atom
+    n = a.shape_mnk[1]
+    vals = n // 2
+    errs: list[str] = []
+    cnt = 0
+    try:
+        sha = hashlib.sha256(str(sparse_e_registers(a)).encode()).hexdigest()[:16]
+    except HwCheckError as e:
+        sha = str(e)
+    if sha != SPARSE_E_RUN_SHA:
+        errs.append(f"{c.name}: the metadata registers the library's layout_e {a.layout_e} places today ({sha}) differ "
+                    f"from those the GPU ran with ({SPARSE_E_RUN_SHA}): the observation no longer confirms layout_e")
+    for t in range(128):
+        for v in range(vals):
+            idx = int(a.layout_c(t, v))
+            m, nn = idx % 64, idx // 64
+            got, want = _float(out[t * vals + v]), sparse_predicted(m, nn)
+            cnt += 1
+            if got != want and len(errs) < 8:
+                errs.append(f"{c.name}: thread {t} value {v} = C({m},{nn}) holds {got:g}, the metadata placed by layout_e "
+                            f"(pair {sparse_pair(m, nn % 8)} of row {m}, group {nn % 8}) gives {want}")
+    return cnt, errs
+
+
+# --------------------------------------------------------------------------------------------------
 # verification of a result file against the current library
 
 
@@ -657,10 +1028,38 @@ def _value(words: list[int], v: int, dtype: str) -> float:
     """Accumulator value ``v`` of one thread's raw words: f32/s32 one per word, f16 two per word (low half first)."""
     if dtype == "f16":
         return float(np.array((words[v // 2] >> (16 * (v % 2))) & 0xFFFF, dtype=np.uint16).view(np.float16))
+    if dtype == "f64":
+        return struct.unpack("<d", struct.pack("<Q", (words[2 * v] & 0xFFFFFFFF) | (words[2 * v + 1] & 0xFFFFFFFF) << 32))[0]
     if dtype == "s32":
         w = words[v] & 0xFFFFFFFF
         return float(w - (1 << 32) if w >> 31 else w)
     return _float(words[v])
+
+
+def check_cp_async_atom(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    """(bits compared, disagreements) of a cp.async atom case.
+
+    Bit ``dst_layout(0, b)`` of lane t's destination value must hold bit ``src_layout(0, b)`` of its source value (0 for
+    a _ZFILL lane with src-size 0).
+    """
+    a = c.atom
+    nbits = int(a.src_layout.size())
+    src = int.from_bytes(cp_async_atom_image(c), "little")
+    dst = 0
+    for j, w in enumerate(out):
+        dst |= (int(w) & 0xFFFFFFFF) << (32 * j)
+    errs: list[str] = []
+    n = 0
+    zfill = "ZFILL" in a.name
+    for t in range(32):
+        for b in range(nbits):
+            want = 0 if zfill and t & 1 else (src >> (t * nbits + int(a.src_layout(0, b)))) & 1
+            got = (dst >> (t * nbits + int(a.dst_layout(0, b)))) & 1
+            n += 1
+            if got != want and len(errs) < 8:
+                errs.append(f"{c.name}: lane {t} destination bit {int(a.dst_layout(0, b))} is {got}, library says source "
+                            f"bit {int(a.src_layout(0, b))} ({want})")
+    return n, errs
 
 
 def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
@@ -684,19 +1083,32 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
     n_cmp = 0
     if c.kind in ("wgmma", "mma_sync"):
         dt = types_of(a)[0]
-        rows, nthr = a.shape_mnk[0], a.num_threads
-        vals = rows * a.shape_mnk[1] // nthr
-        words = vals * a.c_bits // 32
+        rows, nthr = a.shape_mnk[0], (32 if c.kind == "mma_sync" else a.num_threads)
+        vals = a.values_per_thread("C")
+        words = max(1, vals * a.c_bits // 32)
         for t in range(nthr):
             mine = out[t * words:(t + 1) * words]
+            at = lane_atom_thread(a, t) if c.kind == "mma_sync" else t
             for v in range(vals):
-                idx = int(a.layout_c(t, v))
+                idx = int(a.layout_c(at, v))
                 want = idx % rows + rows * (idx // rows)
                 got = _value(mine, v, dt)
                 n_cmp += 1
                 if got != want and len(errs) < 8:
                     errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
                                 f"library says C({idx % rows},{idx // rows})")
+    elif c.kind == "dot":
+        k_ = a.shape_mnk[2]
+        for t in range(32):
+            got = _value(out, t, "s32")
+            n_cmp += 1
+            if got != t % k_ + 1 and len(errs) < 8:
+                errs.append(f"{c.name}: lane {t} holds D={got:g}, library says A's element {t % k_} (value {t % k_ + 1}) "
+                            "pairs with B's one-hot element")
+    elif c.kind == "cp_async_atom":
+        return check_cp_async_atom(c, out)
+    elif c.kind == "wgmma_sp":
+        return check_sparse(c, out)
     elif c.kind == "wgmma_tiled":
         bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
         tv = c.atom.partition("C", (bm, n))
