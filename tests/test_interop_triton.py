@@ -100,6 +100,15 @@ def test_nvmma_precheck_without_triton():
         tri.nvmma_shared_layout(128, 16, (8, 32))
     with pytest.raises(LayoutError, match="8 rows"):
         tri.from_gluon("gl.NVMMASharedLayout(128, 16)", [4, 64])
+    # Triton 3.9 aborts on a wgmma instr N that is no power of two: refused before Triton sees it (also nested)
+    with pytest.raises(LayoutError, match="power-of-two instr_shape N, not 24"):
+        tri.from_gluon("gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 24, 16])", [64, 32])
+    with pytest.raises(LayoutError, match="power-of-two instr_shape N, not 40"):
+        tri.from_gluon("gl.SliceLayout(0, gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], "
+                       "instr_shape=[16, 40, 16]))", [64])
+    with pytest.raises(LayoutError, match="at most 4096"):
+        tri.from_gluon_many([("x", [8, 8])] * 4097)
+    assert tri.from_gluon_many([]) == []
 
 
 def test_interleave_atom_equals_swizzle0_only_at_16_bytes():
@@ -179,17 +188,58 @@ def test_nvmma_shared(gl_env, w, bits, tr, several):
         assert same_shared(ours, atom, shape)
 
 
-@needs_triton
-@pytest.mark.parametrize("n", [8, 16, 32, 64, 128, 256])
-@pytest.mark.parametrize("warps", [(4, 1), (8, 1), (4, 2)])
-def test_wgmma_accumulator(gl_env, n, warps):
-    gl = gl_env["gl"]
+WGMMA_N = list(range(8, 257, 8))     # every N a dense F16 wgmma has
+
+
+def _accumulator(n, warps):
     atom = mma_atom(f"SM90_64x{n}x16_F32F16F16_SS")
-    ours = make_tiled_mma(atom, (warps[0] // 4, warps[1], 1)).partition("C") if warps != (4, 1) else atom.layout_c
-    shape = (64 * warps[0] // 4, n * warps[1])
-    layout = gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16])
-    src = check_roundtrip(gl_env, layout, shape, ours, False)
-    assert src.startswith("gl.NVMMADistributedLayout(")
+    return atom.layout_c if warps == (4, 1) else make_tiled_mma(atom, (warps[0] // 4, warps[1], 1)).partition("C")
+
+
+@needs_triton
+@pytest.mark.parametrize("warps", [(4, 1), (8, 1), (4, 2)])
+def test_wgmma_accumulator_every_n(gl_env, warps):
+    """NVMMADistributedLayout v3 for every wgmma N (8..256 by 8) against our atom's / TiledMma's C layout.
+
+    Power-of-two N: from_gluon equals ours and to_gluon's source, executed, is Triton's layout. Other N (24, 40, ...):
+    Triton 3.9 builds no linear layout (it aborts in LinearLayout::strided1D), so from_gluon refuses it before Triton
+    sees it, to_gluon refuses the 64xN tile (no power-of-two shape), and ours is checked against Triton's layout of
+    the next power of two N': each thread's first N/2 registers hold the same (m, n), n shifted by (N' - N) per warp
+    column.
+    """
+    gl = gl_env["gl"]
+    wm, wn = warps[0] // 4, warps[1]
+    pow2 = [n for n in WGMMA_N if n & (n - 1) == 0]
+    # one round trip to Triton for every layout this test needs
+    need = sorted(set(pow2) | {1 << (n - 1).bit_length() for n in WGMMA_N})
+    got = dict(zip(need, tri.from_gluon_many([(gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16]),
+                                                [64 * wm, n * wn]) for n in need])))
+    for n in WGMMA_N:
+        ours = _accumulator(n, warps)
+        layout = gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16])
+        if n in pow2:
+            shape = (64 * wm, n * wn)
+            assert same_tv(got[n], ours), (n, warps, str(got[n]), str(ours))
+            src = tri.to_gluon(ours, shape, kind="distributed")
+            again = eval(src, {"gl": gl})  # noqa: S307 - our own generated source
+            assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](layout, shape)), (src, n)
+            assert src.startswith("gl.NVMMADistributedLayout(")
+            COUNT["cases"] += 1
+            continue
+        with pytest.raises(LayoutError, match="power-of-two instr_shape N"):
+            tri.from_gluon(layout, [64 * wm, 256 * wn])
+        with pytest.raises(LayoutError, match="power of two"):
+            tri.to_gluon(ours, [64 * wm, n * wn], kind="distributed")
+        big = 1 << (n - 1).bit_length()
+        ref = got[big]
+        nthr, nval = int(ours[0].size()), n // 2
+        assert int(ref[0].size()) == nthr and int(ours[1].size()) == nval
+        mm = 64 * wm
+        r = np.asarray(ref.to_numpy(), dtype=np.int64)[:nthr * nval]          # (t, v) column-major: v < N/2 first
+        warp_n = (np.arange(nthr * nval) % nthr) // 32 // warps[0]
+        want = r % mm + mm * (r // mm - (big - n) * warp_n)
+        assert np.array_equal(np.asarray(ours.to_numpy(), dtype=np.int64), want), (n, warps, str(ours), str(ref))
+        COUNT["cases"] += 1
 
 
 @needs_triton

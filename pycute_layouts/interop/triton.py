@@ -68,6 +68,7 @@ from ..limits import MAX_EVAL_POINTS, check_budget
 __all__ = [
     "from_linear_layout",
     "from_gluon",
+    "from_gluon_many",
     "to_gluon",
     "to_linear_bases",
     "nvmma_shared_layout",
@@ -681,6 +682,14 @@ def _stop_worker() -> None:
 
 
 def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120.0) -> dict:
+    (status, ans), = _worker_batch([(layout, shape)], who, timeout_s)
+    if status == "ok":
+        return ans
+    raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+
+
+def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float = 120.0) -> list[tuple[str, Any]]:
+    """Triton's answer for each (layout, shape), one round trip to the child process for all of them."""
     w = _Worker
     if w.proc is None or w.proc.poll() is not None:
         if w.err_path:
@@ -692,10 +701,11 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
                                   stdout=subprocess.PIPE, stderr=fd, env=env)
         os.close(fd)
     proc = w.proc
+    layout, shape = items[0] if len(items) == 1 else (f"a batch of {len(items)} layouts", "their shapes")
     try:
-        data = pickle.dumps((layout, shape))
+        data = pickle.dumps(("batch", items))
     except Exception as e:  # noqa: BLE001 - an unpicklable object is bad input
-        raise LayoutTypeError(f"{who}: cannot hand {type(layout).__name__} to Triton: {e}") from None
+        raise LayoutTypeError(f"{who}: cannot hand {type(items[0][0]).__name__} to Triton: {e}") from None
     try:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(struct.pack(">I", len(data)) + data)
@@ -704,12 +714,11 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
         hdr = proc.stdout.read(4) if ready else b""
         if len(hdr) == 4:
             (n,) = struct.unpack(">I", hdr)
-            status, ans = pickle.loads(proc.stdout.read(n))
-            if status == "ok":
-                return ans
-            if "No module named 'triton'" in ans:
-                raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
-            raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+            answers = pickle.loads(proc.stdout.read(n))
+            for status, ans in answers:
+                if status != "ok" and "No module named 'triton'" in ans:
+                    raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
+            return answers
     except (BrokenPipeError, OSError):
         pass
     if proc.poll() is None:
@@ -727,7 +736,27 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
     raise LayoutValueError(f"{who}: Triton aborted on {layout!r} at shape {shape} ({tail})"[:500])
 
 
+def _instr_n_check(name: str, version: Any, instr_shape: Any, who: str) -> None:
+    """Triton 3.9 aborts (LinearLayout::strided1D, isPowerOf2) on a wgmma instr_shape N that is no power of two."""
+    if name != "NVMMADistributedLayout" or not isinstance(instr_shape, (list, tuple)) or len(instr_shape) < 2:
+        return
+    n = instr_shape[1]
+    if _is_int(n) and n > 0 and n & (n - 1):
+        raise LayoutValueError(
+            f"{who}: NVMMADistributedLayout(version={list(version) if isinstance(version, (list, tuple)) else version}, "
+            f"instr_shape={list(instr_shape)}): Triton builds linear layouts only for a power-of-two instr_shape N, "
+            f"not {n} (Triton 3.9 aborts in LinearLayout::strided1D here); the first {n} columns of each warp's tile "
+            f"are those of instr_shape N = {1 << int(n).bit_length()} (ours: mma_atom('SM90_64x{n}x16_F32F16F16_SS')"
+            ".layout_c)")
+
+
 def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
+    inner = layout
+    for _ in range(8):    # a DotOperandLayout/SliceLayout's parent
+        _instr_n_check(type(inner).__name__, getattr(inner, "version", None), getattr(inner, "instr_shape", None), who)
+        inner = getattr(inner, "parent", None)
+        if inner is None:
+            break
     for field in ("size_per_thread", "warps_per_cta"):
         v = getattr(layout, field, None)
         if isinstance(v, (list, tuple)) and len(v) != len(shape):
@@ -764,6 +793,43 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
     pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
     """
     who = "from_gluon"
+    layout, shp, element_bits = _gluon_request(layout, shape, element_bits, warp_size, who)
+    return _gluon_answer(_worker_call(layout, list(shp), who), shp, element_bits, warp_size)
+
+
+def from_gluon_many(items: Any, *, warp_size: int = 32) -> list:
+    """:func:`from_gluon` of many ``(layout, shape)`` or ``(layout, shape, element_bits)`` at once: one round trip to Triton.
+
+    Pre: as :func:`from_gluon` for each item (at most 4096 items). Post: the list of our objects, in order.
+    Every item is checked before Triton sees any; a layout Triton refuses is a LayoutValueError naming it (an
+    abort inside Triton fails the whole batch: call :func:`from_gluon` alone to find the culprit).
+
+    >>> from_gluon_many([("gl.NVMMASharedLayout(128, 16)", [8, 64]), ("gl.NVMMASharedLayout(128, 16)", [4, 64])])
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
+    """
+    who = "from_gluon_many"
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise LayoutTypeError(f"{who}: expected a list of (layout, shape) pairs, got {type(items).__name__}")
+    if len(items) > 4096:
+        raise LayoutValueError(f"{who}: {len(items)} layouts in one batch; at most 4096")
+    reqs = []
+    for it in items:
+        if isinstance(it, (str, bytes)) or not isinstance(it, Sequence) or len(it) not in (2, 3):
+            raise LayoutTypeError(f"{who}: each item is (layout, shape) or (layout, shape, element_bits), got {it!r}"[:300])
+        reqs.append(_gluon_request(it[0], it[1], it[2] if len(it) == 3 else None, warp_size, "from_gluon"))
+    answers = _worker_batch([(lay, list(shp)) for lay, shp, _ in reqs], who) if reqs else []
+    out = []
+    for (lay, shp, bits), (status, ans) in zip(reqs, answers):
+        if status != "ok":
+            raise LayoutValueError(f"{who}: Triton refused {lay!r} at shape {list(shp)}: {ans}"[:500])
+        out.append(_gluon_answer(ans, shp, bits, warp_size))
+    return out
+
+
+def _gluon_request(layout: Any, shape: Any, element_bits: Any, warp_size: Any, who: str) -> tuple:
+    """Checks one from_gluon request before Triton sees it: (layout, shape, element_bits)."""
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who)
@@ -776,6 +842,17 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         except SyntaxError as e:
             raise LayoutValueError(f"{who}: not a Gluon layout expression: {src!r} ({e.msg})"[:300]) from None
         body = tree.body
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                f = node.func
+                nm = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                kwv = {k.arg: k.value for k in node.keywords}
+                pos = dict(zip(("version", "warps_per_cta", "instr_shape"), node.args))
+                ins = kwv.get("instr_shape", pos.get("instr_shape"))
+                lit = None
+                with contextlib.suppress(ValueError, TypeError, SyntaxError, RecursionError):
+                    lit = ast.literal_eval(ins) if ins is not None else None
+                _instr_n_check(nm, None, lit, who)
         if isinstance(body, ast.Call):
             name = body.func.attr if isinstance(body.func, ast.Attribute) else getattr(body.func, "id", "")
             kw = {k.arg: k.value for k in body.keywords}
@@ -795,7 +872,11 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         _precheck(layout, shp, who)
         if element_bits is None:
             element_bits = getattr(layout, "element_bitwidth", None)
-    ans = _worker_call(layout, list(shp), who)
+    return layout, shp, element_bits
+
+
+def _gluon_answer(ans: dict, shp: tuple[int, ...], element_bits: Any, warp_size: int) -> Any:
+    ans = dict(ans)
     kind = ans.pop("kind")
     ans.pop("repr", None)
     if kind == "shared":
