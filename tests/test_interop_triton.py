@@ -344,6 +344,100 @@ def test_tensor_memory_layout(gl_env, block, shape, cs):
     COUNT["cases"] += 1
 
 
+SLICE_PARENTS = [
+    "gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])", "gl.BlockedLayout([2, 2], [4, 8], [2, 2], [0, 1])",
+    "gl.BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1])", "gl.BlockedLayout([4, 1], [1, 32], [1, 8], [0, 1])",
+    "gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16])", "gl.NVMMADistributedLayout([3, 0], [8, 1], [16, 128, 16])",
+    "gl.NVMMADistributedLayout([3, 0], [4, 2], [16, 32, 16])",
+    "gl.DotOperandLayout(0, gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16]), 2)"]
+SLICE_CASES = [(dim, parent, n) for parent in SLICE_PARENTS for dim in (0, 1) for n in (16, 64, 256)]
+
+
+@needs_triton
+def test_slice_layouts(gl_env):
+    """SliceLayout(dim, parent) over a rank-1 shape: from_gluon (Triton) -> ours -> to_gluon names it, Triton agrees."""
+    gl = gl_env["gl"]
+    layouts = [eval(f"gl.SliceLayout({dim}, {parent})", {"gl": gl}) for dim, parent, _ in SLICE_CASES]  # noqa: S307
+    got = tri.from_gluon_many([(lay, [n]) for lay, (_, _, n) in zip(layouts, SLICE_CASES)])
+    named = 0
+    for lay, tv, (dim, parent, n) in zip(layouts, got, SLICE_CASES):
+        src = tri.to_gluon(tv, [n], kind="distributed")
+        again = eval(src, {"gl": gl})  # noqa: S307 - our own generated source
+        assert _bases_of(gl_env["linear"](again, [n])) == _bases_of(gl_env["linear"](lay, [n])), (src, dim, parent, n)
+        assert src.startswith(("gl.SliceLayout(", "gl.BlockedLayout(")), src
+        named += src.startswith("gl.SliceLayout(")
+        COUNT["cases"] += 1
+    assert named >= len(SLICE_CASES) // 2
+    # the row-reduction layout of the wgmma accumulator: thread t holds rows t//4 % 8 + 16 * (t // 32) and + 8
+    acc_rows = got[SLICE_CASES.index((1, SLICE_PARENTS[4], 64))]
+    assert str(acc_rows) == "((4,8,4),2):((0,1,16),8)"
+
+
+SWIZZLED = [(v, pp, mp, order, shape) for v in (1, 4, 8) for pp in (1, 2) for mp in (1, 4, 8)
+            for order in ((1, 0), (0, 1)) for shape in ((16, 64), (64, 32))]
+
+
+@needs_triton
+def test_swizzled_shared_layouts(gl_env):
+    gl = gl_env["gl"]
+    layouts = [gl.SwizzledSharedLayout(v, pp, mp, list(order)) for v, pp, mp, order, _ in SWIZZLED]
+    got = tri.from_gluon_many([(lay, list(c[-1])) for lay, c in zip(layouts, SWIZZLED)])
+    names = set()
+    for lay, g, (v, pp, mp, order, shape) in zip(layouts, got, SWIZZLED):
+        ours = tri.swizzled_shared_layout(v, pp, mp, order, shape)
+        assert same_shared(g, ours, shape), (v, pp, mp, order, shape, str(g), str(ours))
+        src = tri.to_gluon(ours, shape, kind="shared")
+        again = eval(src, {"gl": gl})  # noqa: S307
+        assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](lay, shape)), (src, lay)
+        names.add(src.split("(")[0])
+        COUNT["cases"] += 1
+    assert "gl.SharedLinearLayout" not in names and "gl.SwizzledSharedLayout" in names
+    # vec 8, per_phase 1, max_phase 8 over 64 16-bit columns is CuTe's Sw<3,3,3> on element offsets
+    assert str(tri.swizzled_shared_layout(8, 1, 8, (1, 0), (8, 64))) == "Sw<3,3,3> o 0 o (8,64):(64,1)"
+
+
+def test_padded_shared_layout_triton_doc_examples():
+    """The two examples of Triton's own PaddedSharedLayout docstring, exactly (Triton 3.9 has no CPU linear layout
+    for padded layouts: it aborts, so these and the object's fields are what we can check against)."""
+    one = tri.padded_shared_layout([[2, 2]], [[2], [1]], [4])      # [x0, x2, p0 p1, x1, x3] (the doc says [8], shows 4)
+    assert [one(i) for i in range(4)] == [0, 4, 1, 5]
+    two = tri.padded_shared_layout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [8, 4])
+    rows = {0: 0, 2: 4, 4: 9, 6: 13, 1: 18, 3: 22, 5: 27, 7: 31}       # x<r>y0 positions in the docstring's picture
+    for r, at in rows.items():
+        assert [two(r, c) for c in range(4)] == [at + c for c in range(4)], r
+    docs = tri.padded_shared_layout([[2, 1], [4, 2]], [[1], [2], [4], [8]], [16])   # [e0, e1, p0, e2, e3, p1, p2, p3, e4]
+    assert [docs(i) for i in range(5)] == [0, 1, 3, 4, 8]
+    with pytest.raises(LayoutError, match="powers of two"):
+        tri.padded_shared_layout([[32, 3]], [[1], [2]], [4])
+    with pytest.raises(LayoutError, match="swizzle"):
+        tri.padded_shared_layout([[8, 4]], [[0, 1], [0, 2], [0, 4], [1, 1], [2, 2], [4, 4]], [8, 8])
+
+
+PADDED = [([[32, 4]], [16, 32], (1, 0)), ([[64, 8]], [32, 64], (1, 0)), ([[16, 1], [64, 4]], [16, 64], (1, 0)),
+          ([[32, 2]], [32, 16], (0, 1)), ([[128, 8], [256, 16]], [64, 32], (1, 0))]
+
+
+@needs_triton
+@pytest.mark.parametrize("pairs, shape, order", PADDED)
+def test_padded_shared_layouts(gl_env, pairs, shape, order):
+    gl = gl_env["gl"]
+    layout = gl.PaddedSharedLayout.with_identity_for(pairs, shape, list(order))
+    got = tri.from_gluon(layout, shape)
+    assert str(got) == str(tri.padded_shared_layout(layout.interval_padding_pairs, layout.offset_bases, shape))
+    # the padding rule, independently: identity order, then `padding` elements after every `interval`
+    c_dim = order[0]
+    for d0 in range(0, shape[0], 3):
+        for d1 in range(0, shape[1], 5):
+            o = d1 + shape[1] * d0 if c_dim == 1 else d0 + shape[0] * d1
+            assert got(d0, d1) == o + sum(o // i * p for i, p in pairs)
+    src = tri.to_gluon(got, shape, kind="shared")
+    again = eval(src, {"gl": gl})  # noqa: S307
+    assert again == layout, (src, layout)        # Triton's own object, field for field
+    assert tri.from_gluon(src, shape).to_numpy().tolist() == got.to_numpy().tolist()
+    assert str(tri.from_gluon_many([(layout, shape), (gl.NVMMASharedLayout(0, 16), [8, 8])])[0]) == str(got)
+    COUNT["cases"] += 1
+
+
 @needs_triton
 def test_from_gluon_source_text_and_errors(gl_env):
     got = tri.from_gluon("gl.NVMMASharedLayout(swizzle_byte_width=64, element_bitwidth=16)", [8, 32])
