@@ -109,6 +109,20 @@ def test_nvmma_precheck_without_triton():
     with pytest.raises(LayoutError, match="at most 4096"):
         tri.from_gluon_many([("x", [8, 8])] * 4097)
     assert tri.from_gluon_many([]) == []
+    with pytest.raises(LayoutError, match="list of"):
+        tri.from_gluon_many("gl.NVMMASharedLayout(128, 16)")
+    for args, msg in [((3, 1, 1, (1, 0), (8, 8)), "vec is a power of two"), ((1, 1, 1, (1, 1), (8, 8)), "order"),
+                      ((1, 1, 2, (1, 0), (8, 6)), "power of two")]:
+        with pytest.raises(LayoutError, match=msg):
+            tri.swizzled_shared_layout(*args)
+    with pytest.raises(LayoutError, match="non-empty list"):
+        tri.padded_shared_layout([], [[1]], [2])
+    with pytest.raises(LayoutError, match="distinct"):
+        tri.padded_shared_layout([[2, 1], [2, 2]], [[1], [2]], [4])
+    with pytest.raises(LayoutError, match="not .* 4 elements|has size|bijection|bases for"):
+        tri.padded_shared_layout([[2, 1]], [[1]], [4])
+    with pytest.raises(LayoutError, match="not \\[8, 8\\]|for shape"):
+        tri.from_gluon("gl.PaddedSharedLayout([[4, 1]], [[0, 1], [1, 0]], [], [2, 2])", [8, 8])
 
 
 def test_interleave_atom_equals_swizzle0_only_at_16_bytes():

@@ -915,9 +915,9 @@ def _instr_n_check(name: str, version: Any, instr_shape: Any, who: str) -> None:
     n = instr_shape[1]
     if _is_int(n) and n > 0 and n & (n - 1):
         raise LayoutValueError(
-            f"{who}: NVMMADistributedLayout(version={list(version) if isinstance(version, (list, tuple)) else version}, "
-            f"instr_shape={list(instr_shape)}): Triton builds linear layouts only for a power-of-two instr_shape N, "
-            f"not {n} (Triton 3.9 aborts in LinearLayout::strided1D here); the first {n} columns of each warp's tile "
+            f"{who}: NVMMADistributedLayout(..., instr_shape={list(instr_shape)}): Triton builds linear layouts only "
+            f"for a power-of-two instr_shape N, not {n} (Triton 3.9 aborts in LinearLayout::strided1D here); "
+            f"the first {n} columns of each warp's tile "
             f"are those of instr_shape N = {1 << int(n).bit_length()} (ours: mma_atom('SM90_64x{n}x16_F32F16F16_SS')"
             ".layout_c)")
 
