@@ -191,6 +191,51 @@ def _atom_cases():
         t = make_tiled_mma(name, grid)
         for op in "ABC":
             cases.append((f"tiled_{name}_{grid}_{op}", f"{to_cute_dsl(t)}.tv_layout_{op}_tiled", t.partition(op), None))
+    tiled_more = [("SM90_64x64x16_F32F16F16_SS", Layout((2, 2, 1), (2, 1, 0)), (None, None, None)),
+                  ("SM90_64x64x16_F32F16F16_SS", Layout((2, 1, 1)), (L("(4,32):(32,1)"), 64, 16)),
+                  ("SM90_64x32x16_F32BF16BF16_RS", Layout((2, 2, 1), (2, 1, 0)), (None, 128, None)),
+                  ("SM80_16x8x16_F32F16F16F32_TN", Layout((2, 2), (2, 1)), (None, None, None)),
+                  ("SM80_16x8x16_F32F16F16F32_TN", Layout((2, 2, 1)), (32, L("(2,4,4):(1,8,2)"), 16)),
+                  ("SM80_16x8x16_F32F16F16F32_TN", Layout((2, 2, 1)), (L("(8,4):(4,1)"), L("(4,4):(4,1)"), None)),
+                  ("SM80_16x8x8_F16F16F16F16_TN", Layout((4, 1, 1)), (None, 32, 16)),
+                  ("SM90_64x128x32_F32E4M3E4M3_SS_TN", Layout((1, 2, 1)), (None, L("(2,128):(128,1)"), None))]
+    for i, (name, lay, perm) in enumerate(tiled_more):
+        t = make_tiled_mma(name, lay, perm)
+        for op in "ABC":
+            cases.append((f"tiledperm_{i}_{op}", f"{to_cute_dsl(t)}.tv_layout_{op}_tiled", t.partition(op), None))
+    return cases
+
+
+UMMA_ATOMS = [f"SM100_MMA_F16BF16_{src}<{t},{t},float,{m},{n},UMMA::Major::{am},UMMA::Major::{bm}>"
+              for src, t, m, n, am, bm in [("SS", "half_t", 128, 64, "K", "K"), ("SS", "bfloat16_t", 128, 256, "K", "MN"),
+                                           ("SS", "half_t", 64, 128, "MN", "K"), ("TS", "half_t", 128, 128, "K", "K"),
+                                           ("TS", "bfloat16_t", 64, 64, "K", "MN"), ("SS", "half_t", 128, 16, "K", "K")]]
+UMMA_ATOMS += [f"SM100_MMA_F16BF16_2x1SM_{src}<half_t,half_t,float,256,{n},UMMA::Major::K,UMMA::Major::{bm}>"
+               for src, n, bm in [("SS", 128, "K"), ("SS", 256, "MN"), ("TS", 64, "K")]]
+UMMA_ATOMS += [f"SM100_MMA_TF32_{src}<tfloat32_t,tfloat32_t,float,{m},{n},UMMA::Major::K,UMMA::Major::{bm}>"
+               for src, m, n, bm in [("SS", 128, 64, "K"), ("SS", 64, 32, "MN"), ("TS", 128, 256, "K")]]
+UMMA_ATOMS += ["SM100_MMA_TF32_2x1SM_SS<tfloat32_t,tfloat32_t,float,256,128,UMMA::Major::K,UMMA::Major::K>",
+               "SM100_MMA_S8_SS<int8_t,int8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+               "SM100_MMA_S8_TS<uint8_t,uint8_t,int32_t,128,128,UMMA::Major::K,UMMA::Major::K>",
+               "SM100_MMA_S8_2x1SM_SS<int8_t,int8_t,int32_t,256,64,UMMA::Major::K,UMMA::Major::MN>"]
+TMEM_COPIES = [f"SM100_TMEM_{d}_{shp}{r}x" for d in ("LOAD", "STORE")
+               for shp, reps in (("32dp32b", (1, 4, 32, 128)), ("16dp64b", (1, 8, 64)), ("16dp128b", (1, 2, 16)),
+                                 ("16dp256b", (1, 4, 32)), ("16dp32b", (1, 16, 64)))
+               for r in reps]
+
+
+def _sm100_cases():
+    """tcgen05 (UMMA) atoms and TMEM copy atoms: the DSL builds them with CUTE_DSL_ARCH=sm_100a (its own file)."""
+    cases = []
+    for name in UMMA_ATOMS:
+        a = mma_atom(name)
+        for op in "ABC":
+            cases.append((f"umma_{name}_{op}", f"{to_cute_dsl(a)}.tv_layout_{op}", a.layout(op), None))
+    for name in TMEM_COPIES:
+        c = copy_atom(name)
+        expr = to_cute_dsl(c)
+        cases.append((f"tmem_{name}_src", f"{expr}.layout_src_tv", recast(c.src_layout, 1, 32), None))
+        cases.append((f"tmem_{name}_dst", f"{expr}.layout_dst_tv", recast(c.dst_layout, 1, 32), None))
     return cases
 
 
@@ -225,18 +270,18 @@ def _kernel_lines() -> list[str]:
     return lines
 
 
-def _source(cases) -> str:
+def _source(cases, kernel: bool = True) -> str:
     lines = ["import json", "import cutlass", "import cutlass.cute as cute", "import cutlass.utils", "", "RES = {}", "",
              "", "@cute.jit", "def run_all():"]
     for key, expr, _, _ in cases:
         lines.append(f"    RES[{key!r}] = str({expr})")
-    lines += ["", "", "run_all()", *_kernel_lines(), "print('@@RESULTS@@' + json.dumps(RES))", ""]
+    lines += ["", "", "run_all()", *(_kernel_lines() if kernel else []), "print('@@RESULTS@@' + json.dumps(RES))", ""]
     return "\n".join(lines)
 
 
-def run_dsl_file(src: str, timeout_s: int = 240) -> dict:
+def run_dsl_file(src: str, timeout_s: int = 240, arch: str = "sm_90a") -> dict:
     """Run a generated DSL file once (cached by its hash) and return what it printed after the marker."""
-    h = hashlib.sha256(src.encode()).hexdigest()[:16]
+    h = hashlib.sha256((arch + src).encode()).hexdigest()[:16]
     root = Path(tempfile.gettempdir()) / f"pycute_layouts_dsl_{os.getuid()}" / h
     root.mkdir(parents=True, exist_ok=True)
     cached = root / "results.json"
@@ -244,7 +289,7 @@ def run_dsl_file(src: str, timeout_s: int = 240) -> dict:
         return json.loads(cached.read_text())
     path = root / "dsl_cases.py"
     path.write_text(src)
-    env = {**os.environ, "CUTE_DSL_ARCH": "sm_90a", "CUTE_DSL_KEEP": "ptx", "CUTE_DSL_DUMP_DIR": str(root)}
+    env = {**os.environ, "CUTE_DSL_ARCH": arch, "CUTE_DSL_KEEP": "ptx", "CUTE_DSL_DUMP_DIR": str(root)}
     r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=timeout_s, env=env, cwd=root)
     marker = [ln for ln in r.stdout.splitlines() if ln.startswith("@@RESULTS@@")]
     if r.returncode or not marker:
@@ -270,6 +315,23 @@ def test_enough_cases():
     assert len(CASES) >= 100, len(CASES)
     assert {"comp", "ldiv", "zdiv", "lprod", "rinv", "linv", "cpl", "coal", "tts", "recast", "swz", "gmma", "mma", "copy",
             "tiled"} <= kinds
+
+
+CASES_SM100 = _sm100_cases()
+
+
+@pytest.fixture(scope="session")
+def dsl_results_sm100():
+    if not HAVE_DSL:
+        pytest.skip("nvidia-cutlass-dsl is not installed (pip install -e '.[interop]')")
+    return run_dsl_file(_source(CASES_SM100, kernel=False), arch="sm_100a")
+
+
+@pytest.mark.parametrize("key, expr, ours, how", CASES_SM100, ids=[c[0] for c in CASES_SM100])
+def test_dsl_agrees_sm100(dsl_results_sm100, key, expr, ours, how):
+    """tcgen05 MMA and TMEM copy atoms, built by the DSL for sm_100a on the CPU, read back: equal to ours."""
+    theirs = from_cute_dsl(dsl_results_sm100[key])
+    assert same(ours, theirs), (key, expr, dsl_results_sm100[key], str(ours))
 
 
 @pytest.mark.parametrize("key, expr, ours, how", CASES, ids=[c[0] for c in CASES])
@@ -358,9 +420,11 @@ def test_to_cute_dsl_spellings():
     assert "SmemLayoutAtomKind.MN_SW64" in to_cute_dsl(smem_atom("MN", "64B", 16))
     with pytest.raises(LayoutError, match="symbolic"):
         to_cute_dsl(parse("(M,4):(1,M)"))
-    with pytest.raises(LayoutError, match="no CuTe DSL op"):
-        to_cute_dsl(copy_atom("SM100_TMEM_LOAD_32dp32b1x"))
-    with pytest.raises(LayoutError, match="no CuTe DSL op"):
+    with pytest.raises(LayoutError, match="16-bit packing"):
+        to_cute_dsl(copy_atom("SM100_TMEM_LOAD_32dp32b1x_16b"))
+    with pytest.raises(LayoutError, match="no TF32 warpgroup MMA"):
         to_cute_dsl(mma_atom("SM90_64x64x8_F32TF32TF32_SS_TN"))
+    with pytest.raises(LayoutError, match="one A/B type"):
+        to_cute_dsl(mma_atom("SM100_MMA_S8_SS<int8_t,uint8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>"))
     with pytest.raises(LayoutError):
         to_cute_dsl("(8,4):(4,1)")

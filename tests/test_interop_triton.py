@@ -100,6 +100,29 @@ def test_nvmma_precheck_without_triton():
         tri.nvmma_shared_layout(128, 16, (8, 32))
     with pytest.raises(LayoutError, match="8 rows"):
         tri.from_gluon("gl.NVMMASharedLayout(128, 16)", [4, 64])
+    # Triton 3.9 aborts on a wgmma instr N that is no power of two: refused before Triton sees it (also nested)
+    with pytest.raises(LayoutError, match="power-of-two instr_shape N, not 24"):
+        tri.from_gluon("gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 24, 16])", [64, 32])
+    with pytest.raises(LayoutError, match="power-of-two instr_shape N, not 40"):
+        tri.from_gluon("gl.SliceLayout(0, gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], "
+                       "instr_shape=[16, 40, 16]))", [64])
+    with pytest.raises(LayoutError, match="at most 4096"):
+        tri.from_gluon_many([("x", [8, 8])] * 4097)
+    assert tri.from_gluon_many([]) == []
+    with pytest.raises(LayoutError, match="list of"):
+        tri.from_gluon_many("gl.NVMMASharedLayout(128, 16)")
+    for args, msg in [((3, 1, 1, (1, 0), (8, 8)), "vec is a power of two"), ((1, 1, 1, (1, 1), (8, 8)), "order"),
+                      ((1, 1, 2, (1, 0), (8, 6)), "power of two")]:
+        with pytest.raises(LayoutError, match=msg):
+            tri.swizzled_shared_layout(*args)
+    with pytest.raises(LayoutError, match="non-empty list"):
+        tri.padded_shared_layout([], [[1]], [2])
+    with pytest.raises(LayoutError, match="distinct"):
+        tri.padded_shared_layout([[2, 1], [2, 2]], [[1], [2]], [4])
+    with pytest.raises(LayoutError, match="not .* 4 elements|has size|bijection|bases for"):
+        tri.padded_shared_layout([[2, 1]], [[1]], [4])
+    with pytest.raises(LayoutError, match="not \\[8, 8\\]|for shape"):
+        tri.from_gluon("gl.PaddedSharedLayout([[4, 1]], [[0, 1], [1, 0]], [], [2, 2])", [8, 8])
 
 
 def test_interleave_atom_equals_swizzle0_only_at_16_bytes():
@@ -179,17 +202,58 @@ def test_nvmma_shared(gl_env, w, bits, tr, several):
         assert same_shared(ours, atom, shape)
 
 
-@needs_triton
-@pytest.mark.parametrize("n", [8, 16, 32, 64, 128, 256])
-@pytest.mark.parametrize("warps", [(4, 1), (8, 1), (4, 2)])
-def test_wgmma_accumulator(gl_env, n, warps):
-    gl = gl_env["gl"]
+WGMMA_N = list(range(8, 257, 8))     # every N a dense F16 wgmma has
+
+
+def _accumulator(n, warps):
     atom = mma_atom(f"SM90_64x{n}x16_F32F16F16_SS")
-    ours = make_tiled_mma(atom, (warps[0] // 4, warps[1], 1)).partition("C") if warps != (4, 1) else atom.layout_c
-    shape = (64 * warps[0] // 4, n * warps[1])
-    layout = gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16])
-    src = check_roundtrip(gl_env, layout, shape, ours, False)
-    assert src.startswith("gl.NVMMADistributedLayout(")
+    return atom.layout_c if warps == (4, 1) else make_tiled_mma(atom, (warps[0] // 4, warps[1], 1)).partition("C")
+
+
+@needs_triton
+@pytest.mark.parametrize("warps", [(4, 1), (8, 1), (4, 2)])
+def test_wgmma_accumulator_every_n(gl_env, warps):
+    """NVMMADistributedLayout v3 for every wgmma N (8..256 by 8) against our atom's / TiledMma's C layout.
+
+    Power-of-two N: from_gluon equals ours and to_gluon's source, executed, is Triton's layout. Other N (24, 40, ...):
+    Triton 3.9 builds no linear layout (it aborts in LinearLayout::strided1D), so from_gluon refuses it before Triton
+    sees it, to_gluon refuses the 64xN tile (no power-of-two shape), and ours is checked against Triton's layout of
+    the next power of two N': each thread's first N/2 registers hold the same (m, n), n shifted by (N' - N) per warp
+    column.
+    """
+    gl = gl_env["gl"]
+    wm, wn = warps[0] // 4, warps[1]
+    pow2 = [n for n in WGMMA_N if n & (n - 1) == 0]
+    # one round trip to Triton for every layout this test needs
+    need = sorted(set(pow2) | {1 << (n - 1).bit_length() for n in WGMMA_N})
+    got = dict(zip(need, tri.from_gluon_many([(gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16]),
+                                                [64 * wm, n * wn]) for n in need])))
+    for n in WGMMA_N:
+        ours = _accumulator(n, warps)
+        layout = gl.NVMMADistributedLayout([3, 0], list(warps), [16, n, 16])
+        if n in pow2:
+            shape = (64 * wm, n * wn)
+            assert same_tv(got[n], ours), (n, warps, str(got[n]), str(ours))
+            src = tri.to_gluon(ours, shape, kind="distributed")
+            again = eval(src, {"gl": gl})  # noqa: S307 - our own generated source
+            assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](layout, shape)), (src, n)
+            assert src.startswith("gl.NVMMADistributedLayout(")
+            COUNT["cases"] += 1
+            continue
+        with pytest.raises(LayoutError, match="power-of-two instr_shape N"):
+            tri.from_gluon(layout, [64 * wm, 256 * wn])
+        with pytest.raises(LayoutError, match="power of two"):
+            tri.to_gluon(ours, [64 * wm, n * wn], kind="distributed")
+        big = 1 << (n - 1).bit_length()
+        ref = got[big]
+        nthr, nval = int(ours[0].size()), n // 2
+        assert int(ref[0].size()) == nthr and int(ours[1].size()) == nval
+        mm = 64 * wm
+        r = np.asarray(ref.to_numpy(), dtype=np.int64)[:nthr * nval]          # (t, v) column-major: v < N/2 first
+        warp_n = (np.arange(nthr * nval) % nthr) // 32 // warps[0]
+        want = r % mm + mm * (r // mm - (big - n) * warp_n)
+        assert np.array_equal(np.asarray(ours.to_numpy(), dtype=np.int64), want), (n, warps, str(ours), str(ref))
+        COUNT["cases"] += 1
 
 
 @needs_triton
@@ -291,6 +355,100 @@ def test_tensor_memory_layout(gl_env, block, shape, cs):
     again = eval(src, {"gl": gl_env["gl"]})  # noqa: S307
     assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](layout, shape))
     assert str(gl_env["linear"](again, shape)) == str(gl_env["linear"](layout, shape))
+    COUNT["cases"] += 1
+
+
+SLICE_PARENTS = [
+    "gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])", "gl.BlockedLayout([2, 2], [4, 8], [2, 2], [0, 1])",
+    "gl.BlockedLayout([1, 1], [32, 1], [4, 1], [0, 1])", "gl.BlockedLayout([4, 1], [1, 32], [1, 8], [0, 1])",
+    "gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16])", "gl.NVMMADistributedLayout([3, 0], [8, 1], [16, 128, 16])",
+    "gl.NVMMADistributedLayout([3, 0], [4, 2], [16, 32, 16])",
+    "gl.DotOperandLayout(0, gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16]), 2)"]
+SLICE_CASES = [(dim, parent, n) for parent in SLICE_PARENTS for dim in (0, 1) for n in (16, 64, 256)]
+
+
+@needs_triton
+def test_slice_layouts(gl_env):
+    """SliceLayout(dim, parent) over a rank-1 shape: from_gluon (Triton) -> ours -> to_gluon names it, Triton agrees."""
+    gl = gl_env["gl"]
+    layouts = [eval(f"gl.SliceLayout({dim}, {parent})", {"gl": gl}) for dim, parent, _ in SLICE_CASES]  # noqa: S307
+    got = tri.from_gluon_many([(lay, [n]) for lay, (_, _, n) in zip(layouts, SLICE_CASES)])
+    named = 0
+    for lay, tv, (dim, parent, n) in zip(layouts, got, SLICE_CASES):
+        src = tri.to_gluon(tv, [n], kind="distributed")
+        again = eval(src, {"gl": gl})  # noqa: S307 - our own generated source
+        assert _bases_of(gl_env["linear"](again, [n])) == _bases_of(gl_env["linear"](lay, [n])), (src, dim, parent, n)
+        assert src.startswith(("gl.SliceLayout(", "gl.BlockedLayout(")), src
+        named += src.startswith("gl.SliceLayout(")
+        COUNT["cases"] += 1
+    assert named >= len(SLICE_CASES) // 2
+    # the row-reduction layout of the wgmma accumulator: thread t holds rows t//4 % 8 + 16 * (t // 32) and + 8
+    acc_rows = got[SLICE_CASES.index((1, SLICE_PARENTS[4], 64))]
+    assert str(acc_rows) == "((4,8,4),2):((0,1,16),8)"
+
+
+SWIZZLED = [(v, pp, mp, order, shape) for v in (1, 4, 8) for pp in (1, 2) for mp in (1, 4, 8)
+            for order in ((1, 0), (0, 1)) for shape in ((16, 64), (64, 32))]
+
+
+@needs_triton
+def test_swizzled_shared_layouts(gl_env):
+    gl = gl_env["gl"]
+    layouts = [gl.SwizzledSharedLayout(v, pp, mp, list(order)) for v, pp, mp, order, _ in SWIZZLED]
+    got = tri.from_gluon_many([(lay, list(c[-1])) for lay, c in zip(layouts, SWIZZLED)])
+    names = set()
+    for lay, g, (v, pp, mp, order, shape) in zip(layouts, got, SWIZZLED):
+        ours = tri.swizzled_shared_layout(v, pp, mp, order, shape)
+        assert same_shared(g, ours, shape), (v, pp, mp, order, shape, str(g), str(ours))
+        src = tri.to_gluon(ours, shape, kind="shared")
+        again = eval(src, {"gl": gl})  # noqa: S307
+        assert _bases_of(gl_env["linear"](again, shape)) == _bases_of(gl_env["linear"](lay, shape)), (src, lay)
+        names.add(src.split("(")[0])
+        COUNT["cases"] += 1
+    assert "gl.SharedLinearLayout" not in names and "gl.SwizzledSharedLayout" in names
+    # vec 8, per_phase 1, max_phase 8 over 64 16-bit columns is CuTe's Sw<3,3,3> on element offsets
+    assert str(tri.swizzled_shared_layout(8, 1, 8, (1, 0), (8, 64))) == "Sw<3,3,3> o 0 o (8,64):(64,1)"
+
+
+def test_padded_shared_layout_triton_doc_examples():
+    """The two examples of Triton's own PaddedSharedLayout docstring, exactly (Triton 3.9 has no CPU linear layout
+    for padded layouts: it aborts, so these and the object's fields are what we can check against)."""
+    one = tri.padded_shared_layout([[2, 2]], [[2], [1]], [4])      # [x0, x2, p0 p1, x1, x3] (the doc says [8], shows 4)
+    assert [one(i) for i in range(4)] == [0, 4, 1, 5]
+    two = tri.padded_shared_layout([[8, 1]], [[0, 1], [0, 2], [2, 0], [4, 0], [1, 0]], [8, 4])
+    rows = {0: 0, 2: 4, 4: 9, 6: 13, 1: 18, 3: 22, 5: 27, 7: 31}       # x<r>y0 positions in the docstring's picture
+    for r, at in rows.items():
+        assert [two(r, c) for c in range(4)] == [at + c for c in range(4)], r
+    docs = tri.padded_shared_layout([[2, 1], [4, 2]], [[1], [2], [4], [8]], [16])   # [e0, e1, p0, e2, e3, p1, p2, p3, e4]
+    assert [docs(i) for i in range(5)] == [0, 1, 3, 4, 8]
+    with pytest.raises(LayoutError, match="powers of two"):
+        tri.padded_shared_layout([[32, 3]], [[1], [2]], [4])
+    with pytest.raises(LayoutError, match="swizzle"):
+        tri.padded_shared_layout([[8, 4]], [[0, 1], [0, 2], [0, 4], [1, 1], [2, 2], [4, 4]], [8, 8])
+
+
+PADDED = [([[32, 4]], [16, 32], (1, 0)), ([[64, 8]], [32, 64], (1, 0)), ([[16, 1], [64, 4]], [16, 64], (1, 0)),
+          ([[32, 2]], [32, 16], (0, 1)), ([[128, 8], [256, 16]], [64, 32], (1, 0))]
+
+
+@needs_triton
+@pytest.mark.parametrize("pairs, shape, order", PADDED)
+def test_padded_shared_layouts(gl_env, pairs, shape, order):
+    gl = gl_env["gl"]
+    layout = gl.PaddedSharedLayout.with_identity_for(pairs, shape, list(order))
+    got = tri.from_gluon(layout, shape)
+    assert str(got) == str(tri.padded_shared_layout(layout.interval_padding_pairs, layout.offset_bases, shape))
+    # the padding rule, independently: identity order, then `padding` elements after every `interval`
+    c_dim = order[0]
+    for d0 in range(0, shape[0], 3):
+        for d1 in range(0, shape[1], 5):
+            o = d1 + shape[1] * d0 if c_dim == 1 else d0 + shape[0] * d1
+            assert got(d0, d1) == o + sum(o // i * p for i, p in pairs)
+    src = tri.to_gluon(got, shape, kind="shared")
+    again = eval(src, {"gl": gl})  # noqa: S307
+    assert again == layout, (src, layout)        # Triton's own object, field for field
+    assert tri.from_gluon(src, shape).to_numpy().tolist() == got.to_numpy().tolist()
+    assert str(tri.from_gluon_many([(layout, shape), (gl.NVMMASharedLayout(0, 16), [8, 8])])[0]) == str(got)
     COUNT["cases"] += 1
 
 

@@ -3,7 +3,8 @@
 Run as ``python -m pycute_layouts.interop._gluon_worker``. Triton aborts the whole process on some
 inputs (``LLVM ERROR: ...``); running it here means the caller sees a LayoutError instead.
 Protocol: each request and answer is a 4-byte big-endian length and a pickle. A request is
-``(layout_or_source, shape)``; an answer ``("ok", {"kind": ..., bases...})`` or ``("err", message)``.
+``("batch", [(layout_or_source, shape), ...])``; the answer a list with one ``("ok", {"kind": ..., bases...})``
+or ``("err", message)`` per layout, in order.
 This module imports Triton only in :func:`main`, so importing it (e.g. by the layering test) needs
 no Triton.
 """
@@ -89,18 +90,21 @@ def main() -> None:  # pragma: no cover - runs in the child process
         if len(hdr) < 4:
             return
         (n,) = struct.unpack(">I", hdr)
-        layout, shape = pickle.loads(inp.read(n))
-        try:
-            if isinstance(layout, str):
-                tree = ast.parse(layout.strip(), mode="eval")
-                _check_source(tree)
-                layout = eval(compile(tree, "<gluon>", "eval"), ns)  # noqa: S307 - checked: constructors and literals only
-            ll = gl.to_linear_layout(layout, list(shape), _semantic=sem)
-            ll = getattr(ll, "value", ll)
-            ans: tuple = ("ok", {**_bases(ll), "repr": repr(layout)})
-        except Exception as e:  # noqa: BLE001 - every Triton complaint goes back as text
-            ans = ("err", f"{type(e).__name__}: {e}")
-        data = pickle.dumps(ans)
+        tag, items = pickle.loads(inp.read(n))
+        answers = []
+        for layout, shape in items if tag == "batch" else []:
+            try:
+                if isinstance(layout, str):
+                    tree = ast.parse(layout.strip(), mode="eval")
+                    _check_source(tree)
+                    layout = eval(compile(tree, "<gluon>", "eval"), ns)  # noqa: S307 - checked: constructors and literals only
+                ll = gl.to_linear_layout(layout, list(shape), _semantic=sem)
+                ll = getattr(ll, "value", ll)
+                ans: tuple = ("ok", {**_bases(ll), "repr": repr(layout)})
+            except Exception as e:  # noqa: BLE001 - every Triton complaint goes back as text
+                ans = ("err", f"{type(e).__name__}: {e}")
+            answers.append(ans)
+        data = pickle.dumps(answers)
         proto_out.write(struct.pack(">I", len(data)) + data)
         proto_out.flush()
 

@@ -145,7 +145,39 @@ def _gmma_atom_kind(s: SwizzledSmemLayout) -> str | None:
     return None
 
 
+_CXX_TYPES = {"half_t": "cutlass.Float16", "bfloat16_t": "cutlass.BFloat16", "float": "cutlass.Float32",
+              "tfloat32_t": "cutlass.TFloat32", "int8_t": "cutlass.Int8", "uint8_t": "cutlass.Uint8",
+              "int32_t": "cutlass.Int32"}
+
+
+def _umma_src(a: MmaAtom, who: str) -> str:
+    """tcgen05 (UMMA) atoms: cute.nvgpu.tcgen05.Mma{F16BF16,TF32,I8}Op (the DSL builds them with CUTE_DSL_ARCH=sm_100a)."""
+    m = re.match(r"^SM100_MMA_(TF32|F16BF16|S8)(_2x1SM)?_(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
+                 r"UMMA::Major::(K|MN),UMMA::Major::(K|MN)>$", a.name)
+    if m is None:
+        raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {a.name}")
+    fam, two, src, ta, tb, tc = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5), m.group(6)
+    mm, nn, kk = a.shape_mnk
+    shape = f"({mm}, {nn}, {kk})"
+    tail = (f"{shape}, cute.nvgpu.tcgen05.CtaGroup.{'TWO' if two else 'ONE'}, "
+            f"cute.nvgpu.tcgen05.OperandSource.{'TMEM' if src == 'TS' else 'SMEM'}, "
+            f"cute.nvgpu.OperandMajorMode.{m.group(9)}, cute.nvgpu.OperandMajorMode.{m.group(10)}))")
+    if fam == "TF32":
+        return f"cute.make_mma_atom(cute.nvgpu.tcgen05.MmaTF32Op({tail}"
+    if ta != tb:
+        raise LayoutValueError(f"{who}: the CuTe DSL's tcgen05 ops take one A/B type; {a.name} mixes {ta} and {tb}")
+    if fam == "S8":
+        return f"cute.make_mma_atom(cute.nvgpu.tcgen05.MmaI8Op({_CXX_TYPES[ta]}, {tail}"
+    return f"cute.make_mma_atom(cute.nvgpu.tcgen05.MmaF16BF16Op({_CXX_TYPES[ta]}, {_CXX_TYPES[tc]}, {tail}"
+
+
 def _mma_src(a: MmaAtom, who: str) -> str:
+    if a.name.startswith("SM100_"):
+        return _umma_src(a, who)
+    if re.match(r"^SM90_64x\d+x8_F32TF32TF32", a.name):
+        raise LayoutValueError(f"{who}: no CuTe DSL op for {a.name}: nvidia-cutlass-dsl 4.8.1 has no TF32 warpgroup MMA "
+                               "(cute.nvgpu.warpgroup has MmaF16BF16Op, MmaF8Op, MmaI8Op; MmaF16BF16Op refuses "
+                               "TFloat32); tcgen05.MmaTF32Op is the Blackwell one")
     m = re.match(r"^SM(80|90)_(\d+)x(\d+)x(\d+)_([A-Z0-9]+?)_(SS|RS|TN)", a.name)
     types = re.findall(r"BF16|TF32|F16|F32|E4M3|E5M2|S8|U8|S32", m.group(5)) if m else []
     if m is None or len(types) < 3:
@@ -170,11 +202,28 @@ def _mma_src(a: MmaAtom, who: str) -> str:
                            "F16/BF16 mma.sync)")
 
 
+_TMEM_OPS = {"32dp32b": "32x32b", "16dp64b": "16x64b", "16dp128b": "16x128b", "16dp256b": "16x256b", "16dp32b": "16x32bx2"}
+
+
 def _copy_src(c: CopyAtom, who: str) -> str:
     if c.kind in ("ldsm", "stsm"):
         op = "LdMatrix8x8x16bOp" if c.kind == "ldsm" else "StMatrix8x8x16bOp"
         return f"cute.make_copy_atom(cute.nvgpu.warp.{op}({c.trans}, {c.num_matrices}), cutlass.Float16)"
-    raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {c.name} (ldmatrix/stmatrix only)")
+    if c.kind in ("tmem_load", "tmem_store") and c.tmem_shape in _TMEM_OPS:
+        if c.name.endswith("_16b"):
+            raise LayoutValueError(f"{who}: {c.name} (16-bit packing) is not spelled here; its 32-bit form "
+                                   f"{c.name[:-4]} is (cute.nvgpu.tcgen05 Ld/St ops with cutlass.Float32)")
+        op = ("Ld" if c.kind == "tmem_load" else "St") + _TMEM_OPS[c.tmem_shape] + "Op"
+        return f"cute.make_copy_atom(cute.nvgpu.tcgen05.{op}(cute.nvgpu.tcgen05.Repetition.x{c.repeat}), cutlass.Float32)"
+    raise LayoutValueError(f"{who}: no CuTe DSL op is spelled here for {c.name} (ldmatrix/stmatrix, tcgen05.ld/st)")
+
+
+def _tile_entry_src(p: Any, extent: int, who: str) -> str:
+    if p is None:
+        return str(extent)
+    if isinstance(p, Layout):
+        return _layout_src(p, who)
+    return _py(p, who)
 
 
 def to_cute_dsl(obj: Any) -> str:
@@ -184,8 +233,9 @@ def to_cute_dsl(obj: Any) -> str:
     Pre: ``obj`` an integer Layout, a Swizzle, ``Swizzle o k o Layout`` (a composed layout: the swizzle
     on the layout's units), a SwizzledSmemLayout (on bytes: ``warpgroup.make_smem_layout_atom`` where it
     is a GMMA atom, else a tensor allocated with the swizzle on its pointer; on elements: a composed
-    layout), an MmaAtom (F16/BF16 mma.sync; F16/BF16, FP8, int8 wgmma), an ldmatrix/stmatrix CopyAtom,
-    or a TiledMma of such an atom.
+    layout), an MmaAtom (F16/BF16 mma.sync; F16/BF16, FP8, int8 wgmma; tcgen05 F16/BF16, TF32, int8, 1 or 2 SM,
+    SS or TS), an ldmatrix/stmatrix or tcgen05.ld/st (TMEM, 32-bit) CopyAtom, or a TiledMma of such an atom
+    (any atom layout, permutations as ints or Layouts). TF32 wgmma has no DSL op (4.8.1).
     Post: the expression; LayoutValueError for what has no DSL spelling here.
 
     >>> to_cute_dsl(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"))
@@ -220,11 +270,19 @@ def to_cute_dsl(obj: Any) -> str:
     if isinstance(obj, CopyAtom):
         return _copy_src(obj, who)
     if isinstance(obj, TiledMma):
-        shp = tuple(int(obj.atom_layout[i].size()) if i < obj.atom_layout.rank() else 1 for i in range(3))
-        if obj.atom_layout.rank() > 1 and str(obj.atom_layout) != str(Layout(shp[:obj.atom_layout.rank()])):
-            raise LayoutValueError(f"{who}: only column-major atom layouts are spelled here, got {obj.atom_layout}")
-        if any(p is not None for p in obj.permutation):
-            raise LayoutValueError(f"{who}: tiled MMAs with a permutation are not spelled here")
-        return f"cute.make_tiled_mma({_mma_src(obj.atom, who)}, {_py(shp, who)})"
+        lay = obj.atom_layout
+        rank = lay.rank() if isinstance(lay.shape, tuple) else 1
+        modes = [lay[i] for i in range(rank)] if rank > 1 else [lay]
+        shp = [int(x.size()) for x in modes] + [1] * (3 - rank)
+        strides = [x.stride for x in modes] + [0] * (3 - rank)
+        if str(Layout(tuple(shp))) == str(Layout(tuple(shp), tuple(strides))) or rank == 1:
+            lay_src = _py(tuple(shp), who)
+        else:
+            lay_src = _layout_src(Layout(tuple(shp), tuple(strides)), who)
+        atom = _mma_src(obj.atom, who)
+        if all(p is None for p in obj.permutation):
+            return f"cute.make_tiled_mma({atom}, {lay_src})"
+        perm = ", ".join(_tile_entry_src(p, shp[i] * obj.atom.shape_mnk[i], who) for i, p in enumerate(obj.permutation))
+        return f"cute.make_tiled_mma({atom}, {lay_src}, ({perm}))"
     raise LayoutTypeError(f"{who}: expected a Layout, Swizzle, ComposedLayout, SwizzledSmemLayout, MmaAtom, CopyAtom or "
                           f"TiledMma, got {type(obj).__name__}")

@@ -59,6 +59,7 @@ from ..analysis.linear import LinearLayout
 from ..analysis.linear import from_linear_layout as _ll_to_cute
 from ..arch.atoms_copy import CopyAtom
 from ..arch.atoms_mma import MmaAtom
+from ..core.algebra import composition
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_to_byte_swizzle
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
@@ -68,9 +69,12 @@ from ..limits import MAX_EVAL_POINTS, check_budget
 __all__ = [
     "from_linear_layout",
     "from_gluon",
+    "from_gluon_many",
     "to_gluon",
     "to_linear_bases",
     "nvmma_shared_layout",
+    "swizzled_shared_layout",
+    "padded_shared_layout",
     "gluon_table",
     "tensor_memory_layout",
     "TMEM_LANE_STRIDE",
@@ -557,34 +561,189 @@ def _pow2_splits(total: int, rank: int = 2) -> list[tuple[int, ...]]:
     return out if rank == 2 else []
 
 
-def _named_distributed(b: dict, shp: tuple[int, ...], warp_size: int) -> str | None:
-    if len(shp) != 2 or warp_size != 32:
-        return None
-    want = (b["reg_bases"], b["lane_bases"], b["warp_bases"])
-    nwarps = 1 << len(b["warp_bases"])
+def _distributed_candidates(nwarps: int, shp: tuple[int, ...], warp_size: int):
+    """(Gluon source, (reg, lane, warp) bases over shp) of the named rank-2 distributed layouts we model."""
     for wpc in _pow2_splits(nwarps):
         for ni in (256, 128, 64, 32, 16, 8):
-            if ni > shp[1]:
+            if ni > max(shp[1], 8):
                 continue
-            if _mma_v3_bases(wpc, ni, shp) == want:
-                return (f"gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[{wpc[0]}, {wpc[1]}], "
-                        f"instr_shape=[16, {ni}, 16])")
+            yield ((f"gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[{wpc[0]}, {wpc[1]}], "
+                    f"instr_shape=[16, {ni}, 16])"), _mma_v3_bases(wpc, ni, shp))
     if nwarps >= 4:
         for kw in (1, 2, 4):
-            wpc = (nwarps, 1)
-            if _dot_a_bases(wpc, kw, shp) == want:
-                return (f"gl.DotOperandLayout(operand_index=0, parent=gl.NVMMADistributedLayout(version=[3, 0], "
-                        f"warps_per_cta=[{nwarps}, 1], instr_shape=[16, {8 * kw * 4}, 16]), k_width={kw})")
+            yield ((f"gl.DotOperandLayout(operand_index=0, parent=gl.NVMMADistributedLayout(version=[3, 0], "
+                    f"warps_per_cta=[{nwarps}, 1], instr_shape=[16, {8 * kw * 4}, 16]), k_width={kw})"),
+                   _dot_a_bases((nwarps, 1), kw, shp))
     for order in ((1, 0), (0, 1)):
         for tpw in _pow2_splits(warp_size):
             for wpc in _pow2_splits(nwarps):
                 for s0 in range(_log2(shp[0]) + 1):
                     for s1 in range(_log2(shp[1]) + 1):
                         spt = (1 << s0, 1 << s1)
-                        if _blocked_bases(spt, tpw, wpc, order, shp) == want:
-                            return (f"gl.BlockedLayout(size_per_thread=[{spt[0]}, {spt[1]}], threads_per_warp=[{tpw[0]}, "
-                                    f"{tpw[1]}], warps_per_cta=[{wpc[0]}, {wpc[1]}], order=[{order[0]}, {order[1]}])")
+                        yield ((f"gl.BlockedLayout(size_per_thread=[{spt[0]}, {spt[1]}], threads_per_warp=[{tpw[0]}, "
+                                f"{tpw[1]}], warps_per_cta=[{wpc[0]}, {wpc[1]}], order=[{order[0]}, {order[1]}])"),
+                               _blocked_bases(spt, tpw, wpc, order, shp))
+
+
+def _slice_bases(bases: tuple[list, list, list], dim: int) -> tuple[list, list, list]:
+    """A SliceLayout's bases from its parent's over the shape with size 1 at ``dim``: drop that coordinate and the
+    registers that then hold nothing (lanes and warps stay, broadcast)."""
+    regs, lanes, warps = ([[c for i, c in enumerate(b) if i != dim] for b in bl] for bl in bases)
+    return [r for r in regs if any(r)], lanes, warps
+
+
+def _named_distributed(b: dict, shp: tuple[int, ...], warp_size: int) -> str | None:
+    if warp_size != 32 or len(shp) not in (1, 2):
+        return None
+    want = (b["reg_bases"], b["lane_bases"], b["warp_bases"])
+    nwarps = 1 << len(b["warp_bases"])
+    if len(shp) == 2:
+        for src, cand in _distributed_candidates(nwarps, shp, warp_size):
+            if cand == want:
+                return src
+        return None
+    for s0 in range(_log2(shp[0]) + 1):
+        if _blocked_bases((1 << s0,), (warp_size,), (nwarps,), (0,), shp) == want:
+            return (f"gl.BlockedLayout(size_per_thread=[{1 << s0}], threads_per_warp=[{warp_size}], "
+                    f"warps_per_cta=[{nwarps}], order=[0])")
+    for dim in (1, 0):
+        pshp = (shp[0], 1) if dim == 1 else (1, shp[0])
+        for src, cand in _distributed_candidates(nwarps, pshp, warp_size):
+            if _slice_bases(cand, dim) == want:
+                return f"gl.SliceLayout(dim={dim}, parent={src})"
     return None
+
+
+def swizzled_shared_layout(vec: int, per_phase: int, max_phase: int, order: Any, shape: Any) -> Any:
+    """Gluon's ``SwizzledSharedLayout(vec, per_phase, max_phase, order)`` over a rank-2 ``shape`` as ``(d0, d1) -> element``.
+
+    Pre: vec, per_phase, max_phase powers of two; order (1, 0) (d1 contiguous) or (0, 1); a power-of-two shape.
+    Post: row r of the contiguous dimension (C elements) starts at r * C, and its element c lands at
+    ``c ^ ((r // per_phase) % max_phase * vec) % C``: CuTe's ``Sw<log2 max_phase, log2 vec, ...> o 0 o L`` on
+    element offsets (a plain Layout when max_phase is 1).
+
+    >>> print(swizzled_shared_layout(8, 1, 8, (1, 0), (8, 64)))
+    Sw<3,3,3> o 0 o (8,64):(64,1)
+    >>> print(swizzled_shared_layout(1, 1, 1, (0, 1), (4, 4)))
+    (4,4):(1,4)
+    """
+    who = "swizzled_shared_layout"
+    for name, v in (("vec", vec), ("per_phase", per_phase), ("max_phase", max_phase)):
+        if not _is_int(v) or v < 1 or v & (v - 1) or v > 1 << 20:
+            raise LayoutValueError(f"{who}: {name} is a power of two, got {v!r}"[:300])
+    if not isinstance(order, (list, tuple)) or [int(o) if _is_int(o) else o for o in order] not in ([1, 0], [0, 1]):
+        raise LayoutValueError(f"{who}: order is (1, 0) or (0, 1) for a rank-2 layout, got {order!r}"[:300])
+    shp = _check_shape(shape, who, (2,))
+    return _shared(_swizzled_offset_bases(int(vec), int(per_phase), int(max_phase), tuple(int(o) for o in order), shp),
+                   list(shp), None, who)
+
+
+def _swizzled_offset_bases(vec: int, per_phase: int, max_phase: int, order: tuple[int, ...],
+                           shp: tuple[int, ...]) -> list[list[int]]:
+    c_dim, r_dim = order
+    cols, rows = shp[c_dim], shp[r_dim]
+    out = []
+    for j in range(_log2(cols)):
+        b = [0, 0]
+        b[c_dim] = 1 << j
+        out.append(b)
+    for i in range(_log2(rows)):
+        b = [0, 0]
+        b[r_dim] = 1 << i
+        b[c_dim] = ((1 << i) // per_phase % max_phase * vec) % cols
+        out.append(b)
+    return out
+
+
+def _named_swizzled(offset_bases: list, shp: tuple[int, ...]) -> str | None:
+    if len(shp) != 2:
+        return None
+    for order in ((1, 0), (0, 1)):
+        cols, rows = shp[order[0]], shp[order[1]]
+        for mp in range(_log2(cols) + 1):
+            for v in range(_log2(cols) + 1 - (mp > 0)):
+                for pp in range(_log2(rows) + 1):
+                    if mp == 0 and (v or pp):
+                        continue
+                    if _swizzled_offset_bases(1 << v, 1 << pp, 1 << mp, order, shp) == offset_bases:
+                        return (f"gl.SwizzledSharedLayout(vec={1 << v}, per_phase={1 << pp}, max_phase={1 << mp}, "
+                                f"order=[{order[0]}, {order[1]}])")
+    return None
+
+
+def padded_shared_layout(interval_padding_pairs: Any, offset_bases: Any, shape: Any) -> Layout:
+    """Gluon's ``PaddedSharedLayout(interval_padding_pairs, offset_bases, [], shape)`` as ``(d0, d1) -> element offset``.
+
+    Pre: pairs ``[interval, padding]`` of powers of two (distinct intervals); ``offset_bases`` a bijection from
+    offsets onto the power-of-two ``shape`` whose offset map is a plain strided Layout (no XOR swizzle).
+    Post: offset o (before padding) lands at ``o + sum(o // interval * padding)``, Triton's rule ("after every
+    interval elements, padding elements"); a Layout. LayoutValueError otherwise.
+
+    >>> print(padded_shared_layout([[32, 4]], [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], [4, 32]))
+    (4,32):(36,1)
+    """
+    who = "padded_shared_layout"
+    if isinstance(interval_padding_pairs, (str, bytes)) or not isinstance(interval_padding_pairs, Sequence) \
+            or not interval_padding_pairs or len(interval_padding_pairs) > 32:
+        raise LayoutValueError(f"{who}: interval_padding_pairs is a non-empty list of [interval, padding], got "
+                               f"{interval_padding_pairs!r}"[:300])
+    pairs = []
+    for pr in interval_padding_pairs:
+        if isinstance(pr, (str, bytes)) or not isinstance(pr, Sequence) or len(pr) != 2 \
+                or not all(_is_int(x) and 0 < x <= 1 << 30 and not x & (x - 1) for x in pr):
+            raise LayoutValueError(f"{who}: each pair is [interval, padding], both powers of two, got {pr!r}"[:300])
+        pairs.append((int(pr[0]), int(pr[1])))
+    if len({i for i, _ in pairs}) != len(pairs):
+        raise LayoutValueError(f"{who}: intervals must be distinct, got {[list(p) for p in pairs]}")
+    base = _shared(offset_bases, shape, None, who)
+    if not isinstance(base, Layout):
+        raise LayoutValueError(f"{who}: offset_bases {offset_bases!r} swizzle (XOR) the offsets; a padded layout is a "
+                               "CuTe Layout here only when the offset map is a plain strided layout"[:400])
+    n = int(base.size())
+    # the padding as a layout on offsets: split o at every interval below n, each piece with its padded stride
+    cuts = sorted({i for i, _ in pairs if i < n})
+    shapes, strides, at = [], [], 1
+    for c in [*cuts, n]:
+        if c > at:
+            shapes.append(c // at)
+            strides.append(at + sum(at // i * p for i, p in pairs if i <= at))
+            at = c
+    pad = Layout(tuple(shapes), tuple(strides)) if len(shapes) > 1 else Layout(shapes[0], strides[0])
+    out = composition(pad, base)
+    return out
+
+
+def _named_padded(tab: np.ndarray, shp: tuple[int, ...]) -> str | None:
+    """Gluon source of a PaddedSharedLayout computing ``tab`` ((d0, d1) -> offset with gaps), or None."""
+    n = len(tab)
+    order = np.argsort(tab, kind="stable")
+    srt = tab[order]
+    if srt[0] != 0 or np.any(np.diff(srt) < 1):
+        return None
+    gaps = np.diff(srt) - 1           # gaps[o] = padding inserted before offset o + 1
+    pairs = []
+    i = 1
+    while i < n:
+        have = sum(p for iv, p in pairs if i % iv == 0)
+        extra = int(gaps[i - 1]) - have
+        if extra < 0 or extra & (extra - 1):
+            return None
+        if extra:
+            pairs.append((i, extra))
+        i *= 2
+    pos = np.arange(n, dtype=np.int64)
+    if not pairs or not np.array_equal(pos + sum((pos // iv) * p for iv, p in pairs), srt):
+        return None
+    inv = np.empty(n, dtype=np.int64)
+    inv[np.arange(n)] = order         # unpadded offset o -> column-major coordinate index
+    bases = [int(inv[1 << k]) for k in range(_log2(n))]
+    pred = np.zeros(n, dtype=np.int64)
+    for k, bv in enumerate(bases):
+        pred ^= np.where((pos >> k) & 1, bv, 0)
+    if not np.array_equal(pred, inv):
+        return None
+    return (f"gl.PaddedSharedLayout(interval_padding_pairs={[list(p) for p in pairs]}, "
+            f"offset_bases={[_coord_of(bv, shp) for bv in bases]}, cga_layout=[], shape={list(shp)})")
 
 
 def _shared_bits(obj: Any, element_bits: Any) -> int | None:
@@ -613,7 +772,11 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     >>> to_gluon(Layout(((4, 8, 4), (2, 2, 8)), ((128, 1, 16), (64, 8, 512))), [64, 64])
     'gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16])'
     >>> to_gluon(Layout((2, 2), (2, 1)), [2, 2], kind="shared")
-    'gl.SharedLinearLayout(offset_bases=[[0, 1], [1, 0]], block_bases=[])'
+    'gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[1, 0])'
+    >>> to_gluon(Layout(((2, 2), (2, 2)), ((1, 4), (2, 8))), [4, 4], kind="shared")     # Morton order: no name
+    'gl.SharedLinearLayout(offset_bases=[[1, 0], [0, 1], [2, 0], [0, 2]], block_bases=[])'
+    >>> to_gluon(Layout((4, 32), (36, 1)), [4, 32], kind="shared").split(", offset_bases")[0]   # 4 elements of padding a row
+    'gl.PaddedSharedLayout(interval_padding_pairs=[[32, 4]]'
     """
     who = "to_gluon"
     if kind is not None and (not isinstance(kind, str) or kind not in ("shared", "distributed", "tmem")):
@@ -638,6 +801,13 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
                         return f"gl.nvidia.blackwell.TensorMemoryLayout(block=({bm}, {bn}), col_stride={cs})"
         raise LayoutValueError(f"{who}: {obj} is no Gluon TensorMemoryLayout over {list(shp)} (Gluon has no public linear "
                                "tensor-memory layout to fall back on)")
+    if kind == "shared" or (kind is None and isinstance(obj, (SwizzledSmemLayout, ComposedLayout))):
+        shp = _check_shape(shape, who)
+        tab = _table(obj, shp, who)
+        if len(tab) and (tab.min() < 0 or tab.max() >= len(tab)):
+            named = _named_padded(tab, shp)
+            if named is not None:
+                return named
     b = to_linear_bases(obj, shape, kind=kind, warp_size=warp_size)
     shp = tuple(int(s) for s in shape)
     if b["kind"] == "shared":
@@ -652,6 +822,9 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
                     if to_linear_bases(cand, shp, kind="shared")["offset_bases"] == b["offset_bases"]:
                         return (f"gl.NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, rank=2, "
                                 f"transposed={tr})")
+        named = _named_swizzled(b["offset_bases"], shp)
+        if named is not None:
+            return named
         return f"gl.SharedLinearLayout(offset_bases={b['offset_bases']}, block_bases=[])"
     named = _named_distributed(b, shp, warp_size)
     if named is not None:
@@ -681,6 +854,14 @@ def _stop_worker() -> None:
 
 
 def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120.0) -> dict:
+    (status, ans), = _worker_batch([(layout, shape)], who, timeout_s)
+    if status == "ok":
+        return ans
+    raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+
+
+def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float = 120.0) -> list[tuple[str, Any]]:
+    """Triton's answer for each (layout, shape), one round trip to the child process for all of them."""
     w = _Worker
     if w.proc is None or w.proc.poll() is not None:
         if w.err_path:
@@ -692,10 +873,11 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
                                   stdout=subprocess.PIPE, stderr=fd, env=env)
         os.close(fd)
     proc = w.proc
+    layout, shape = items[0] if len(items) == 1 else (f"a batch of {len(items)} layouts", "their shapes")
     try:
-        data = pickle.dumps((layout, shape))
+        data = pickle.dumps(("batch", items))
     except Exception as e:  # noqa: BLE001 - an unpicklable object is bad input
-        raise LayoutTypeError(f"{who}: cannot hand {type(layout).__name__} to Triton: {e}") from None
+        raise LayoutTypeError(f"{who}: cannot hand {type(items[0][0]).__name__} to Triton: {e}") from None
     try:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(struct.pack(">I", len(data)) + data)
@@ -704,12 +886,11 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
         hdr = proc.stdout.read(4) if ready else b""
         if len(hdr) == 4:
             (n,) = struct.unpack(">I", hdr)
-            status, ans = pickle.loads(proc.stdout.read(n))
-            if status == "ok":
-                return ans
-            if "No module named 'triton'" in ans:
-                raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
-            raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+            answers = pickle.loads(proc.stdout.read(n))
+            for status, ans in answers:
+                if status != "ok" and "No module named 'triton'" in ans:
+                    raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
+            return answers
     except (BrokenPipeError, OSError):
         pass
     if proc.poll() is None:
@@ -727,7 +908,27 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
     raise LayoutValueError(f"{who}: Triton aborted on {layout!r} at shape {shape} ({tail})"[:500])
 
 
+def _instr_n_check(name: str, version: Any, instr_shape: Any, who: str) -> None:
+    """Triton 3.9 aborts (LinearLayout::strided1D, isPowerOf2) on a wgmma instr_shape N that is no power of two."""
+    if name != "NVMMADistributedLayout" or not isinstance(instr_shape, (list, tuple)) or len(instr_shape) < 2:
+        return
+    n = instr_shape[1]
+    if _is_int(n) and n > 0 and n & (n - 1):
+        raise LayoutValueError(
+            f"{who}: NVMMADistributedLayout(..., instr_shape={list(instr_shape)}): Triton builds linear layouts only "
+            f"for a power-of-two instr_shape N, not {n} (Triton 3.9 aborts in LinearLayout::strided1D here); "
+            f"the first {n} columns of each warp's tile "
+            f"are those of instr_shape N = {1 << int(n).bit_length()} (ours: mma_atom('SM90_64x{n}x16_F32F16F16_SS')"
+            ".layout_c)")
+
+
 def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
+    inner = layout
+    for _ in range(8):    # a DotOperandLayout/SliceLayout's parent
+        _instr_n_check(type(inner).__name__, getattr(inner, "version", None), getattr(inner, "instr_shape", None), who)
+        inner = getattr(inner, "parent", None)
+        if inner is None:
+            break
     for field in ("size_per_thread", "warps_per_cta"):
         v = getattr(layout, field, None)
         if isinstance(v, (list, tuple)) and len(v) != len(shape):
@@ -764,6 +965,87 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
     pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
     """
     who = "from_gluon"
+    padded = _padded_request(layout, shape, who)
+    if padded is not None:
+        return padded
+    layout, shp, element_bits = _gluon_request(layout, shape, element_bits, warp_size, who)
+    return _gluon_answer(_worker_call(layout, list(shp), who), shp, element_bits, warp_size)
+
+
+def _padded_request(layout: Any, shape: Any, who: str) -> Layout | None:
+    """A PaddedSharedLayout (object or source) from its own fields: Triton 3.9 has no linear layout for it
+    (``LLVM ERROR: padded shared encoding has no linear layout``, an abort)."""
+    fields: dict = {}
+    if isinstance(layout, str):
+        try:
+            body = ast.parse(layout.strip(), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        if not isinstance(body, ast.Call):
+            return None
+        f = body.func
+        if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) != "PaddedSharedLayout":
+            return None
+        names = ("interval_padding_pairs", "offset_bases", "cga_layout", "shape")
+        nodes = {**dict(zip(names, body.args)), **{k.arg: k.value for k in body.keywords}}
+        try:
+            fields = {k: ast.literal_eval(v) for k, v in nodes.items()}
+        except (ValueError, TypeError, SyntaxError, RecursionError):
+            raise LayoutValueError(f"{who}: a PaddedSharedLayout's fields are literals, got {layout[:200]!r}") from None
+    elif type(layout).__name__ == "PaddedSharedLayout":
+        fields = {k: getattr(layout, k, None) for k in ("interval_padding_pairs", "offset_bases", "cga_layout", "shape")}
+    else:
+        return None
+    shp = _check_shape(shape, who)
+    if fields.get("cga_layout"):
+        raise LayoutValueError(f"{who}: cga_layout {fields['cga_layout']!r} spreads the layout over several CTAs; only "
+                               "one CTA's layout has a CuTe equivalent here"[:300])
+    own = fields.get("shape")
+    if own is not None and [int(x) for x in own] != list(shp):
+        raise LayoutValueError(f"{who}: the PaddedSharedLayout is for shape {list(own)}, not {list(shp)}")
+    return padded_shared_layout(fields.get("interval_padding_pairs"), fields.get("offset_bases"), list(shp))
+
+
+def from_gluon_many(items: Any, *, warp_size: int = 32) -> list:
+    """:func:`from_gluon` of many ``(layout, shape)`` or ``(layout, shape, element_bits)`` at once: one round trip to Triton.
+
+    Pre: as :func:`from_gluon` for each item (at most 4096 items). Post: the list of our objects, in order.
+    Every item is checked before Triton sees any; a layout Triton refuses is a LayoutValueError naming it (an
+    abort inside Triton fails the whole batch: call :func:`from_gluon` alone to find the culprit).
+
+    >>> from_gluon_many([("gl.NVMMASharedLayout(128, 16)", [8, 64]), ("gl.NVMMASharedLayout(128, 16)", [4, 64])])
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: from_gluon: NVMMASharedLayout(swizzle_byte_width=128, ... 8 rows; ...
+    """
+    who = "from_gluon_many"
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise LayoutTypeError(f"{who}: expected a list of (layout, shape) pairs, got {type(items).__name__}")
+    if len(items) > 4096:
+        raise LayoutValueError(f"{who}: {len(items)} layouts in one batch; at most 4096")
+    reqs = []
+    for it in items:
+        if isinstance(it, (str, bytes)) or not isinstance(it, Sequence) or len(it) not in (2, 3):
+            raise LayoutTypeError(f"{who}: each item is (layout, shape) or (layout, shape, element_bits), got {it!r}"[:300])
+        padded = _padded_request(it[0], it[1], "from_gluon")
+        reqs.append(("padded", padded, None) if padded is not None else
+                    _gluon_request(it[0], it[1], it[2] if len(it) == 3 else None, warp_size, "from_gluon"))
+    asked = [(lay, list(shp)) for lay, shp, _ in reqs if not (isinstance(lay, str) and lay == "padded")]
+    got = iter(_worker_batch(asked, who) if asked else [])
+    answers = [("padded", shp) if isinstance(lay, str) and lay == "padded" else next(got) for lay, shp, _ in reqs]
+    out = []
+    for (lay, shp, bits), (status, ans) in zip(reqs, answers):
+        if status == "padded":
+            out.append(ans)
+            continue
+        if status != "ok":
+            raise LayoutValueError(f"{who}: Triton refused {lay!r} at shape {list(shp)}: {ans}"[:500])
+        out.append(_gluon_answer(ans, shp, bits, warp_size))
+    return out
+
+
+def _gluon_request(layout: Any, shape: Any, element_bits: Any, warp_size: Any, who: str) -> tuple:
+    """Checks one from_gluon request before Triton sees it: (layout, shape, element_bits)."""
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who)
@@ -776,6 +1058,17 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         except SyntaxError as e:
             raise LayoutValueError(f"{who}: not a Gluon layout expression: {src!r} ({e.msg})"[:300]) from None
         body = tree.body
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                f = node.func
+                nm = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                kwv = {k.arg: k.value for k in node.keywords}
+                pos = dict(zip(("version", "warps_per_cta", "instr_shape"), node.args))
+                ins = kwv.get("instr_shape", pos.get("instr_shape"))
+                lit = None
+                with contextlib.suppress(ValueError, TypeError, SyntaxError, RecursionError):
+                    lit = ast.literal_eval(ins) if ins is not None else None
+                _instr_n_check(nm, None, lit, who)
         if isinstance(body, ast.Call):
             name = body.func.attr if isinstance(body.func, ast.Attribute) else getattr(body.func, "id", "")
             kw = {k.arg: k.value for k in body.keywords}
@@ -795,7 +1088,11 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         _precheck(layout, shp, who)
         if element_bits is None:
             element_bits = getattr(layout, "element_bitwidth", None)
-    ans = _worker_call(layout, list(shp), who)
+    return layout, shp, element_bits
+
+
+def _gluon_answer(ans: dict, shp: tuple[int, ...], element_bits: Any, warp_size: int) -> Any:
+    ans = dict(ans)
     kind = ans.pop("kind")
     ans.pop("repr", None)
     if kind == "shared":
