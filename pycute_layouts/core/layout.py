@@ -111,6 +111,8 @@ def has_underscore(c: Any) -> bool:
 # Layout
 
 _new = object.__new__
+#: no argument given (Layout.__call__'s first coordinate)
+_NOARG = object()
 
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
@@ -398,30 +400,44 @@ class Layout:
         return cur
 
     # -- evaluation ----------------------------------------------------------------------
-    def __call__(self, *coord: Any, check: bool = False) -> Any:
-        if check is not False and check is not True and not isinstance(check, np.bool_):
-            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
-        if len(coord) == 1 and not check:
-            c = coord[0]
-            if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
-                fl = self._fl
-                if fl is None:
-                    fl = self.flat_modes()
+    def __call__(self, c: Any = _NOARG, *coord: Any, check: bool = False) -> Any:
+        if type(c) is int and check is False and not coord:
+            # the integer fast path: index -> offset over the cached flat modes (unrolled for rank <= 4)
+            fl = self._fl
+            if fl is None:
+                fl = self.flat_modes()
+            if self._fi:
                 fs, fd = fl
-                n = len(fs) - 1
-                if self._fi and n >= 0:
-                    if n == 1:
-                        s = fs[0]
-                        return c % s * fd[0] + c // s * fd[1]
-                    if n == 0:
-                        return c * fd[0]
+                n = len(fs)
+                if n == 2:
+                    s = fs[0]
+                    return c % s * fd[0] + c // s * fd[1]
+                if n == 3:
+                    s = fs[0]
+                    q = c // s
+                    t = fs[1]
+                    return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
+                if n == 1:
+                    return c * fd[0]
+                if n == 4:
+                    s = fs[0]
+                    q = c // s
+                    t = fs[1]
+                    u = q // t
+                    v = fs[2]
+                    return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
+                if n:
+                    n -= 1
                     r = 0
                     for i in range(n):
                         s = fs[i]
                         r += c % s * fd[i]
                         c //= s
                     return r + c * fd[n]
-                return self._index(c)
+            return self._index(c)
+        coord = coord if c is _NOARG else (c,) + coord
+        if check is not False and check is not True and not isinstance(check, np.bool_):
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {check!r}"[:200])
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
         if not self.flat_modes()[0]:
