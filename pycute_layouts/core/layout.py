@@ -120,9 +120,29 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
     fs: list = []
     fd: list = []
-    if _fast_flat_into(s, d, fs, fd):
-        return tuple(fs), tuple(fd)
-    return None
+    i = 0
+    for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
+        y = d[i]
+        i += 1
+        if type(x) is int:
+            if type(y) is not int or x <= 0:
+                return None
+            fs.append(x)
+            fd.append(y)
+        elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
+            j = 0
+            for a in x:
+                if type(a) is not int or a <= 0 or type(y[j]) is not int:
+                    if not _fast_flat_into(x, y, fs, fd, 1):
+                        return None
+                    break
+                j += 1
+            else:
+                fs += x
+                fd += y
+        else:
+            return None
+    return tuple(fs), tuple(fd)
 
 
 def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
