@@ -268,10 +268,10 @@ def test_tensor_iteration_is_cute_s() -> None:
 
 @pytest.mark.parametrize("call,exc,words", [c[1:] for c in CATALOG], ids=[c[0] for c in CATALOG])
 def test_hostile_input_is_refused(call, exc, words) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a refusal is cheap however loaded the machine is (a hang detector, not a timing)
     with pytest.raises(exc) as info:
         call()
-    assert time.perf_counter() - t0 < 5.0
+    assert time.process_time() - t0 < 5.0
     msg = str(info.value)
     for w in words:
         assert w in msg, (w, msg)
@@ -354,9 +354,9 @@ def test_cli_errors_are_one_line_exit_2(argv, words, tmp_path: Path, capsys: pyt
     (tmp_path / "deep.json").write_text("[" * 5000 + "]" * 5000)
     subst = {"BIN": str(tmp_path / "bin"), "MISSING": str(tmp_path / "missing.toml"), "DIR": str(tmp_path),
              "DEEP": str(tmp_path / "deep.json"), "FILE/sub": str(tmp_path / "file" / "sub")}
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time (a hang detector, not a timing)
     rc, err = _cli([subst.get(a, a) for a in argv], capsys)
-    assert time.perf_counter() - t0 < 10.0
+    assert time.process_time() - t0 < 10.0
     assert rc == 2, err
     assert "Traceback" not in err
     last = err.strip().splitlines()[-1]

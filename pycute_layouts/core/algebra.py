@@ -312,6 +312,13 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> print(coalesce(Layout((1, 1), (3, 5))))
     1:0
     """
+    if profile is None and type(layout) is Layout:  # the integer fast path (flat int modes, nothing to check)
+        fl = layout.int_flat_modes()
+        if fl is not None:
+            fs, fd = fl
+            n = len(fs) - 1
+            if n >= 0:
+                return int_layout(*coalesce_ints(fs, fd, n, fs[n], fd[n]))
     it.check_nesting(profile, "coalesce", "profile")
     if layout is None:
         return None  # PyCuTe's identity operand
@@ -830,6 +837,10 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     if type(layout) is Layout and type(cotarget) is int and cotarget > 0:
         fl = layout.int_flat_modes()
         if fl is not None and fl[0]:  # the integer fast path
+            if len(fl[0]) > 1:
+                r = _complement_sorted_ints(fl[0], fl[1], cotarget)
+                if r is not None:
+                    return r
             return complement_ints(fl[0], fl[1], cotarget, layout)
     inner = getattr(layout, "inner", None)
     if inner is not None and not isinstance(layout, Layout):
@@ -908,6 +919,32 @@ def complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layo
         ext = d * ss[i]
     rest = -((-cotarget) // ext) if type(cotarget) is int else _ceil_div_product(cotarget, ext)
     return int_layout(*coalesce_ints(res_s, res_d, len(res_s), rest, ext))
+
+
+def _complement_sorted_ints(fs: tuple, fd: tuple, cotarget: int) -> Layout | None:
+    """``complement_ints`` for an int ``cotarget`` when every kept mode (size > 1, stride > 0), sorted by
+    stride, starts at a multiple of the extent before it; None otherwise (negative strides, nothing kept,
+    a stride that breaks it: ``complement_ints`` then says why). The modes are not coalesced first: a mode
+    that coalesce would merge into the one before it adds a size-1 mode here, which the final coalesce drops."""
+    kept = []
+    for s, d in zip(fs, fd):
+        if s != 1 and d:
+            if d < 0:
+                return None
+            kept.append((d, s))
+    if not kept:
+        return None
+    kept.sort()
+    ss: list = []
+    dd: list = []
+    ext = 1
+    for d, s in kept:
+        if d % ext:
+            return None
+        ss.append(d // ext)
+        dd.append(ext)
+        ext = d * s
+    return int_layout(*coalesce_ints(ss, dd, len(ss), -((-cotarget) // ext), ext))
 
 
 def _ceil_div_product(cotarget: Any, ext: int) -> int:

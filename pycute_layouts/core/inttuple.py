@@ -1130,6 +1130,23 @@ def _is_monomial(x: Any) -> bool:
     return all(a.is_Symbol for a in args[1:]) and (args[0].is_Integer or args[0].is_Symbol)
 
 
+def _simple_polynomial(x: Any) -> Any:
+    """``sympy.simplify(x)`` without its search where the answer is known: a polynomial whose expansion is a
+    monomial (that monomial: nothing has fewer operations) or a monomial plus or minus 1 (irreducible, no
+    common factor; simplify keeps it). None otherwise (the caller runs sympy.simplify)."""
+    if not x.is_Add and not x.is_Mul:
+        return None
+    sp = _sp()
+    e = sp.expand(x)
+    if _is_monomial(e):
+        return e
+    if e.is_Add and len(e.args) == 2 and e == x:
+        a, b = e.args
+        if a.is_Integer and abs(int(a)) == 1 and _is_monomial(b) and not b.is_Integer:
+            return e
+    return None
+
+
 #: sympy.simplify of each expression seen (expressions are immutable; simplify is deterministic and slow).
 _SIMPLIFIED: dict = {}
 
@@ -1138,7 +1155,9 @@ def _sympy_simplify(x: Any) -> Any:
     """``sympy.simplify(x)``, computed once per expression (symbolic layouts repeat a few forms many times)."""
     r = _SIMPLIFIED.get(x)
     if r is None:
-        r = x if _is_monomial(x) else _sp().simplify(x)
+        r = x if _is_monomial(x) else _simple_polynomial(x)
+        if r is None:
+            r = _sp().simplify(x)
         if len(_SIMPLIFIED) >= 4096:  # a bound, not an eviction policy
             _SIMPLIFIED.clear()
         _SIMPLIFIED[x] = r

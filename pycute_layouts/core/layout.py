@@ -131,6 +131,8 @@ def has_underscore(c: Any) -> bool:
 # Layout
 
 _new = object.__new__
+#: no argument given (Layout.__call__'s first coordinate)
+_NOARG = object()
 
 
 #: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
@@ -142,9 +144,29 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
     fs: list = []
     fd: list = []
-    if _fast_flat_into(s, d, fs, fd):
-        return tuple(fs), tuple(fd)
-    return None
+    i = 0
+    for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
+        y = d[i]
+        i += 1
+        if type(x) is int:
+            if type(y) is not int or x <= 0:
+                return None
+            fs.append(x)
+            fd.append(y)
+        elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
+            j = 0
+            for a in x:
+                if type(a) is not int or a <= 0 or type(y[j]) is not int:
+                    if not _fast_flat_into(x, y, fs, fd, 1):
+                        return None
+                    break
+                j += 1
+            else:
+                fs += x
+                fd += y
+        else:
+            return None
+    return tuple(fs), tuple(fd)
 
 
 def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
@@ -422,30 +444,44 @@ class Layout:
         return cur
 
     # -- evaluation ----------------------------------------------------------------------
-    def __call__(self, *coord: Any, check: bool = False) -> Any:
-        if check is not False and check is not True and not isinstance(check, np.bool_):
-            raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
-        if len(coord) == 1 and not check:
-            c = coord[0]
-            if type(c) is int:  # the integer fast path: index -> offset over the cached flat modes
-                fl = self._fl
-                if fl is None:
-                    fl = self.flat_modes()
+    def __call__(self, c: Any = _NOARG, *coord: Any, check: bool = False) -> Any:
+        if type(c) is int and check is False and not coord:
+            # the integer fast path: index -> offset over the cached flat modes (unrolled for rank <= 4)
+            fl = self._fl
+            if fl is None:
+                fl = self.flat_modes()
+            if self._fi:
                 fs, fd = fl
-                n = len(fs) - 1
-                if self._fi and n >= 0:
-                    if n == 1:
-                        s = fs[0]
-                        return c % s * fd[0] + c // s * fd[1]
-                    if n == 0:
-                        return c * fd[0]
+                n = len(fs)
+                if n == 2:
+                    s = fs[0]
+                    return c % s * fd[0] + c // s * fd[1]
+                if n == 3:
+                    s = fs[0]
+                    q = c // s
+                    t = fs[1]
+                    return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
+                if n == 1:
+                    return c * fd[0]
+                if n == 4:
+                    s = fs[0]
+                    q = c // s
+                    t = fs[1]
+                    u = q // t
+                    v = fs[2]
+                    return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
+                if n:
+                    n -= 1
                     r = 0
                     for i in range(n):
                         s = fs[i]
                         r += c % s * fd[i]
                         c //= s
                     return r + c * fd[n]
-                return self._index(c)
+            return self._index(c)
+        coord = coord if c is _NOARG else (c,) + coord
+        if check is not False and check is not True and not isinstance(check, np.bool_):
+            raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
         if len(coord) == 0:
             raise CoordinateError("Layout(): a coordinate or index is required")
         if not self.flat_modes()[0]:

@@ -319,22 +319,24 @@ def _can_fork(n_tasks: int) -> bool:
 
 
 def _run(tasks: list) -> list:
-    """Every task's row, in task order; with two CPUs, every second row after the first few in a forked worker.
+    """Every task's row, in task order; with two CPUs, the rows after the first few shared with a forked worker.
 
     The rows do not depend on where they are computed (each is a pure function of the library), so
-    the report is the same either way; a worker that fails to answer leaves its rows to this process.
+    the report is the same either way. The two processes take the next row from a shared counter (so
+    neither waits while the other has many slow rows left); a worker that fails to answer leaves its
+    rows to this process.
     """
     with fact_scope():
         if not _can_fork(len(tasks)):
             return [task() for _where, task in tasks]
-        out = [task() for _where, task in tasks[:_WARM_TASKS]]
-        rest = tasks[_WARM_TASKS:]
+        out: dict = {i: task() for i, (_where, task) in enumerate(tasks[:_WARM_TASKS])}
         ctx = mp.get_context("fork")
+        counter = ctx.Value("l", _WARM_TASKS)
         recv, send = ctx.Pipe(duplex=False)
-        worker = ctx.Process(target=_worker, args=(rest[1::2], send), daemon=True)
+        worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
         worker.start()
         send.close()
-        mine = [task() for _where, task in rest[0::2]]
+        out.update(_take_rows(tasks, counter))
         try:
             kind, theirs = recv.recv()
         except (EOFError, OSError):
@@ -342,17 +344,28 @@ def _run(tasks: list) -> list:
         worker.join()
         if kind == "error":
             raise theirs
-        if kind != "rows":
-            theirs = [task() for _where, task in rest[1::2]]
-        for a, b in zip(mine, theirs):
-            out += [a, b]
-        return out + mine[len(theirs):]
+        if kind == "rows":
+            out.update(theirs)
+        return [out[i] if i in out else tasks[i][1]() for i in range(len(tasks))]
 
 
-def _worker(tasks: list, send: Any) -> None:
+def _take_rows(tasks: list, counter: Any) -> dict:
+    """Row index -> row of every task this process takes from the shared counter, until none is left."""
+    rows: dict = {}
+    n = len(tasks)
+    lock = counter.get_lock()
+    while True:
+        with lock:
+            i = counter.value
+            counter.value = i + 1
+        if i >= n:
+            return rows
+        rows[i] = tasks[i][1]()
+
+
+def _worker(tasks: list, counter: Any, send: Any) -> None:
     try:
-        rows = [task() for _where, task in tasks]
-        send.send(("rows", rows))
+        send.send(("rows", _take_rows(tasks, counter)))
     except BaseException as e:  # noqa: BLE001 -- handed to the parent, which raises it
         try:
             send.send(("error", e))

@@ -23,6 +23,17 @@ times there are 5-10x what an idle machine gives; CPU seconds are the steadier f
   same machine, alternating runs at load 3-5 (python -m pycute_layouts prove, PYTHONPATH to each tree):
                               main 1049b8a 25.8-28.6 s wall, 12.6-13.6 s user CPU;
                               this branch   7.0-12.7 s wall,  3.7-4.2 s user CPU (3.2-3.5x less)
+  follow-f26b (same machine, load average 8-13; before = main at a06ed55 from `git archive`, run
+  alternately with PYTHONPATH, `taskset -c 0,1`): sympy.simplify no longer runs at all in the report
+  (9 calls before, 0.3-0.6 s of CPU on an idle core, the first one loading simplify's machinery), the
+  two processes take rows from a shared counter instead of every second row. One process
+  (PYCUTE_LAYOUTS_JOBS=1), report() alone: main 4.04 / 4.22 s CPU, this branch 3.77 / 4.12 s CPU;
+  `prove`: main 5.3-6.1 s user CPU, 17.8-39.7 s wall, this branch 5.1-6.4 s user, 16.2-33.1 s wall
+  (within the noise of a machine at load 8-13). The 2 s target is NOT met: one process still needs
+  about 3.6-4 s of CPU for the rows plus 0.35 s of imports; by cProfile the rows are sympy arithmetic
+  in the symbolic steps (descriptor fields and linear forms per witness tile, about half), the
+  library's descriptor derivations (make_smem_desc_for, 7,173 calls, about 13%), the exhaustive
+  checks (10%) and the descriptor-encoding lemma (2 x 16,384 descriptors built, encoded, decoded: 9%).
 """
 
 from __future__ import annotations
