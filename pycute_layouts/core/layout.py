@@ -245,7 +245,8 @@ class Layout:
         else:
             fl = ((s,), (d,))
         self._fl = fl
-        fi = self._fi = all_int(fl[0]) and all_int(fl[1])
+        # a size-0 layout (a zero extent) takes the checked paths, which refuse to evaluate it
+        fi = self._fi = all_int(fl[0]) and all_int(fl[1]) and 0 not in fl[0]
         self._cp = None if fi or not any(type(x) is ScaledBasis for x in fl[1]) else coprofile(fl[1])
         return fl
 
@@ -426,6 +427,8 @@ class Layout:
             raise CoordinateError("Layout(): a coordinate or index is required")
         if not self.flat_modes()[0]:
             raise_empty(self, "calling")
+        if not self._fi and self.size() == 0 and not (isinstance(coord[0], np.ndarray) and coord[0].size == 0):
+            raise_zero_size(self, coord)
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
@@ -470,6 +473,8 @@ class Layout:
         n = len(fs) - 1
         if n < 0:
             raise_empty(self, "calling")
+        if 0 in fs:
+            raise_zero_size(self, c0)
         r = 0
         for i in range(n):
             si = fs[i]
@@ -493,6 +498,8 @@ class Layout:
         if cp is not None:  # one integer layout per coordinate component, stacked on a last axis
             return np.stack([c._eval_numpy(idx, check) for c in self.components()], axis=-1)
         idx = idx.astype(np.int64, copy=False)
+        if idx.size and self.size() == 0:
+            raise_zero_size(self, "a numpy index array")
         if check and idx.size and (idx.min() < 0 or idx.max() >= self.size()):
             raise CoordinateError(f"Layout {self}: indices out of range [0, {self.size()})")
         fs, fd = flatten(self._s), flatten(self._d)
@@ -893,6 +900,13 @@ def raise_empty(layout: Any, who: str) -> None:
     )
 
 
+def raise_zero_size(layout: Any, coord: Any) -> None:
+    raise CoordinateError(
+        f"Layout {layout} has size 0 (a zero extent): it has no coordinates, so {coord!r} cannot be evaluated "
+        "(CuTe C++ divides by the zero extent)"[:400]
+    )
+
+
 def mode_layout(s: Any, d: Any, pint: bool) -> Layout:
     """A mode of a layout as a layout; ``pint``: the parent's leaves are all plain ints (flat data cached)."""
     obj = _new(Layout)
@@ -934,7 +948,8 @@ def int_layout(ss: list, dd: list) -> Layout:
         obj._s = s
         obj._d = d
         obj._fl = (s, d)
-    obj._fi = True
+    obj._fi = 0 not in ss
+    obj._cp = None
     obj._size = None
     obj._hash = None
     return obj
