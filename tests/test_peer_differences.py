@@ -81,3 +81,34 @@ def test_cute_cxx_keeps_a_dynamic_mode_that_we_merge() -> None:
     assert all(coalesce(Layout((4, n), (1, 4))) == Layout(4 * n, 1) for n in (1, 2, 5))
     assert normalize(comp) == "1:5"  # a run-time 1 keeps its stride; ours is the static answer
     assert str(complement(Layout(N, 1))) == "1:0"
+
+
+# blocks with gaps no layout fills: complement refuses them, the products answer as CuTe C++ does
+GAP_PRODUCTS = [
+    ("logical_product", ((4, 6), (1, 6)), (3, 1)),
+    ("logical_product", ((2, 2), (1, 5)), (4, 1)),
+    ("logical_product", ((3, 2), (1, 4)), ((2, 2), (1, 2))),
+    ("logical_product", ((2, 2), (1, 3)), (3, 1)),
+    ("blocked_product", ((4, 6), (1, 6)), ((3, 2), (1, 3))),
+    ("raked_product", ((2, 3), (1, 5)), ((2, 2), (2, 1))),
+]
+
+
+@pytest.mark.oracle
+def test_products_of_blocks_with_gaps_are_cutes() -> None:
+    from oracles import layout_cxx
+
+    import pycute_layouts as pl
+
+    skip_without_cxx()
+    batch = CuteBatch()
+    for name, a, b in GAP_PRODUCTS:
+        batch.add(f"{name}({layout_cxx(*a)}, {layout_cxx(*b)})")
+    for (name, a, b), res in zip(GAP_PRODUCTS, batch.run()):
+        A = Layout(*a)
+        with pytest.raises(LayoutError):
+            complement(A, A.size() * Layout(*b).cosize())  # the strict complement stays refused
+        R = getattr(pl, name)(A, Layout(*b))
+        assert isinstance(res, str) and str(R) == normalize(res), (name, a, b, str(R), res)
+        offsets = R.to_numpy().tolist()
+        assert len(set(offsets)) == len(offsets), (name, a, b)  # the copies of the block are disjoint
