@@ -172,3 +172,12 @@ def test_division_by_a_zero_extent_is_refused_by_name() -> None:
     # where CuTe answers, so do we: coalesce of a size-0 layout is 0:1, logical_divide of one is (4,0):(1,4)
     assert str(coalesce(Layout((2, 0, 3)))) == "0:1"
     assert str(logical_divide(Layout(0, 1), Layout(4, 1))) == "(4,0):(1,4)"
+
+
+def test_the_cli_names_a_zero_extent_in_one_line() -> None:
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "pycute_layouts", "show", "(4,0):(1,4)"], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 2 and "size 0" in p.stderr and "Traceback" not in p.stderr

@@ -415,10 +415,10 @@ def composition(a: Any, b: Any) -> Any:
     try:
         return _composition(a, b)
     except ZeroDivisionError:
-        raise zero_extent_error("composition", a, b) from None
+        raise _zero_extent_error("composition", a, b) from None
 
 
-def zero_extent_error(who: str, *operands: Any) -> LayoutValueError:
+def _zero_extent_error(who: str, *operands: Any) -> LayoutValueError:
     """The refusal of an operation that divides by a zero extent (CuTe C++ traps with SIGFPE there)."""
     text = ", ".join(str(x) for x in operands)
     return LayoutValueError(
@@ -845,7 +845,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     try:
         return _complement(layout, cotarget)
     except ZeroDivisionError:
-        raise zero_extent_error("complement", layout, cotarget) from None
+        raise _zero_extent_error("complement", layout, cotarget) from None
 
 
 def _complement(layout: Layout, cotarget: Any = None) -> Layout:
