@@ -115,7 +115,7 @@ _new = object.__new__
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
-    plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
+    plain ints with positive shapes (the fast path; zero extents take the checked one); None otherwise."""
     fs: list = []
     fd: list = []
     if _fast_flat_into(s, d, fs, fd):
@@ -965,7 +965,7 @@ def basis_like(shape_: Any, path: tuple = ()) -> Any:
 def make_identity_layout(shape_: Any) -> Layout:
     """The layout that maps every coordinate of ``shape`` to itself (CuTe's ``make_identity_layout``).
 
-    Pre:  shape is a positive IntTuple.
+    Pre:  shape is an IntTuple of non-negative leaves (a zero extent gives a size-0 layout).
     Post: R(c) == c for every coordinate c of shape (R(i) == idx2crd(i, shape) for an index i);
           the strides are basis elements ``E(path)``, so R composes, divides and slices like any layout.
 
