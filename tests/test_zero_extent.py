@@ -181,3 +181,10 @@ def test_the_cli_names_a_zero_extent_in_one_line() -> None:
     p = subprocess.run([sys.executable, "-m", "pycute_layouts", "show", "(4,0):(1,4)"], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 2 and "size 0" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_greatest_common_domain_of_a_zero_extent_is_refused_by_name() -> None:
+    from pycute_layouts import greatest_common_domain
+
+    with pytest.raises(LayoutValueError, match="zero extent"):
+        greatest_common_domain((0,), Layout((8, 64), (64, 1)))

@@ -724,6 +724,9 @@ def greatest_common_domain(a: Any, b: Any) -> Layout:
     """
     fa = [x for x in flatten(_shape_of(a, "greatest_common_domain")) if x != 1]
     fb = [x for x in flatten(_shape_of(b, "greatest_common_domain")) if x != 1]
+    if 0 in fa or 0 in fb:
+        raise LayoutValueError(f"greatest_common_domain({a}, {b}): a zero extent (a size-0 shape) has no common "
+                               "domain to walk"[:400])
     rs: list = []
     rd: list = []
     ea = eb = 1  # where the current leaves of a and b start
