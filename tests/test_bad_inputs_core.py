@@ -43,9 +43,9 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
     ("make_layout-empty", "make_layout()", LayoutValueError, ("at least one",)),
     ("make_layout-three-tuples", "make_layout((4,), (1,), (2,))", LayoutTypeError, ("(shape)", "stride")),
     # ------------------------------------------------------------------- construction: values
-    ("shape-zero", "Layout(0)", LayoutValueError, ("positive", "got 0")),
-    ("shape-zero-nested", "Layout((4, (2, 0)))", LayoutValueError, ("positive", "got 0")),
-    ("shape-negative", "Layout((4, -1), (1, 4))", LayoutValueError, ("positive", "got -1")),
+    ("shape-negative-leaf", "Layout(-3)", LayoutValueError, ("non-negative", "got -3")),
+    ("shape-negative-nested", "Layout((4, (2, -2)))", LayoutValueError, ("non-negative", "got -2")),
+    ("shape-negative", "Layout((4, -1), (1, 4))", LayoutValueError, ("non-negative", "got -1")),
     ("shape-float", "Layout(2.0)", LayoutTypeError, ("shape", "float", "2.0")),
     ("shape-float-nested", "Layout((4, 2.5))", LayoutTypeError, ("shape", "2.5")),
     ("stride-float", "Layout(4, 1.0)", LayoutTypeError, ("stride", "float")),
@@ -59,7 +59,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
     ("shape-complex", "Layout(4 + 0j)", LayoutTypeError, ("complex",)),
     ("shape-set", "Layout({4})", LayoutTypeError, ("set",)),
     ("layout-as-shape", "Layout(Layout(4))", LayoutTypeError, ("make_layout",)),
-    ("identity-zero", "make_identity_layout(0)", LayoutValueError, ("positive",)),
+    ("identity-negative", "make_identity_layout(-2)", LayoutValueError, ("non-negative", "-2")),
     # ------------------------------------------------------------------- evaluation
     ("call-rank-3-of-2", "L(1, 2, 3)", CongruenceError, ("3 modes", "(8,4)", "2")),
     ("call-tuple-for-leaf", "L((1, (2, 3)))", CongruenceError, ("more modes", "shape 4")),
@@ -108,8 +108,8 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
         ("too many modes", "rank 3"),
     ),
     ("composition-str-tiler", "composition(L, 'x')", LayoutTypeError, ("a Layout, an int",)),
-    ("composition-zero-tiler", "composition(L, 0)", LayoutValueError, ("positive", "0")),
-    ("composition-negative-tiler", "composition(L, -2)", LayoutValueError, ("positive", "-2")),
+    ("composition-zero-tiler", "composition(L, 0)", LayoutValueError, ("zero extent", "0")),
+    ("composition-negative-tiler", "composition(L, -2)", LayoutValueError, ("non-negative", "-2")),
     ("composition-float-tiler", "composition(L, 2.0)", LayoutTypeError, ("2.0",)),
     (
         "basis-mixed-with-int-stride",
@@ -145,7 +145,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
         AdmissibilityError,
         ("negative stride -1",),
     ),
-    ("complement-zero-cotarget", "complement(L, 0)", LayoutValueError, ("positive", "0")),
+    ("complement-negative-cotarget", "complement(L, -1)", LayoutValueError, ("non-negative", "-1")),
     ("complement-float-cotarget", "complement(L, 2.5)", LayoutTypeError, ("cotarget", "2.5")),
     (
         "left_inverse-divisibility",
@@ -193,7 +193,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
         CongruenceError,
         ("rank 2", "rank 1"),
     ),
-    ("tile_to_shape-zero", "tile_to_shape(Layout((8, 8), (8, 1)), (16, 0))", LayoutValueError, ("positive",)),
+    ("tile_to_shape-negative", "tile_to_shape(Layout((8, 8), (8, 1)), (16, -8))", LayoutValueError, ("non-negative",)),
     (
         "tile_to_shape-duplicate-order",
         "tile_to_shape(Layout((8, 8), (8, 1)), (16, 32), (0, 0))",
@@ -236,7 +236,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
         CongruenceError,
         ("not weakly congruent", "(0,1)", "(2,2,2)"),
     ),
-    ("ordered-zero-shape", "make_ordered_layout((2, 0), (0, 1))", LayoutValueError, ("positive",)),
+    ("ordered-negative-shape", "make_ordered_layout((2, -1), (0, 1))", LayoutValueError, ("non-negative",)),
     ("ordered-str-order", "make_ordered_layout((2, 2), (0, 'a'))", LayoutTypeError, ("order", "'a'")),
     ("coalesce-too-many-modes", "coalesce(L, (1, 1, 1))", CongruenceError, ("too many modes",)),
     ("filter-too-many-modes", "filter(L, (1, 1, 1))", CongruenceError, ("too many modes",)),
@@ -264,7 +264,7 @@ CATALOG: list[tuple[str, str, type, tuple[str, ...]]] = [
     ("parse-bad-char", "parse('(8,$)')", NotationError, ("unexpected character '$'",)),
     ("parse-swizzle-args", "parse('Sw<3,4>')", NotationError, ("expected ','",)),
     ("parse-not-a-string", "parse(42)", NotationError, ("expected a string",)),
-    ("parse-zero-shape", "parse('(8,0):(1,8)')", NotationError, ("positive",)),
+    ("parse-negative-shape", "parse('(8,-1):(1,8)')", NotationError, ("non-negative",)),
     ("parse-inexact-division", "parse('(8,4):(4/3,1)')", NotationError, ("divide exactly", "4/3")),
     ("parse-swizzle-overlap", "parse('Sw<1,4,0> o 8:1')", NotationError, ("|S| >= B", "column")),
     # ------------------------------------------------------------------- swizzles
@@ -335,7 +335,7 @@ def test_catalog_is_large_and_unique() -> None:
 def test_layout_errors_are_value_errors() -> None:
     """Generic callers that catch ValueError (and TypeError / IndexError where it fits) keep working."""
     with pytest.raises(ValueError):
-        pl.Layout(0)
+        pl.Layout(-1)
     with pytest.raises(TypeError):
         pl.Layout(2.0)
     with pytest.raises(IndexError):

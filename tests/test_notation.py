@@ -284,12 +284,15 @@ def test_parse_errors_point_at_the_column(text, msg, col):
     assert lines[1] == f"  {text}" and lines[2] == "  " + " " * col + f"^ (column {col + 1})"
 
 
+NEW_MSG = "shape leaves must be non-negative (0 is CuTe's zero extent), got "
+
+
 @pytest.mark.parametrize(
     "text,msg",
     [
-        ("(8,0):(1,8)", "shape leaves must be positive (zero-size modes are not allowed), got 0"),
-        ("(m-m):1", "shape leaves must be positive (zero-size modes are not allowed), got 0"),
-        ("-8:1", "shape leaves must be positive (zero-size modes are not allowed), got -8"),
+        ("(8,-1):(1,8)", NEW_MSG + "-1"),
+        ("(m-m-2):1", NEW_MSG + "-2"),
+        ("-8:1", "shape leaves must be non-negative (0 is CuTe's zero extent), got -8"),
     ],
 )
 def test_bad_shapes_are_notation_errors(text, msg):
@@ -300,26 +303,26 @@ def test_bad_shapes_are_notation_errors(text, msg):
 def test_bad_shape_points_into_the_shape():
     """Formerly a strict xfail: the error pointed at the '(' of the stride (column 7)."""
     with pytest.raises(NotationError) as info:
-        parse("(8,0):(1,8)")
+        parse("(8,-1):(1,8)")
     assert info.value.column < 5
 
 
 #: (text, 0-based column of the offending leaf, message): every leaf error points at its own leaf
 BAD_LEAVES = [
-    ("(8,0):(1,8)", 3, "shape leaves must be positive (zero-size modes are not allowed), got 0"),
-    ("(0,8):(1,8)", 1, "got 0"),
+    ("(8,-1):(1,8)", 3, "shape leaves must be non-negative (0 is CuTe's zero extent), got -1"),
+    ("(-1,8):(1,8)", 1, "got -1"),
     ("-8:1", 0, "got -8"),
-    ("(m-m):1", 1, "got 0"),
-    ("((8,4),(2,0)):((1,8),(32,64))", 10, "got 0"),
+    ("(m-m-1):1", 1, "got -1"),
+    ("((8,4),(2,-4)):((1,8),(32,64))", 10, "got -4"),
     ("(8,(4,-2)):(1,(8,32))", 6, "got -2"),
     ("(8, (4,  -2)):(1,(8,32))", 9, "got -2"),  # whitespace is counted
-    ("(8,(m+1)*0)", 3, "got 0"),  # a parenthesised expression is one leaf, starting at its '('
-    ("(4,(2,x-x)):(1,(4,8))", 6, "got 0"),
+    ("(8,(m+1)*0-1)", 3, "got -1"),  # a parenthesised expression is one leaf, starting at its '('
+    ("(4,(2,x-x-1)):(1,(4,8))", 6, "got -1"),
     ("(2**-1,4):(1,2)", 1, "shape leaves must be int or sympy integer expressions, got 0.5 (float)"),
     ("(8,4):(1,2**-1)", 9, "stride leaves must be int or sympy integer expressions, got 0.5 (float)"),
     ("(8,(4,2)):(1,(8,2**-1))", 16, "stride leaves must be int or sympy integer expressions"),
     ("((8,2),(4,4)):((4,32),(1,m/0))", 25, "stride leaves must be integers, got the non-integer number zoo"),
-    ("Sw<3,4,3> o 0 o (8,0):(64,1)", 19, "got 0"),  # inside a composed layout
+    ("Sw<3,4,3> o 0 o (8,-1):(64,1)", 19, "got -1"),  # inside a composed layout
     ("(8,4):(4,1,2)", 6, "not congruent"),  # congruence is a property of the whole stride: its '('
 ]
 

@@ -309,7 +309,7 @@ UNDECIDABLE = [
         LayoutValueError,
         "subs: m became the non-integer 1/2",
     ),
-    (lambda: Layout((m, 4)).subs(m=0), LayoutValueError, "shape leaves must be positive"),
+    (lambda: Layout((m, 4)).subs(m=-1), LayoutValueError, "shape leaves must be non-negative"),
     (
         lambda: Layout((m, 4)).subs({3: 4}),
         LayoutTypeError,

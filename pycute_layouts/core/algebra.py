@@ -420,6 +420,22 @@ def composition(a: Any, b: Any) -> Any:
     ...
     pycute_layouts.errors.AdmissibilityError: composition: modes of B interact: in mode 0 (shape 4) of ...
     """
+    try:
+        return _composition(a, b)
+    except ZeroDivisionError:
+        raise _zero_extent_error("composition", a, b) from None
+
+
+def _zero_extent_error(who: str, *operands: Any) -> LayoutValueError:
+    """The refusal of an operation that divides by a zero extent (CuTe C++ traps with SIGFPE there)."""
+    text = ", ".join(str(x) for x in operands)
+    return LayoutValueError(
+        f"{who}({text}): a zero extent (a size-0 mode) reaches a division; CuTe C++ divides by zero here "
+        "(SIGFPE), so there is no answer to give"[:500]
+    )
+
+
+def _composition(a: Any, b: Any) -> Any:
     it.check_nesting(b, "composition", "b")
     if type(b) is tuple:
         b = none_as_underscore(b)
@@ -834,6 +850,13 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     ...
     pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
     """
+    try:
+        return _complement(layout, cotarget)
+    except ZeroDivisionError:
+        raise _zero_extent_error("complement", layout, cotarget) from None
+
+
+def _complement(layout: Layout, cotarget: Any = None) -> Layout:
     if type(layout) is Layout and type(cotarget) is int and cotarget > 0:
         fl = layout.int_flat_modes()
         if fl is not None and fl[0]:  # the integer fast path

@@ -1089,8 +1089,8 @@ _INT_BOUND = 10**MAX_INT_DIGITS
 
 def validate_shape_leaf(s: Any, who: str) -> None:
     if type(s) is int:
-        if s <= 0:
-            raise LayoutValueError(f"{who}: shape leaves must be positive (zero-size modes are not allowed), got {s}")
+        if s < 0:
+            raise LayoutValueError(f"{who}: shape leaves must be non-negative (0 is CuTe's zero extent), got {s}")
         return
     if s.is_positive is False:
         raise LayoutValueError(f"{who}: shape leaf {s} is not positive")

@@ -141,7 +141,7 @@ _INT_BOUND = 10**MAX_INT_DIGITS
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
-    plain ints with positive shapes (what ``Layout(shape, stride)`` accepts as is); None otherwise."""
+    plain ints with positive shapes (the fast path; zero extents take the checked one); None otherwise."""
     fs: list = []
     fd: list = []
     i = 0
@@ -291,7 +291,8 @@ class Layout:
         else:
             fl = ((s,), (d,))
         self._fl = fl
-        fi = self._fi = all_int(fl[0]) and all_int(fl[1])
+        # a size-0 layout (a zero extent) takes the checked paths, which refuse to evaluate it
+        fi = self._fi = all_int(fl[0]) and all_int(fl[1]) and 0 not in fl[0]
         self._cp = None if fi or not any(type(x) is ScaledBasis for x in fl[1]) else coprofile(fl[1])
         return fl
 
@@ -486,6 +487,8 @@ class Layout:
             raise CoordinateError("Layout(): a coordinate or index is required")
         if not self.flat_modes()[0]:
             raise_empty(self, "calling")
+        if not self._fi and self.size() == 0 and not (isinstance(coord[0], np.ndarray) and coord[0].size == 0):
+            raise_zero_size(self, coord)
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
@@ -533,6 +536,8 @@ class Layout:
         n = len(fs) - 1
         if n < 0:
             raise_empty(self, "calling")
+        if 0 in fs:
+            raise_zero_size(self, c0)
         r = 0
         for i in range(n):
             si = fs[i]
@@ -556,6 +561,8 @@ class Layout:
         if cp is not None:  # one integer layout per coordinate component, stacked on a last axis
             return np.stack([c._eval_numpy(idx, check) for c in self.components()], axis=-1)
         idx = idx.astype(np.int64, copy=False)
+        if idx.size and self.size() == 0:
+            raise_zero_size(self, "a numpy index array")
         if check and idx.size and (idx.min() < 0 or idx.max() >= self.size()):
             raise CoordinateError(f"Layout {self}: indices out of range [0, {self.size()})")
         fs, fd = flatten(self._s), flatten(self._d)
@@ -989,6 +996,13 @@ def raise_empty(layout: Any, who: str) -> None:
     )
 
 
+def raise_zero_size(layout: Any, coord: Any) -> None:
+    raise CoordinateError(
+        f"Layout {layout} has size 0 (a zero extent): it has no coordinates, so {coord!r} cannot be evaluated "
+        "(CuTe C++ divides by the zero extent)"[:400]
+    )
+
+
 def mode_layout(s: Any, d: Any, pint: bool) -> Layout:
     """A mode of a layout as a layout; ``pint``: the parent's leaves are all plain ints (flat data cached)."""
     obj = _new(Layout)
@@ -1030,7 +1044,8 @@ def int_layout(ss: list, dd: list) -> Layout:
         obj._s = s
         obj._d = d
         obj._fl = (s, d)
-    obj._fi = True
+    obj._fi = 0 not in ss
+    obj._cp = None
     obj._size = None
     obj._hash = None
     return obj
@@ -1050,7 +1065,7 @@ def basis_like(shape_: Any, path: tuple = ()) -> Any:
 def make_identity_layout(shape_: Any) -> Layout:
     """The layout that maps every coordinate of ``shape`` to itself (CuTe's ``make_identity_layout``).
 
-    Pre:  shape is a positive IntTuple.
+    Pre:  shape is an IntTuple of non-negative leaves (a zero extent gives a size-0 layout).
     Post: R(c) == c for every coordinate c of shape (R(i) == idx2crd(i, shape) for an index i);
           the strides are basis elements ``E(path)``, so R composes, divides and slices like any layout.
 

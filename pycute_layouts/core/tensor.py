@@ -313,7 +313,7 @@ def make_tensor(engine: np.ndarray, layout: Layout | None = None) -> Tensor:
 def make_identity_tensor(shape_: Any) -> Tensor:
     """A coordinate tensor: element ``c`` is the coordinate ``c`` itself (CuTe's ``make_identity_tensor``).
 
-    Pre:  shape is a positive IntTuple.
+    Pre:  shape is an IntTuple of non-negative leaves (a zero extent gives a size-0 layout).
     Post: T(c) == c; T.layout == make_identity_layout(shape).
 
     >>> T = make_identity_tensor((4, 8))

@@ -268,7 +268,9 @@ def _rank_of(t: Any) -> int:
 def logical_product(block: Layout, tiler: Any) -> Layout:
     """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
 
-    Pre:  complement(block, size(block) * cosize(tiler)) exists and composes with tiler.
+    Pre:  CuTe's complement(block, size(block) * cosize(tiler)) exists (each sorted stride of block at
+          least the extent of the modes before it; at a gap no layout fills, its mode is
+          ``stride // extent``, as CuTe) and composes with tiler.
     Post: R == (block, composition(complement(block, size(block)*cosize(tiler)), tiler)); R(i) ==
           block(i) for i < size(block).
 
@@ -287,7 +289,7 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
         tiler = none_as_underscore(tiler)
     block = as_layout(block, "logical_product")
     if isinstance(tiler, Layout):
-        comp = complement(block, block.size() * tiler.cosize())
+        comp = _product_complement(block, block.size() * tiler.cosize())
         return make_layout(block, composition(comp, tiler))
     if tiler is _:
         return block
@@ -296,6 +298,31 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     if it.is_int(tiler):
         return logical_product(block, Layout(tiler))
     raise LayoutTypeError(f"logical_product: tiler must be a Layout, an int, _ or a tuple, got {fmt(tiler)}")
+
+
+def _product_complement(block: Layout, cotarget: Any) -> Layout:
+    """The complement a product repeats ``block`` along: ``complement(block, cotarget)``, or, where ``block``
+    leaves gaps no layout fills (a sorted stride that is not a multiple of the extent before it), CuTe's
+    complement, whose mode there is ``stride // extent`` (the copies of ``block`` stay disjoint)."""
+    try:
+        return complement(block, cotarget)
+    except AdmissibilityError:
+        fl = block.int_flat_modes()
+        if fl is None or type(cotarget) is not int:
+            raise
+        modes = sorted((d, s) for s, d in zip(*fl) if s != 1 and d != 0)
+        res_s: list = []
+        res_d: list = []
+        ext = 1
+        for d, s in modes:
+            if d < ext:  # CuTe: "Non-injective Layout detected"; the strict refusal says why
+                raise
+            res_s.append(d // ext)
+            res_d.append(ext)
+            ext = d * s
+        res_s.append(-((-cotarget) // ext))
+        res_d.append(ext)
+        return coalesce(Layout(tuple(res_s), tuple(res_d)))
 
 
 @inner_aware
@@ -696,6 +723,9 @@ def greatest_common_domain(a: Any, b: Any) -> Layout:
     """
     fa = [x for x in flatten(_shape_of(a, "greatest_common_domain")) if x != 1]
     fb = [x for x in flatten(_shape_of(b, "greatest_common_domain")) if x != 1]
+    if 0 in fa or 0 in fb:
+        raise LayoutValueError(f"greatest_common_domain({a}, {b}): a zero extent (a size-0 shape) has no common "
+                               "domain to walk"[:400])
     rs: list = []
     rd: list = []
     ea = eb = 1  # where the current leaves of a and b start

@@ -51,6 +51,7 @@ __all__ = [
     "elem_less",
     "colex_less",
     "lex_less",
+    "crd2crd",
 ]
 
 
@@ -585,3 +586,34 @@ def _lex(a: Any, b: Any) -> bool:
     if isinstance(a, tuple) or isinstance(b, tuple):
         raise CongruenceError(f"lex_less: {format_inttuple(a)} and {format_inttuple(b)} are not congruent")
     return bool(it.is_lt(a, b))
+
+
+def crd2crd(coord: Any, src_shape: Any, dst_shape: Any) -> Any:
+    """The coordinate in ``dst_shape`` of the point ``coord`` names in ``src_shape`` (CuTe's ``crd2crd``).
+
+    Pre:  where coord, src_shape and dst_shape are all tuples they have one rank and the map goes mode
+          by mode; otherwise size(src_shape) == size(dst_shape) and coord is a coordinate of src_shape.
+    Post: R == idx2crd(crd2idx(coord, src_shape), dst_shape) at each leaf of that walk.
+    Otherwise CongruenceError names the ranks, LayoutValueError the sizes.
+
+    >>> crd2crd(((1, 2), 1), ((2, 3), 2), (6, 2))
+    (5, 1)
+    >>> crd2crd((1, 1), (2, 4), 8)
+    3
+    """
+    coord = _tuple_arg(coord, "crd2crd", "coord")
+    src = _tuple_arg(src_shape, "crd2crd", "src_shape")
+    dst = _tuple_arg(dst_shape, "crd2crd", "dst_shape")
+    return _crd2crd(coord, src, dst)
+
+
+def _crd2crd(coord: Any, src: Any, dst: Any) -> Any:
+    if isinstance(coord, tuple) and isinstance(src, tuple) and isinstance(dst, tuple):
+        if not len(coord) == len(src) == len(dst):
+            raise CongruenceError(f"crd2crd: mismatched ranks: coordinate {format_inttuple(coord)}, source shape "
+                                  f"{format_inttuple(src)}, destination shape {format_inttuple(dst)}")
+        return tuple(_crd2crd(c, a, b) for c, a, b in zip(coord, src, dst))
+    if it.simplify(product(src) - product(dst)) != 0:
+        raise LayoutValueError(f"crd2crd: the source shape {format_inttuple(src)} and the destination shape "
+                               f"{format_inttuple(dst)} have different sizes")
+    return it.idx2crd(it.crd2idx(coord, src), dst)

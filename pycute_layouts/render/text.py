@@ -75,7 +75,9 @@ def grid_table(title: str, grid: Any) -> str:
         grid = np.asarray(grid)
     except (TypeError, ValueError):  # ragged or not numbers
         raise LayoutTypeError(f"grid_table: expected a 2-D integer array, got {fmt(grid)}") from None
-    if not isinstance(title, str) or grid.ndim != 2 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer):
+    if isinstance(title, str) and grid.ndim == 2 and grid.size == 0:
+        raise LayoutValueError(f"grid_table: {title} has size 0 (a zero extent): there is no cell to draw")
+    if not isinstance(title, str) or grid.ndim != 2 or not np.issubdtype(grid.dtype, np.integer):
         raise LayoutTypeError(f"grid_table: expected a title string and a 2-D integer array, got {fmt(title)}, "
                               f"{grid.dtype}[{grid.shape}]")
     nr, nc = grid.shape
