@@ -185,6 +185,9 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
             vals = _on_grid(obj.to_numpy(), rows, cols)
             return _Source(vals, None if eb is None else vals * eb, np.zeros_like(vals), eb, "offset", str(obj),
                            "elements", *caps)
+        if eb is None and swizzle_unit == "bytes":
+            raise UnitError(f"{who}: swizzle_unit='bytes' reads the swizzle of {obj} on byte addresses, which needs the "
+                            "element width: pass element_bits (--element-bits on the command line)")
         if eb is None:  # no element width: the swizzle acts on the layout's own units (CuTe's meaning)
             vals = np.asarray(outer(x), dtype=np.int64)
             return _Source(vals, None, vals ^ x, eb, "offset", str(obj), "elements", *caps)
