@@ -369,3 +369,45 @@ def test_bad_inputs_are_loud() -> None:
                  lambda: atoms.operand_addresses(tile, 16, swizzle_unit="x")):
         with pytest.raises(LayoutError, match="swizzle_unit must be 'elements'"):
             call()
+
+
+# --------------------------------------------------------------------------------------------------
+# Follow-up audit: the unbound canonical layout carries its unit; pictures read through the helper
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bits", BITS)
+def test_unbound_canonical_layout_is_never_read_in_element_units(bits: int) -> None:
+    """PTX's table with T unbound: binding T later gives the byte swizzle, never an element-unit reading."""
+    from pycute_layouts import UnboundWidthSmemLayout
+    from pycute_layouts.arch import umma
+    for mod in (wgmma, umma):
+        c = mod.canonical_layout("K", "128B")
+        assert isinstance(c, UnboundWidthSmemLayout)
+        assert c.ptx_text() == "Sw<3,4,3> o 0 o ((8,m),(T,2*k)):((8*T,SBO),(1,T))"
+        bound = c.subs(T=128 // bits, m=1, k=4, SBO=8 * _w(bits))
+        assert isinstance(bound, SwizzledSmemLayout) and bound.element_bits == bits
+        assert np.asarray(bound.byte_addresses()).tolist() == ptx_128B_bytes(bits)
+        via_width = smem_layout_of(c.subs(m=1, k=4, SBO=8 * _w(bits)), bits)
+        assert via_width == bound
+        assert an.bank_conflicts(bound, an.ldmatrix_pattern(4, element_bits=bits)).wavefronts == 4
+        with pytest.raises(UnitError, match="T unbound"):
+            c(0)
+        with pytest.raises(UnitError, match="T unbound"):
+            smem_layout_of(c, None)
+        d = wgmma.make_smem_desc(mod.canonical_layout("K", "128B", m=1, k=1, SBO=0), "K", bits)
+        assert d.swizzle is SwizzleMode.B128
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_show_reads_through_the_helper(capsys: pytest.CaptureFixture, form: str, bits: int) -> None:
+    """show's values are element offsets of where each element lands: byte address / element bytes."""
+    from pycute_layouts.render import picture_values
+    s = text(form, bits)
+    vals, units = picture_values(parse(s), element_bits=bits)
+    want = ptx_128B_bytes(bits) if is_atom(form, bits) else formula_bytes(byte_swizzle(form, bits), bits)
+    assert (vals.reshape(-1, order="F") * (bits // 8)).tolist() == want
+    rc, out, _ = _cli(capsys, "show", s, "-e", str(bits), "--json")
+    assert rc == 0 and [v * (bits // 8) for v in json.loads(out)["values"]] == want
+    with pytest.raises(UnitError, match="needs the element width"):
+        picture_values(parse(text("elem", bits)), swizzle_unit="bytes")
