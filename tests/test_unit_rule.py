@@ -411,3 +411,13 @@ def test_show_reads_through_the_helper(capsys: pytest.CaptureFixture, form: str,
     assert rc == 0 and [v * (bits // 8) for v in json.loads(out)["values"]] == want
     with pytest.raises(UnitError, match="needs the element width"):
         picture_values(parse(text("elem", bits)), swizzle_unit="bytes")
+
+
+@pytest.mark.parametrize("form", ("elem", "ptr"))
+def test_desc_layout_start_alignment(capsys: pytest.CaptureFixture, form: str) -> None:
+    """--layout checks the start address as --tile does: the 128B atom starts on a 128-byte row."""
+    rc, _, err = _cli(capsys, "desc", "--layout", text(form, 16), "--major", "K", "--dtype", "bf16", "--start", "0x1010")
+    assert rc == 2 and "not aligned to 128 bytes" in err and "0x1000 or 0x1080" in err and "advance" not in err
+    rc, out, _ = _cli(capsys, "desc", "--layout", text(form, 16), "--major", "K", "--dtype", "bf16", "--start", "0x1080",
+                      "--json")
+    assert rc == 0 and json.loads(out)["start_address"] == 0x1080
