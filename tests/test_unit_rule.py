@@ -421,3 +421,20 @@ def test_desc_layout_start_alignment(capsys: pytest.CaptureFixture, form: str) -
     rc, out, _ = _cli(capsys, "desc", "--layout", text(form, 16), "--major", "K", "--dtype", "bf16", "--start", "0x1080",
                       "--json")
     assert rc == 0 and json.loads(out)["start_address"] == 0x1080
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_to_linear_layout_takes_the_element_width(capsys: pytest.CaptureFixture, form: str, bits: int) -> None:
+    """to_linear_layout(L, element_bits=N) is the byte map of smem_layout_of(L, N); the CLI prints the same bases."""
+    lay = parse(text(form, bits))
+    ref = an.to_linear_layout(SwizzledSmemLayout(byte_swizzle(form, bits), Layout((8, _w(bits)), (_w(bits), 1)), bits))
+    ll = an.to_linear_layout(lay, element_bits=bits if form != "ptr" else None)
+    assert ll.bases == ref.bases
+    # the bases are the PTX table's byte addresses of the unit coordinates
+    if is_atom(form, bits):  # row r chunk 0 -> byte r * 128 + (r % 8) * 16 (PTX 128B table)
+        assert ref.bases["mode0"] == (144, 288, 576) and ref.bases["mode1"][0] == bits // 8
+    rc, out, _ = _cli(capsys, "analyze", "linear", text(form, bits), *_eb_args(form, bits), "--json")
+    assert rc == 0 and json.loads(out)["bases"]["mode0"] == list(ref.bases["mode0"])
+    if form != "ptr":
+        with pytest.raises(UnitError, match="needs the element width"):
+            an.to_linear_layout(lay, swizzle_unit="bytes")

@@ -107,21 +107,25 @@ def _reading(layout: Any, element_bits: Any, unit: str) -> str:
 
 def _cmd_linear(args: argparse.Namespace) -> int:
     from ... import analysis as an
-    from ...core.composed import smem_layout_of
+    from ...core.composed import SwizzledSmemLayout, smem_layout_of
 
     layout = _parse(args.layout, args)
     unit = _unit(args)
     if args.element_bits is not None:
         layout = smem_layout_of(layout, args.element_bits, swizzle_unit=unit, who="analyze linear")
-    ll = an.to_linear_layout(layout)
+    ll = an.to_linear_layout(layout, element_bits=args.element_bits)
+    # the bases are byte addresses of a SwizzledSmemLayout: the layout read back is then in bytes
+    units = "bytes" if isinstance(layout, SwizzledSmemLayout) else "the layout's own units"
     try:
         back = str(an.from_linear_layout(ll))
     except LayoutError as e:
         back = f"(none: {str(e).splitlines()[0]})"
     if args.json:
         print(json.dumps({"layout": str(layout), **ll.to_dict(), "injective": ll.is_injective(),
-                          "surjective": ll.is_surjective(), "cute": back}))
+                          "surjective": ll.is_surjective(), "cute": back, "cute_units": units}))
         return 0
+    if units == "bytes" and not back.startswith("(none"):
+        back += " (in bytes: its strides and swizzle act on byte offsets)"
     print(f"layout: {layout}")
     print(ll.to_text())
     print(f"injective: {ll.is_injective()}, surjective: {ll.is_surjective()}, rank {ll.rank()}")
