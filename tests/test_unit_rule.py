@@ -438,3 +438,18 @@ def test_to_linear_layout_takes_the_element_width(capsys: pytest.CaptureFixture,
     if form != "ptr":
         with pytest.raises(UnitError, match="needs the element width"):
             an.to_linear_layout(lay, swizzle_unit="bytes")
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_proofs_equivalent_reads_by_the_rule(form: str, bits: int) -> None:
+    """proofs.equivalent with element_bits: each string against the PTX table, and the forms against each other."""
+    from pycute_layouts.proofs.bitvec import equivalent
+    lay = parse(text(form, bits))
+    shape = (8, _w(bits))
+    want = {(r, c): ptx_128B_bytes(bits)[c * 8 + r] for r in range(8) for c in range(_w(bits))}
+    verdict = equivalent(lay, lambda r, c: want[(int(r), int(c))], shape, element_bits=bits)
+    assert bool(verdict) == is_atom(form, bits)
+    assert bool(equivalent(lay, parse(text("ptr", bits)), shape, element_bits=bits)) == is_atom(form, bits)
+    if form != "ptr":  # a byte-address side against an element-offset side without a width: refused, not a verdict
+        with pytest.raises(UnitError, match=f"element_bits={bits}"):
+            equivalent(lay, parse(text("ptr", bits)), shape)
