@@ -453,3 +453,12 @@ def test_proofs_equivalent_reads_by_the_rule(form: str, bits: int) -> None:
     if form != "ptr":  # a byte-address side against an element-offset side without a width: refused, not a verdict
         with pytest.raises(UnitError, match=f"element_bits={bits}"):
             equivalent(lay, parse(text("ptr", bits)), shape)
+
+
+def test_interop_refuses_a_contradicting_width() -> None:
+    from pycute_layouts.interop.cute_dsl import from_cute_dsl
+    from pycute_layouts.interop.triton import to_gluon
+    ptr = parse(text("ptr", 16))
+    for call in (lambda: to_gluon(ptr, [8, 64], element_bits=8), lambda: from_cute_dsl(str(ptr), 8)):
+        with pytest.raises(UnitError, match="holds 16-bit elements but element_bits=8"):
+            call()
