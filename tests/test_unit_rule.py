@@ -8,8 +8,9 @@ strings go through every path, API and CLI, for 8-, 16- and 32-bit elements:
   128 bytes per row), CuTe's ``composition(Swizzle<3,M,3>{}, L)`` on a plain ``T*`` pointer;
 * ``ptr``: the same atom in pointer form, ``Sw<3,4,3> o smem_ptr[Nb](unset) o (8,W):(W,1)``, CuTe's
   GMMA atom ``ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<N>, L>``;
-* ``sw343``: ``Sw<3,4,3> o 0 o (8,W):(W,1)``: in element units, which is the 128B atom only for
-  8-bit elements (for 16/32-bit elements it is ``Sw<3,5,3>``/``Sw<3,6,3>`` on bytes: no hardware atom).
+* ``sw343``, ``dsl`` (the DSL spelling ``S<3,4,3>``), ``sw333`` (``Sw<3,3,3>``): plain ``Sw<3,M,3> o 0 o (8,W):(W,1)``,
+  in element units; ``Sw<3,4,3>`` is the 128B atom only for 8-bit elements (for 16/32-bit elements it is
+  ``Sw<3,5,3>``/``Sw<3,6,3>`` on bytes: no hardware atom), ``Sw<3,3,3>`` only for 16-bit elements.
 
 Expected placements come from the PTX 128B swizzle table (reference 000, section 5.5.7: 16-byte
 chunk ``c`` of 128-byte row ``r`` goes to chunk ``c ^ (r % 8)``), from CuTe C++ (the oracle test at
@@ -44,7 +45,10 @@ from pycute_layouts.core.composed import element_unit_note, smem_layout_of, swiz
 
 BITS = (8, 16, 32)
 DTYPE = {8: "e4m3", 16: "bf16", 32: "tf32"}
-FORMS = ("elem", "ptr", "sw343")
+FORMS = ("elem", "ptr", "sw343", "dsl", "sw333")
+# the element-offset swizzle's M of each plain form (the pointer form's byte M is 4): "dsl" is the CuTe DSL's
+# spelling S<3,4,3> of sw343; "sw333" is the literal Sw<3,3,3> o 0 o L, the 128B atom only on 16-bit elements
+ELEM_M = {"sw343": 4, "dsl": 4, "sw333": 3}
 
 
 def _k(bits: int) -> int:
@@ -63,15 +67,23 @@ def text(form: str, bits: int, width: int | None = None) -> str:
         return f"Sw<3,{4 - _k(bits)},3> o 0 o {lay}"
     if form == "ptr":
         return f"Sw<3,4,3> o smem_ptr[{bits}b](unset) o {lay}"
-    return f"Sw<3,4,3> o 0 o {lay}"
-
-
-def is_atom(form: str, bits: int) -> bool:
-    return form != "sw343" or bits == 8
+    return f"{'S' if form == 'dsl' else 'Sw'}<3,{ELEM_M[form]},3> o 0 o {lay}"
 
 
 def byte_swizzle(form: str, bits: int) -> Swizzle:
-    return Swizzle(3, 4, 3) if is_atom(form, bits) else Swizzle(3, 4 + _k(bits), 3)
+    """The byte-address swizzle each string means on ``bits``-bit elements (CuTe's unit rule)."""
+    if form in ("elem", "ptr"):
+        return Swizzle(3, 4, 3)
+    return Swizzle(3, ELEM_M[form] + _k(bits), 3)
+
+
+def given(form: str) -> Swizzle:
+    """The swizzle as written in a plain form's text (what a refusal offers to read on byte addresses)."""
+    return Swizzle(3, ELEM_M[form], 3)
+
+
+def is_atom(form: str, bits: int) -> bool:
+    return byte_swizzle(form, bits) == Swizzle(3, 4, 3)
 
 
 def ptx_128B_bytes(bits: int) -> list[int]:
@@ -200,8 +212,8 @@ def test_descriptors(form: str, bits: int) -> None:
             with pytest.raises(DescriptorError) as e:
                 call()
             msg = str(e.value)
-            assert f"Sw<3,{4 + _k(bits)},3> o smem_ptr[{bits}b](unset) o L" in msg
-            assert swizzle_forms(Swizzle(3, 4, 3), bits) in msg and "\n" not in msg
+            assert f"{byte_swizzle(form, bits)} o smem_ptr[{bits}b](unset) o L" in msg
+            assert swizzle_forms(given(form), bits) in msg and "\n" not in msg
 
 
 @pytest.mark.parametrize("form,bits", CASES, ids=IDS)
@@ -215,7 +227,7 @@ def test_tma_plan(form: str, bits: int) -> None:
     else:
         with pytest.raises(TensorMapError) as e:
             plan_tma_load(lay, glob, bits)
-        assert swizzle_forms(Swizzle(3, 4, 3), bits) in str(e.value)
+        assert swizzle_forms(given(form), bits) in str(e.value)
 
 
 def test_canonical_layout_is_the_pointer_form() -> None:
@@ -269,13 +281,13 @@ def test_cli_every_path(capsys: pytest.CaptureFixture, form: str, bits: int) -> 
         assert rc == 0 and d["lbo_bytes"] == 16 and d["swizzle"] == "128B"
         assert d["smem_layout"] == text("ptr", bits)
     else:
-        assert rc == 2 and swizzle_forms(Swizzle(3, 4, 3), bits) in err and len(err.strip().splitlines()) == 1
+        assert rc == 2 and swizzle_forms(given(form), bits) in err and len(err.strip().splitlines()) == 1
     rc, out, err = _cli(capsys, "tma", "--plan", s, "--global", f"(64,{_w(bits)}):({_w(bits)},1)", "--dtype",
                         {8: "u8", 16: "bf16", 32: "f32"}[bits], "--json")
     if is_atom(form, bits):
         assert rc == 0 and json.loads(out)["swizzle"] == "128B"
     else:
-        assert rc == 2 and swizzle_forms(Swizzle(3, 4, 3), bits) in err
+        assert rc == 2 and swizzle_forms(given(form), bits) in err
 
 
 def test_cli_the_issue_example(capsys: pytest.CaptureFixture) -> None:
@@ -330,7 +342,7 @@ def _cxx(form: str, bits: int) -> str:
         return f"composition(Swizzle<3,{4 - _k(bits)},3>{{}}, {lay})"
     if form == "ptr":
         return f"ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<{bits}>, Layout<Shape<_8,_{w}>,Stride<_{w},_1>>>{{}}"
-    return f"composition(Swizzle<3,4,3>{{}}, {lay})"
+    return f"composition(Swizzle<3,{ELEM_M[form]},3>{{}}, {lay})"
 
 
 @pytest.fixture(scope="module")
