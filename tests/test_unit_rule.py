@@ -474,3 +474,8 @@ def test_interop_refuses_a_contradicting_width() -> None:
     for call in (lambda: to_gluon(ptr, [8, 64], element_bits=8), lambda: from_cute_dsl(str(ptr), 8)):
         with pytest.raises(UnitError, match="holds 16-bit elements but element_bits=8"):
             call()
+
+
+def test_banks_without_a_width_says_how_the_values_were_read(capsys: pytest.CaptureFixture) -> None:
+    rc, _, err = _cli(capsys, "analyze", "banks", "Sw<3,3,3> o 0 o (64,64):(64,1)", "--pattern", "SM75_U16x8_LDSM_T")
+    assert rc == 2 and "read as byte addresses" in err and "--element-bits" in err
