@@ -77,11 +77,6 @@ def byte_swizzle(form: str, bits: int) -> Swizzle:
     return Swizzle(3, ELEM_M[form] + _k(bits), 3)
 
 
-def given(form: str) -> Swizzle:
-    """The swizzle as written in a plain form's text (what a refusal offers to read on byte addresses)."""
-    return Swizzle(3, ELEM_M[form], 3)
-
-
 def is_atom(form: str, bits: int) -> bool:
     return byte_swizzle(form, bits) == Swizzle(3, 4, 3)
 
@@ -213,7 +208,7 @@ def test_descriptors(form: str, bits: int) -> None:
                 call()
             msg = str(e.value)
             assert f"{byte_swizzle(form, bits)} o smem_ptr[{bits}b](unset) o L" in msg
-            assert swizzle_forms(given(form), bits) in msg and "\n" not in msg
+            assert swizzle_forms(Swizzle(3, 4, 3), bits) in msg and "\n" not in msg
 
 
 @pytest.mark.parametrize("form,bits", CASES, ids=IDS)
@@ -227,7 +222,7 @@ def test_tma_plan(form: str, bits: int) -> None:
     else:
         with pytest.raises(TensorMapError) as e:
             plan_tma_load(lay, glob, bits)
-        assert swizzle_forms(given(form), bits) in str(e.value)
+        assert swizzle_forms(Swizzle(3, 4, 3), bits) in str(e.value)
 
 
 def test_canonical_layout_is_the_pointer_form() -> None:
@@ -281,13 +276,13 @@ def test_cli_every_path(capsys: pytest.CaptureFixture, form: str, bits: int) -> 
         assert rc == 0 and d["lbo_bytes"] == 16 and d["swizzle"] == "128B"
         assert d["smem_layout"] == text("ptr", bits)
     else:
-        assert rc == 2 and swizzle_forms(given(form), bits) in err and len(err.strip().splitlines()) == 1
+        assert rc == 2 and swizzle_forms(Swizzle(3, 4, 3), bits) in err and len(err.strip().splitlines()) == 1
     rc, out, err = _cli(capsys, "tma", "--plan", s, "--global", f"(64,{_w(bits)}):({_w(bits)},1)", "--dtype",
                         {8: "u8", 16: "bf16", 32: "f32"}[bits], "--json")
     if is_atom(form, bits):
         assert rc == 0 and json.loads(out)["swizzle"] == "128B"
     else:
-        assert rc == 2 and swizzle_forms(given(form), bits) in err
+        assert rc == 2 and swizzle_forms(Swizzle(3, 4, 3), bits) in err
 
 
 def test_cli_the_issue_example(capsys: pytest.CaptureFixture) -> None:
@@ -479,3 +474,15 @@ def test_interop_refuses_a_contradicting_width() -> None:
 def test_banks_without_a_width_says_how_the_values_were_read(capsys: pytest.CaptureFixture) -> None:
     rc, _, err = _cli(capsys, "analyze", "banks", "Sw<3,3,3> o 0 o (64,64):(64,1)", "--pattern", "SM75_U16x8_LDSM_T")
     assert rc == 2 and "read as byte addresses" in err and "--element-bits" in err
+
+
+def test_refusal_names_the_atom_when_neither_reading_is_one() -> None:
+    """Sw<3,3,3> o 0 o L on 32-bit elements: neither Sw<3,5,3> nor Sw<3,3,3> on bytes is an atom; the 128B one is named."""
+    lay = parse(text("sw333", 32))
+    for call in (lambda: wgmma.make_smem_desc(parse(text("sw333", 32, width=8)), "K", 32),
+                 lambda: plan_tma_load(lay, Layout((64, 32), (32, 1)), 32)):
+        with pytest.raises(LayoutError) as e:
+            call()
+        msg = str(e.value)
+        assert "nor is Sw<3,3,3> on byte addresses" in msg and "if Sw<3,3,3> was meant" not in msg
+        assert "the atom with 3 XOR bit(s) is " + swizzle_forms(Swizzle(3, 4, 3), 32) in msg

@@ -359,7 +359,7 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
             except DescriptorError:
                 raise DescriptorError(f"{who}: " + element_unit_note(
                     layout, element_bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, "
-                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
+                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
     elif isinstance(layout, Layout):
         sw = Swizzle(0, 4, 3)
         inner = layout

@@ -720,7 +720,7 @@ def _tile_of(layout: Any, bits: int, swizzle_unit: Any, who: str) -> tuple[Swizz
     except LayoutError:
         raise DescriptorError(f"{who}: " + element_unit_note(
             layout, bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, Sw<2,4,3> 64B, "
-            "Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
+            "Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
     base = off * bits // 8 if (off * bits) % 8 == 0 and off >= 0 else 0
     return SwizzledSmemLayout(sw, s.layout, bits, "bytes", base_address=s.base_address + base), off
 

@@ -1004,14 +1004,16 @@ def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> st
     return f"{ptr} = {el} o 0 o {layout} on {bits}-bit elements"
 
 
-def element_unit_note(layout: Any, element_bits: Any, verdict: str = "") -> str:
+def element_unit_note(layout: Any, element_bits: Any, verdict: str = "", is_atom: Any = None) -> str:
     """Why an element-unit ``Sw o k o L`` is not the atom its author may have meant, naming both forms.
 
     Pre: ``layout`` is a ComposedLayout whose outer function is a Swizzle or XorSwizzle (read by CuTe's
     rule on ``element_bits``-bit element offsets). Post: one sentence: what the swizzle is on byte
     addresses, and how to write the string's swizzle on byte addresses (the pointer form, its
     element-unit equivalent, or ``swizzle_unit='bytes'``); ``verdict`` (e.g. "which is no swizzle
-    atom") follows the byte form. Used by every refusal of a non-atom.
+    atom") follows the byte form. ``is_atom`` (a predicate on byte swizzles; a LayoutError counts as
+    False) lets the note say when the written swizzle is no atom on byte addresses either, and name
+    the atom with as many XOR bits instead. Used by every refusal of a non-atom.
 
     >>> from pycute_layouts import parse
     >>> print(element_unit_note(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16))
@@ -1030,8 +1032,21 @@ Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or 
         as_bytes = f": {bits}-bit elements have no byte-address form of it"
     if verdict:
         as_bytes += f", {verdict}"
+    if is_atom is not None and isinstance(sw, Swizzle) and not _holds(is_atom, sw):
+        # the same swizzle on byte addresses is no atom either: name the atom with as many XOR bits
+        near = Swizzle(sw.bits, 4, 3)
+        tail = (f"; the atom with {sw.bits} XOR bit(s) is {swizzle_forms(near, bits)}" if _holds(is_atom, near) else "")
+        return f"{head}{as_bytes}; nor is {sw} on byte addresses{tail}"
     return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
             "(or pass swizzle_unit='bytes')")
+
+
+def _holds(pred: Any, sw: Any) -> bool:
+    """pred(sw), where a LayoutError counts as False (the callers' atom tests raise for a non-atom)."""
+    try:
+        return bool(pred(sw))
+    except LayoutError:
+        return False
 # the algebra through swizzled operands (CuTe's swizzle_layout.hpp, layout_composed.hpp)
 #
 # Every result is checked against its law on its whole domain (within MAX_EVAL_POINTS): CuTe's
