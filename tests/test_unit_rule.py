@@ -486,3 +486,17 @@ def test_refusal_names_the_atom_when_neither_reading_is_one() -> None:
         msg = str(e.value)
         assert "nor is Sw<3,3,3> on byte addresses" in msg and "if Sw<3,3,3> was meant" not in msg
         assert "the atom with 3 XOR bit(s) is " + swizzle_forms(Swizzle(3, 4, 3), 32) in msg
+
+
+def test_unbound_pointer_form_round_trips_through_parse() -> None:
+    """str(canonical_layout(..)) with T unbound parses back to the same object; binding T gives the width."""
+    from pycute_layouts import UnboundWidthSmemLayout
+    from pycute_layouts.errors import NotationError
+    for major in ("K", "MN"):
+        for mode in ("none", "32B", "64B", "128B"):
+            c = wgmma.canonical_layout(major, mode)
+            assert isinstance(parse(str(c)), UnboundWidthSmemLayout) and parse(str(c)) == c
+            bound = dict(T=4, m=2, k=1, LBO=256, SBO=512)
+            assert parse(str(c), **bound) == c.subs(**bound) == wgmma.canonical_layout(major, mode, **bound)
+    with pytest.raises(NotationError, match="T to divide 128"):
+        parse("Sw<3,4,3> o smem_ptr[(128/T)b](unset) o (8,8):(8,1)", T=3)
