@@ -500,3 +500,12 @@ def test_unbound_pointer_form_round_trips_through_parse() -> None:
             assert parse(str(c), **bound) == c.subs(**bound) == wgmma.canonical_layout(major, mode, **bound)
     with pytest.raises(NotationError, match="T to divide 128"):
         parse("Sw<3,4,3> o smem_ptr[(128/T)b](unset) o (8,8):(8,1)", T=3)
+
+
+def test_analyze_takes_the_short_width_option(capsys: pytest.CaptureFixture) -> None:
+    """-e BITS works on analyze as on show and convert (the same option everywhere)."""
+    for sub in (["banks", "--pattern", "ldmatrix.x4"], ["explain"], ["linear"]):
+        rc, out, _ = _cli(capsys, "analyze", sub[0], text("elem", 16), *sub[1:], "-e", "16", "--json")
+        assert rc == 0 and out
+    rc, out, _ = _cli(capsys, "analyze", "search", "(8,64):(64,1)", "--pattern", "ldmatrix.x4", "-e", "16", "--json")
+    assert rc == 0 and json.loads(out)["element_bits"] == 16
