@@ -402,6 +402,8 @@ def test_unbound_canonical_layout_is_never_read_in_element_units(bits: int) -> N
             c(0)
         with pytest.raises(UnitError, match="T unbound"):
             smem_layout_of(c, None)
+        assert len(c) == 2 and isinstance(c[1], UnboundWidthSmemLayout)  # a mode keeps the pointer and its unit
+        assert c[1].subs(T=128 // bits, k=1).byte_swizzle() == Swizzle(3, 4, 3)
         d = wgmma.make_smem_desc(mod.canonical_layout("K", "128B", m=1, k=1, SBO=0), "K", bits)
         assert d.swizzle is SwizzleMode.B128
 

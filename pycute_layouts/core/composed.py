@@ -818,6 +818,15 @@ class UnboundWidthSmemLayout:
         """True: the element width is the symbol T."""
         return True
 
+    def __getitem__(self, i: int) -> UnboundWidthSmemLayout:
+        """Mode ``i`` of the element layout, the same pointer (its width still 128/T bits)."""
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {i!r}"[:200])
+        return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
+
+    def __len__(self) -> int:
+        return self.rank()
+
     def free_symbols(self) -> set:
         """The symbols of the element layout (T among them where it appears)."""
         return self.layout.free_symbols()
