@@ -22,7 +22,11 @@ def run(argv, capsys):
 @pytest.mark.parametrize("argv, want", [
     (["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl"], "Sw<3,4,3> o 0 o (8,64):(64,1)"),
     (["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl", "--swizzle-on", "pointer", "-e", "16"],
-     "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+     "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)\n= Sw<3,3,3> o 0 o (8,64):(64,1)  (the same placement, swizzle on "
+     "16-bit element offsets)"),
+    (["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl", "-e", "16"],
+     "Sw<3,5,3> o smem_ptr[16b](unset) o (8,64):(64,1)\n= Sw<3,4,3> o 0 o (8,64):(64,1)  (the same placement, swizzle on "
+     "16-bit element offsets)"),
     (["S<3,4,3> o 0 o (8,64):(64,1)", "--from", "dsl", "--swizzle-on", "pointer", "-e", "16", "--to", "gluon",
       "--shape", "8,64"], "gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, rank=2, transposed=False)"),
     (["Sw<3,3,3> o 0 o (8,64):(64,1)", "--to", "gluon", "--shape", "8,64"],
@@ -79,7 +83,8 @@ def test_convert_bad_input_one_line_exit_2(argv, msg, capsys):
 def test_convert_from_gluon(capsys):
     rc, out, err = run(["convert", "gl.NVMMASharedLayout(128, 16, transposed=True)", "--from", "gluon", "--shape", "64,64"],
                        capsys)
-    assert rc == 0 and out == "Sw<3,4,3> o smem_ptr[16b](unset) o (64,64):(1,64)", (out, err)
+    assert rc == 0 and out.splitlines()[0] == "Sw<3,4,3> o smem_ptr[16b](unset) o (64,64):(1,64)", (out, err)
+    assert out.splitlines()[1].startswith("= Sw<3,3,3> o 0 o (64,64):(1,64)")
     rc, out, err = run(["convert", "gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 8, 16])", "--from", "gluon",
                         "--shape", "64,8", "--to", "dsl"], capsys)
     assert rc == 0 and out == "cute.make_layout(((4, 8, 4), (2, 2)), stride=((128, 1, 16), (64, 8)))"

@@ -73,7 +73,8 @@ def test_valid_json() -> None:
     d = json.loads(r.stdout)
     assert d["valid"] is True and d["parameters"]["boxDim"] == [32, 8] and d["box_bytes"] == 512
     assert d["swizzle"] == {"mode": "64B", "value": 2, "span_bytes": 64, "atomicity_bytes": 16, "period_bytes": 512,
-                            "byte_map": "Sw<2,4,3>", "base_offset": 0}
+                            "byte_map": "Sw<2,4,3>", "base_offset": 0,
+                            "cute_forms": "Sw<2,4,3> o smem_ptr[16b](unset) o L = Sw<2,3,3> o 0 o L on 16-bit elements"}
     assert d["cell_bytes"] == 16 and d["lines_total"] == 4
     assert d["placement"] == pattern_table("64B")
 

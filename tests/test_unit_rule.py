@@ -8,8 +8,9 @@ strings go through every path, API and CLI, for 8-, 16- and 32-bit elements:
   128 bytes per row), CuTe's ``composition(Swizzle<3,M,3>{}, L)`` on a plain ``T*`` pointer;
 * ``ptr``: the same atom in pointer form, ``Sw<3,4,3> o smem_ptr[Nb](unset) o (8,W):(W,1)``, CuTe's
   GMMA atom ``ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<N>, L>``;
-* ``sw343``: ``Sw<3,4,3> o 0 o (8,W):(W,1)``: in element units, which is the 128B atom only for
-  8-bit elements (for 16/32-bit elements it is ``Sw<3,5,3>``/``Sw<3,6,3>`` on bytes: no hardware atom).
+* ``sw343``, ``dsl`` (the DSL spelling ``S<3,4,3>``), ``sw333`` (``Sw<3,3,3>``): plain ``Sw<3,M,3> o 0 o (8,W):(W,1)``,
+  in element units; ``Sw<3,4,3>`` is the 128B atom only for 8-bit elements (for 16/32-bit elements it is
+  ``Sw<3,5,3>``/``Sw<3,6,3>`` on bytes: no hardware atom), ``Sw<3,3,3>`` only for 16-bit elements.
 
 Expected placements come from the PTX 128B swizzle table (reference 000, section 5.5.7: 16-byte
 chunk ``c`` of 128-byte row ``r`` goes to chunk ``c ^ (r % 8)``), from CuTe C++ (the oracle test at
@@ -44,7 +45,10 @@ from pycute_layouts.core.composed import element_unit_note, smem_layout_of, swiz
 
 BITS = (8, 16, 32)
 DTYPE = {8: "e4m3", 16: "bf16", 32: "tf32"}
-FORMS = ("elem", "ptr", "sw343")
+FORMS = ("elem", "ptr", "sw343", "dsl", "sw333")
+# the element-offset swizzle's M of each plain form (the pointer form's byte M is 4): "dsl" is the CuTe DSL's
+# spelling S<3,4,3> of sw343; "sw333" is the literal Sw<3,3,3> o 0 o L, the 128B atom only on 16-bit elements
+ELEM_M = {"sw343": 4, "dsl": 4, "sw333": 3}
 
 
 def _k(bits: int) -> int:
@@ -63,15 +67,18 @@ def text(form: str, bits: int, width: int | None = None) -> str:
         return f"Sw<3,{4 - _k(bits)},3> o 0 o {lay}"
     if form == "ptr":
         return f"Sw<3,4,3> o smem_ptr[{bits}b](unset) o {lay}"
-    return f"Sw<3,4,3> o 0 o {lay}"
-
-
-def is_atom(form: str, bits: int) -> bool:
-    return form != "sw343" or bits == 8
+    return f"{'S' if form == 'dsl' else 'Sw'}<3,{ELEM_M[form]},3> o 0 o {lay}"
 
 
 def byte_swizzle(form: str, bits: int) -> Swizzle:
-    return Swizzle(3, 4, 3) if is_atom(form, bits) else Swizzle(3, 4 + _k(bits), 3)
+    """The byte-address swizzle each string means on ``bits``-bit elements (CuTe's unit rule)."""
+    if form in ("elem", "ptr"):
+        return Swizzle(3, 4, 3)
+    return Swizzle(3, ELEM_M[form] + _k(bits), 3)
+
+
+def is_atom(form: str, bits: int) -> bool:
+    return byte_swizzle(form, bits) == Swizzle(3, 4, 3)
 
 
 def ptx_128B_bytes(bits: int) -> list[int]:
@@ -200,7 +207,7 @@ def test_descriptors(form: str, bits: int) -> None:
             with pytest.raises(DescriptorError) as e:
                 call()
             msg = str(e.value)
-            assert f"Sw<3,{4 + _k(bits)},3> o smem_ptr[{bits}b](unset) o L" in msg
+            assert f"{byte_swizzle(form, bits)} o smem_ptr[{bits}b](unset) o L" in msg
             assert swizzle_forms(Swizzle(3, 4, 3), bits) in msg and "\n" not in msg
 
 
@@ -330,7 +337,7 @@ def _cxx(form: str, bits: int) -> str:
         return f"composition(Swizzle<3,{4 - _k(bits)},3>{{}}, {lay})"
     if form == "ptr":
         return f"ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<{bits}>, Layout<Shape<_8,_{w}>,Stride<_{w},_1>>>{{}}"
-    return f"composition(Swizzle<3,4,3>{{}}, {lay})"
+    return f"composition(Swizzle<3,{ELEM_M[form]},3>{{}}, {lay})"
 
 
 @pytest.fixture(scope="module")
@@ -369,3 +376,138 @@ def test_bad_inputs_are_loud() -> None:
                  lambda: atoms.operand_addresses(tile, 16, swizzle_unit="x")):
         with pytest.raises(LayoutError, match="swizzle_unit must be 'elements'"):
             call()
+
+
+# --------------------------------------------------------------------------------------------------
+# Follow-up audit: the unbound canonical layout carries its unit; pictures read through the helper
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bits", BITS)
+def test_unbound_canonical_layout_is_never_read_in_element_units(bits: int) -> None:
+    """PTX's table with T unbound: binding T later gives the byte swizzle, never an element-unit reading."""
+    from pycute_layouts import UnboundWidthSmemLayout
+    from pycute_layouts.arch import umma
+    for mod in (wgmma, umma):
+        c = mod.canonical_layout("K", "128B")
+        assert isinstance(c, UnboundWidthSmemLayout)
+        assert c.ptx_text() == "Sw<3,4,3> o 0 o ((8,m),(T,2*k)):((8*T,SBO),(1,T))"
+        bound = c.subs(T=128 // bits, m=1, k=4, SBO=8 * _w(bits))
+        assert isinstance(bound, SwizzledSmemLayout) and bound.element_bits == bits
+        assert np.asarray(bound.byte_addresses()).tolist() == ptx_128B_bytes(bits)
+        via_width = smem_layout_of(c.subs(m=1, k=4, SBO=8 * _w(bits)), bits)
+        assert via_width == bound
+        assert an.bank_conflicts(bound, an.ldmatrix_pattern(4, element_bits=bits)).wavefronts == 4
+        with pytest.raises(UnitError, match="T unbound"):
+            c(0)
+        with pytest.raises(UnitError, match="T unbound"):
+            smem_layout_of(c, None)
+        assert len(c) == 2 and isinstance(c[1], UnboundWidthSmemLayout)  # a mode keeps the pointer and its unit
+        assert c[1].subs(T=128 // bits, k=1).byte_swizzle() == Swizzle(3, 4, 3)
+        d = wgmma.make_smem_desc(mod.canonical_layout("K", "128B", m=1, k=1, SBO=0), "K", bits)
+        assert d.swizzle is SwizzleMode.B128
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_show_reads_through_the_helper(capsys: pytest.CaptureFixture, form: str, bits: int) -> None:
+    """show's values are element offsets of where each element lands: byte address / element bytes."""
+    from pycute_layouts.render import picture_values
+    s = text(form, bits)
+    vals, units = picture_values(parse(s), element_bits=bits)
+    want = ptx_128B_bytes(bits) if is_atom(form, bits) else formula_bytes(byte_swizzle(form, bits), bits)
+    assert (vals.reshape(-1, order="F") * (bits // 8)).tolist() == want
+    rc, out, _ = _cli(capsys, "show", s, "-e", str(bits), "--json")
+    assert rc == 0 and [v * (bits // 8) for v in json.loads(out)["values"]] == want
+    with pytest.raises(UnitError, match="needs the element width"):
+        picture_values(parse(text("elem", bits)), swizzle_unit="bytes")
+
+
+@pytest.mark.parametrize("form", ("elem", "ptr"))
+def test_desc_layout_start_alignment(capsys: pytest.CaptureFixture, form: str) -> None:
+    """--layout checks the start address as --tile does: the 128B atom starts on a 128-byte row."""
+    rc, _, err = _cli(capsys, "desc", "--layout", text(form, 16), "--major", "K", "--dtype", "bf16", "--start", "0x1010")
+    assert rc == 2 and "not aligned to 128 bytes" in err and "0x1000 or 0x1080" in err and "advance" not in err
+    rc, out, _ = _cli(capsys, "desc", "--layout", text(form, 16), "--major", "K", "--dtype", "bf16", "--start", "0x1080",
+                      "--json")
+    assert rc == 0 and json.loads(out)["start_address"] == 0x1080
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_to_linear_layout_takes_the_element_width(capsys: pytest.CaptureFixture, form: str, bits: int) -> None:
+    """to_linear_layout(L, element_bits=N) is the byte map of smem_layout_of(L, N); the CLI prints the same bases."""
+    lay = parse(text(form, bits))
+    ref = an.to_linear_layout(SwizzledSmemLayout(byte_swizzle(form, bits), Layout((8, _w(bits)), (_w(bits), 1)), bits))
+    ll = an.to_linear_layout(lay, element_bits=bits if form != "ptr" else None)
+    assert ll.bases == ref.bases
+    # the bases are the PTX table's byte addresses of the unit coordinates
+    if is_atom(form, bits):  # row r chunk 0 -> byte r * 128 + (r % 8) * 16 (PTX 128B table)
+        assert ref.bases["mode0"] == (144, 288, 576) and ref.bases["mode1"][0] == bits // 8
+    rc, out, _ = _cli(capsys, "analyze", "linear", text(form, bits), *_eb_args(form, bits), "--json")
+    assert rc == 0 and json.loads(out)["bases"]["mode0"] == list(ref.bases["mode0"])
+    if form != "ptr":
+        with pytest.raises(UnitError, match="needs the element width"):
+            an.to_linear_layout(lay, swizzle_unit="bytes")
+
+
+@pytest.mark.parametrize("form,bits", CASES, ids=IDS)
+def test_proofs_equivalent_reads_by_the_rule(form: str, bits: int) -> None:
+    """proofs.equivalent with element_bits: each string against the PTX table, and the forms against each other."""
+    from pycute_layouts.proofs.bitvec import equivalent
+    lay = parse(text(form, bits))
+    shape = (8, _w(bits))
+    want = {(r, c): ptx_128B_bytes(bits)[c * 8 + r] for r in range(8) for c in range(_w(bits))}
+    verdict = equivalent(lay, lambda r, c: want[(int(r), int(c))], shape, element_bits=bits)
+    assert bool(verdict) == is_atom(form, bits)
+    assert bool(equivalent(lay, parse(text("ptr", bits)), shape, element_bits=bits)) == is_atom(form, bits)
+    if form != "ptr":  # a byte-address side against an element-offset side without a width: refused, not a verdict
+        with pytest.raises(UnitError, match=f"element_bits={bits}"):
+            equivalent(lay, parse(text("ptr", bits)), shape)
+
+
+def test_interop_refuses_a_contradicting_width() -> None:
+    from pycute_layouts.interop.cute_dsl import from_cute_dsl
+    from pycute_layouts.interop.triton import to_gluon
+    ptr = parse(text("ptr", 16))
+    for call in (lambda: to_gluon(ptr, [8, 64], element_bits=8), lambda: from_cute_dsl(str(ptr), 8)):
+        with pytest.raises(UnitError, match="holds 16-bit elements but element_bits=8"):
+            call()
+
+
+def test_banks_without_a_width_says_how_the_values_were_read(capsys: pytest.CaptureFixture) -> None:
+    rc, _, err = _cli(capsys, "analyze", "banks", "Sw<3,3,3> o 0 o (64,64):(64,1)", "--pattern", "SM75_U16x8_LDSM_T")
+    assert rc == 2 and "read as byte addresses" in err and "--element-bits" in err
+
+
+def test_refusal_names_the_atom_when_neither_reading_is_one() -> None:
+    """Sw<3,3,3> o 0 o L on 32-bit elements: neither Sw<3,5,3> nor Sw<3,3,3> on bytes is an atom; the 128B one is named."""
+    lay = parse(text("sw333", 32))
+    for call in (lambda: wgmma.make_smem_desc(parse(text("sw333", 32, width=8)), "K", 32),
+                 lambda: plan_tma_load(lay, Layout((64, 32), (32, 1)), 32)):
+        with pytest.raises(LayoutError) as e:
+            call()
+        msg = str(e.value)
+        assert "nor is Sw<3,3,3> on byte addresses" in msg and "if Sw<3,3,3> was meant" not in msg
+        assert "the atom with 3 XOR bit(s) is " + swizzle_forms(Swizzle(3, 4, 3), 32) in msg
+
+
+def test_unbound_pointer_form_round_trips_through_parse() -> None:
+    """str(canonical_layout(..)) with T unbound parses back to the same object; binding T gives the width."""
+    from pycute_layouts import UnboundWidthSmemLayout
+    from pycute_layouts.errors import NotationError
+    for major in ("K", "MN"):
+        for mode in ("none", "32B", "64B", "128B"):
+            c = wgmma.canonical_layout(major, mode)
+            assert isinstance(parse(str(c)), UnboundWidthSmemLayout) and parse(str(c)) == c
+            bound = dict(T=4, m=2, k=1, LBO=256, SBO=512)
+            assert parse(str(c), **bound) == c.subs(**bound) == wgmma.canonical_layout(major, mode, **bound)
+    with pytest.raises(NotationError, match="T to divide 128"):
+        parse("Sw<3,4,3> o smem_ptr[(128/T)b](unset) o (8,8):(8,1)", T=3)
+
+
+def test_analyze_takes_the_short_width_option(capsys: pytest.CaptureFixture) -> None:
+    """-e BITS works on analyze as on show and convert (the same option everywhere)."""
+    for sub in (["banks", "--pattern", "ldmatrix.x4"], ["explain"], ["linear"]):
+        rc, out, _ = _cli(capsys, "analyze", sub[0], text("elem", 16), *sub[1:], "-e", "16", "--json")
+        assert rc == 0 and out
+    rc, out, _ = _cli(capsys, "analyze", "search", "(8,64):(64,1)", "--pattern", "ldmatrix.x4", "-e", "16", "--json")
+    assert rc == 0 and json.loads(out)["element_bits"] == 16

@@ -350,8 +350,11 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
         if a < 0:
             raise LayoutValueError(f"{who}: thread {t}: coordinate {c} has the negative byte address {a}")
         if a % ab:
+            hint = ("" if element_bits is not None or isinstance(layout, SwizzledSmemLayout) else
+                    "; without element_bits the layout's values are read as byte addresses: for a layout in elements "
+                    "pass element_bits (--element-bits)")
             raise LayoutValueError(f"{who}: thread {t} accesses {ab} bytes at byte address {a}, which is not a "
-                                   f"multiple of {ab} (vector accesses must be naturally aligned); coordinate {c}")
+                                   f"multiple of {ab} (vector accesses must be naturally aligned); coordinate {c}{hint}")
         addrs.append(a)
     nwords = max(1, ab // BANK_WIDTH_BYTES)
     thread_banks = tuple(() if a is None else tuple((a // 4 + k) % NUM_BANKS for k in range(nwords)) for a in addrs)

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, check_swizzle_unit, smem_layout_of
 from ..core.f2 import F2
 from ..core.inttuple import flatten
 from ..core.layout import Layout, require_offsets
@@ -481,8 +481,16 @@ def _assemble(rows: list[list[int]], names: list[str] | str, out_dim: str) -> Li
     return LinearLayout(list(zip(names, rows)), [out_dim])
 
 
-def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset") -> LinearLayout:
+def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset", element_bits: Any = None,
+                     swizzle_unit: str = "elements") -> LinearLayout:
     """The F2-linear (Triton LinearLayout) form of a power-of-two layout, swizzle included.
+
+    With ``element_bits`` the layout is read by CuTe's unit rule
+    (:func:`~pycute_layouts.core.composed.smem_layout_of`: the swizzle of ``Sw o k o L`` acts on
+    element offsets unless ``swizzle_unit="bytes"``) and the output is byte addresses, as for the
+    SwizzledSmemLayout it names; so ``Sw<3,3,3> o 0 o L`` with 16-bit elements and
+    ``Sw<3,4,3> o smem_ptr[16b](unset) o L`` give the same bases. Without it a Layout or
+    ComposedLayout maps to its own units.
 
     Accepts a Layout, ``Swizzle o 0 o Layout`` (a ComposedLayout whose outer map is a Swizzle,
     XorSwizzle or Layout), a SwizzledSmemLayout (output: byte addresses; whole power-of-two-byte
@@ -497,6 +505,9 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
       mode1: 1 -> 1, 2 -> 2
     >>> to_linear_layout(Swizzle(1, 4, 3)).bases
     {'offset': (1, 2, 4, 8, 16, 32, 64, 144)}
+    >>> from pycute_layouts import parse
+    >>> to_linear_layout(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), element_bits=16, in_dims="offset").bases
+    {'offset': (144, 288, 576, 2, 4, 8, 16, 32, 64)}
     >>> to_linear_layout(Layout(6, 1))
     Traceback (most recent call last):
     ...
@@ -505,6 +516,12 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
     who = "to_linear_layout"
     if not isinstance(out_dim, str):
         raise LayoutTypeError(f"{who}: out_dim must be a name, got {fmt(out_dim)}")
+    check_swizzle_unit(swizzle_unit, who)
+    if element_bits is not None:
+        layout = smem_layout_of(layout, element_bits, swizzle_unit=swizzle_unit, who=who)
+    elif swizzle_unit == "bytes" and isinstance(layout, ComposedLayout):
+        raise UnitError(f"{who}: swizzle_unit='bytes' reads the swizzle of {layout} on byte addresses, which needs the "
+                        "element width: pass element_bits")
     if isinstance(layout, (Swizzle, XorSwizzle)):
         xs = layout.to_xor() if isinstance(layout, Swizzle) else layout
         nm = in_dims if isinstance(in_dims, str) else "offset" if in_dims is None else None

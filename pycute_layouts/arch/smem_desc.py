@@ -31,6 +31,7 @@ import numpy as np
 from ..core.composed import (
     ComposedLayout,
     SwizzledSmemLayout,
+    UnboundWidthSmemLayout,
     check_swizzle_unit,
     element_unit_note,
     smem_layout_of,
@@ -140,15 +141,16 @@ def _major_note(rules: MmaRules, bits: int) -> str:
 
 
 def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any,
-                      symbols: dict) -> SwizzledSmemLayout | ComposedLayout:
+                      symbols: dict) -> SwizzledSmemLayout | UnboundWidthSmemLayout:
     """The PTX canonical layout of a (major, swizzle) row of ``rules.table`` (see ``wgmma.canonical_layout``).
 
     Pre: ``major`` is "K"/"MN"; ``swizzle`` names a mode of ``rules``; ``symbols`` bind some of T, m, k,
     LBO, SBO; ``element_bits`` divides 128 (or is None).
     Post: with the element width known (``element_bits`` or ``T``), CuTe's pointer form
     ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (a SwizzledSmemLayout: the swizzle on byte addresses, the
-    layout in elements); with ``T`` unbound, PTX's table text ``Swizzle o 0 o Layout`` (a
-    ComposedLayout, the swizzle on byte addresses as PTX writes it: bind T before passing it on).
+    layout in elements); with ``T`` unbound, the same pointer form with the width a symbol (an
+    UnboundWidthSmemLayout, ``Sw<B,M,S> o smem_ptr[(128/T)b](unset) o L``: binding T gives the
+    SwizzledSmemLayout; ``ptx_text()`` is PTX's table text).
 
     >>> from pycute_layouts.arch.wgmma import SM90_RULES
     >>> print(canonical_layout_for(SM90_RULES, "K", "none", 16, {"m": 1, "k": 1}).inner)
@@ -188,8 +190,9 @@ def canonical_layout_for(rules: MmaRules, major: Any, swizzle: Any, element_bits
     if isinstance(t, int) and not isinstance(t, bool) and 128 % t == 0:
         # the element width is known: CuTe's pointer form, the swizzle unambiguously on byte addresses
         return SwizzledSmemLayout(mode.byte_swizzle, inner, 128 // t, "bytes")
-    # T unbound: PTX's table text (the swizzle on byte addresses); bind T or element_bits for a CuTe form
-    return ComposedLayout(mode.byte_swizzle, 0, inner)
+    # T unbound: the pointer form with the width still a symbol (PTX's table text is .ptx_text()); it cannot be
+    # evaluated, and binding T (or passing an element width to smem_layout_of) gives the SwizzledSmemLayout
+    return UnboundWidthSmemLayout(mode.byte_swizzle, inner)
 
 
 def smem_atom_for(rules: MmaRules, major: Any, swizzle: Any, element_bits: Any) -> SwizzledSmemLayout:
@@ -311,6 +314,11 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
                               f"from start_address), got {fmt(swizzle_anchor)}")
     offset_elems = 0
+    if isinstance(layout, UnboundWidthSmemLayout):
+        try:  # PTX's canonical layout with T unbound: the element width binds T (the swizzle stays on bytes)
+            layout = layout.with_element_bits(element_bits)
+        except LayoutError as e:
+            raise DescriptorError(f"{who}: {e}") from None
     if isinstance(layout, Layout):
         require_offsets(layout, who)
         if any(type(d) is F2 for d in flatten(layout.stride)):
@@ -358,7 +366,7 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
             except DescriptorError:
                 raise DescriptorError(f"{who}: " + element_unit_note(
                     layout, element_bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, "
-                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
+                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
     elif isinstance(layout, Layout):
         sw = Swizzle(0, 4, 3)
         inner = layout

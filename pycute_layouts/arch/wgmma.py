@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import SwizzledSmemLayout, UnboundWidthSmemLayout
 from ..errors import DescriptorError
 from .smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
 from .swizzle_modes import WGMMA_MODES, SwizzleMode
@@ -214,26 +214,31 @@ class SmemDescriptor(SmemDescriptorBase):
 
 
 def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = None,
-                     **symbols: Any) -> SwizzledSmemLayout | ComposedLayout:
+                     **symbols: Any) -> SwizzledSmemLayout | UnboundWidthSmemLayout:
     """The PTX canonical layout of a (major, swizzle) row, symbolic in ``T, m, k, LBO, SBO``.
 
     Pre: ``major`` is "K" or "MN"; ``swizzle`` names an sm90 mode; ``symbols`` bind some of T, m, k, LBO, SBO
     (positive ints; LBO/SBO may be 0); ``element_bits`` divides 128 or is None.
     Post: ``L`` the PTX row (elements), unbound symbols left symbolic, with the row's byte swizzle:
     CuTe's pointer form ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` (a SwizzledSmemLayout) when the
-    element width is known (``element_bits`` or ``T``), PTX's table text ``Sw<B,M,S> o 0 o L`` (a
-    ComposedLayout, the swizzle on byte addresses as PTX writes it) while ``T`` is unbound.
+    element width is known (``element_bits`` or ``T``); while ``T`` is unbound the same pointer form
+    with a symbolic width, ``Sw<B,M,S> o smem_ptr[(128/T)b](unset) o L`` (an UnboundWidthSmemLayout:
+    it cannot be evaluated, binding ``T`` gives the SwizzledSmemLayout, ``ptx_text()`` is PTX's text).
 
     The layout text is the PTX table's (9.7.15.5.1.2.1.3), parsed with :func:`parse`: names
     given as keywords are bound, the others stay positive-integer symbols. The swizzle acts on
     byte addresses and the layout is in elements, so ``LBO`` and ``SBO`` here are *element*
     strides (the PTX examples' "LBO = 64*sizeof(tf32)"). ``element_bits`` binds ``T = 128 /
-    element_bits``. Bind T before passing the symbolic text on: read with CuTe's unit rule, a
-    plain ``Sw o 0 o L`` swizzles element offsets (``Sw<3,4,3> o 0 o L`` is the 128B atom only
-    on 8-bit elements; on 16-bit elements it is ``Sw<3,3,3> o 0 o L``).
+    element_bits``. PTX's table text ``Sw o 0 o L`` is not returned as a ComposedLayout: read with
+    CuTe's unit rule, a plain ``Sw o 0 o L`` swizzles element offsets (``Sw<3,4,3> o 0 o L`` is the
+    128B atom only on 8-bit elements; on 16-bit elements it is ``Sw<3,3,3> o 0 o L``).
 
     >>> print(canonical_layout("MN", "64B"))
-    Sw<2,4,3> o 0 o ((T,4,m),(8,k)):((1,T,LBO),(4*T,SBO))
+    Sw<2,4,3> o smem_ptr[(128/T)b](unset) o ((T,4,m),(8,k)):((1,T,LBO),(4*T,SBO))
+    >>> canonical_layout("MN", "64B").ptx_text()
+    'Sw<2,4,3> o 0 o ((T,4,m),(8,k)):((1,T,LBO),(4*T,SBO))'
+    >>> print(canonical_layout("MN", "64B").subs(T=8, m=1, k=1, LBO=64, SBO=256))
+    Sw<2,4,3> o smem_ptr[16b](unset) o ((8,4,1),(8,1)):((1,8,64),(32,256))
     >>> print(canonical_layout("MN", "none", T=8, m=2, k=2, LBO=128, SBO=64))
     Sw<0,4,3> o smem_ptr[16b](unset) o ((8,1,2),(8,2)):((1,8,64),(8,128))
     >>> print(canonical_layout("K", "128B", element_bits=16, m=1, k=1, SBO=512).as_composed())

@@ -518,12 +518,7 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         raise LayoutValueError(f"{who}: start address {start:#x} is not a multiple of the stage alignment {align} "
                                f"B (the {mode} swizzle pattern boundary: base offset 0 then holds under every "
                                "reading of PTX's base-offset rule)")
-    row = mode.width_bytes if mode.is_swizzled else 16
-    if start % row:
-        raise LayoutValueError(f"{who}: start address {start:#x} is not aligned to {row} bytes: each row of the "
-                               f"{mode} swizzle atom is one {row}-byte swizzle row, so the tile must start on a "
-                               f"multiple of {row} B (e.g. {start - start % row:#x} or {start - start % row + row:#x}; a "
-                               f"multiple of {align} B, the pattern boundary, also gives base offset 0)")
+    _check_row_start(who, start, mode, align)
     if stages > 1 and stage_bytes % align:
         raise LayoutValueError(f"{_field(who, 'tile')}: a stage of {stage_bytes} B is not a multiple of the {align}-byte stage "
                                "alignment, so stage 1 would start off the swizzle pattern boundary")
@@ -677,6 +672,13 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
                               f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
                               f"offset {int(uniq[dup])}")
+    try:
+        tile_mode = SwizzleMode.from_swizzle(tile_s.swizzle)
+    except LayoutError:
+        tile_mode = None  # no atom: _descs_for refuses it naming the rule
+    if tile_mode is not None:
+        _check_row_start(who, start + tile_s.base_address, tile_mode,
+                         max(tile_mode.pattern_boundary_bytes, _tma_alignment(tile_mode)))
     descs, offsets, mnb = _descs_for(mod, tile_s, mj, bits, mn, mma_k, k // mma_k, start, swizzle_anchor, who, off)
     d0 = descs[0]
     first = flat_divide(inner, (mn, mma_k))(_, _, 0, 0)
@@ -690,6 +692,16 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         mn_block_offsets_bytes=tuple(mnb), stage_bytes=int(inner.cosize()) * bits // 8,
         stage_alignment_bytes=max(d0.swizzle.pattern_boundary_bytes, 16), stage_starts=(start,),
         canonical=canon, canonical_symbols=syms, canonical_note=note, swizzle_anchor=swizzle_anchor)
+
+
+def _check_row_start(who: str, start: int, mode: SwizzleMode, align: int) -> None:
+    """LayoutValueError unless ``start`` is on a swizzle row of ``mode`` (16 bytes when unswizzled)."""
+    row = mode.width_bytes if mode.is_swizzled else 16
+    if start % row:
+        raise LayoutValueError(f"{who}: start address {start:#x} is not aligned to {row} bytes: each row of the "
+                               f"{mode} swizzle atom is one {row}-byte swizzle row, so the tile must start on a "
+                               f"multiple of {row} B (e.g. {start - start % row:#x} or {start - start % row + row:#x}; a "
+                               f"multiple of {align} B, the pattern boundary, also gives base offset 0)")
 
 
 def _tile_of(layout: Any, bits: int, swizzle_unit: Any, who: str) -> tuple[SwizzledSmemLayout, int]:
@@ -715,7 +727,7 @@ def _tile_of(layout: Any, bits: int, swizzle_unit: Any, who: str) -> tuple[Swizz
     except LayoutError:
         raise DescriptorError(f"{who}: " + element_unit_note(
             layout, bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, Sw<2,4,3> 64B, "
-            "Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)")) from None
+            "Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
     base = off * bits // 8 if (off * bits) % 8 == 0 and off >= 0 else 0
     return SwizzledSmemLayout(sw, s.layout, bits, "bytes", base_address=s.base_address + base), off
 

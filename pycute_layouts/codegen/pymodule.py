@@ -46,7 +46,8 @@ def emit_python(kc: KernelConstants) -> str:
             ("TMA_DATA_TYPE_NAME", o.tma_data_type), ("TMA_BOX_DIM", o.tma_box_dim),
             ("TMA_BOX_BYTES", o.tma_box_bytes), ("TMA_COPIES", o.tma_copies),
             ("TMA_COPY_COORD", o.tma_copy_coords), ("TMA_COPY_OFFSET_BYTES", o.tma_copy_offsets_bytes),
-            ("SMEM_LAYOUT", o.smem_layout_text), ("CUTE_TYPE", o.cute_type),
+            ("SMEM_LAYOUT", o.smem_layout_text), ("SMEM_LAYOUT_ELEMENTS", o.smem_layout_element_text),
+            ("CUTE_TYPE", o.cute_type),
         ]
         for key, v in vals:
             if key in ("DESC", "DESC_TEMPLATE"):

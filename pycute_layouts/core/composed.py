@@ -42,8 +42,8 @@ from .symbols import subs_inttuple
 from .tiling import downcast, max_common_layout, max_common_vector, recast, upcast
 
 __all__ = ["ComposedLayout", "make_composed_layout", "SwizzledSmemLayout", "byte_to_element_swizzle",
-           "element_to_byte_swizzle", "SWIZZLE_UNITS", "smem_layout_of", "swizzle_forms", "element_unit_note",
-           "check_swizzle_unit", "swizzle_through"]
+           "element_to_byte_swizzle", "SWIZZLE_UNITS", "UnboundWidthSmemLayout", "smem_layout_of", "swizzle_forms",
+           "element_unit_note", "check_swizzle_unit", "swizzle_through"]
 
 #: The units a composed layout's swizzle may act on: ``"elements"`` (CuTe's meaning of
 #: ``Sw<B,M,S> o k o L``: the layout's own units, the default everywhere) or ``"bytes"`` (PTX's
@@ -744,6 +744,157 @@ class SwizzledSmemLayout:
 
 
 # ------------------------------------------------------------------------------------------
+# PTX's canonical layouts before the element width is known
+
+
+class UnboundWidthSmemLayout:
+    """CuTe's pointer form ``Sw<B,M,S> o smem_ptr[(128/T)b](unset) o L`` with the element width still a symbol.
+
+    PTX's canonical layouts (wgmma/tcgen05 tables) put a byte-address swizzle next to a layout in
+    elements of ``128 / T`` bits, ``T`` a symbol. Until ``T`` is bound the object cannot be
+    evaluated (which unit the swizzle acts on depends on the width); binding ``T`` (``subs(T=8)``)
+    or giving an element width (:func:`smem_layout_of`, :meth:`with_element_bits`) gives the
+    :class:`SwizzledSmemLayout` with the same byte swizzle, so no path can read the byte swizzle on
+    element offsets. ``ptx_text()`` is the PTX table's own text (``Sw<..> o L``, swizzle on bytes).
+
+    >>> from pycute_layouts import Layout, Swizzle, parse
+    >>> U = UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("((8,m),(T,2k)):((8T,SBO),(1,T))"))
+    >>> print(U)
+    Sw<3,4,3> o smem_ptr[(128/T)b](unset) o ((8,m),(T,2*k)):((8*T,SBO),(1,T))
+    >>> print(U.subs(T=8, m=1, k=1, SBO=512))
+    Sw<3,4,3> o smem_ptr[16b](unset) o ((8,1),(8,2)):((64,512),(1,8))
+    >>> print(U.with_element_bits(32).subs(m=1, k=1, SBO=256).as_composed())
+    Sw<3,2,3> o 0 o ((8,1),(4,2)):((32,256),(1,4))
+    """
+
+    __slots__ = ("swizzle", "layout")
+    _layout_like = True  # rank/depth/size/shape (free functions) are those of the element layout
+
+    def __init__(self, swizzle: Any, layout: Any):
+        if not isinstance(swizzle, (Swizzle, XorSwizzle)):
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
+        if not isinstance(layout, Layout):
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: layout must be a Layout, got {layout!r}")
+        object.__setattr__(self, "swizzle", swizzle)
+        object.__setattr__(self, "layout", layout)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("UnboundWidthSmemLayout is immutable")
+
+    @property
+    def outer(self) -> Any:
+        """The byte-address swizzle (as for a ComposedLayout)."""
+        return self.swizzle
+
+    @property
+    def inner(self) -> Layout:
+        """The element layout (as for a ComposedLayout)."""
+        return self.layout
+
+    @property
+    def offset(self) -> int:
+        """0: the tile starts at the pointer."""
+        return 0
+
+    @property
+    def shape(self) -> Any:
+        """Shape of the element layout."""
+        return self.layout.shape
+
+    def size(self) -> Any:
+        """Size of the element layout."""
+        return self.layout.size()
+
+    def cosize(self) -> Any:
+        """Cosize of the element layout."""
+        return self.layout.cosize()
+
+    def rank(self) -> int:
+        """Rank of the element layout."""
+        return self.layout.rank()
+
+    def depth(self) -> int:
+        """Depth of the element layout."""
+        return self.layout.depth()
+
+    def is_symbolic(self) -> bool:
+        """True: the element width is the symbol T."""
+        return True
+
+    def __getitem__(self, i: int) -> UnboundWidthSmemLayout:
+        """Mode ``i`` of the element layout, the same pointer (its width still 128/T bits)."""
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {i!r}"[:200])
+        return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
+
+    def __len__(self) -> int:
+        return self.rank()
+
+    def free_symbols(self) -> set:
+        """The symbols of the element layout (T among them where it appears)."""
+        return self.layout.free_symbols()
+
+    def with_element_bits(self, element_bits: Any) -> SwizzledSmemLayout:
+        """Bind the element width: ``T = 128 / element_bits`` (UnitError unless it divides 128).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(1, 4, 3), parse("(8,T):(T,1)")).with_element_bits(16))
+        Sw<1,4,3> o smem_ptr[16b](unset) o (8,8):(8,1)
+        """
+        bits = _as_bits(element_bits, "UnboundWidthSmemLayout.with_element_bits")
+        if 128 % bits:
+            raise UnitError(f"UnboundWidthSmemLayout.with_element_bits: T = 128 / element_bits needs a width dividing "
+                            f"128, got {bits}")
+        return self.subs(T=128 // bits)
+
+    def subs(self, *args: Any, **kwargs: Any) -> Any:
+        """Bind symbols; binding ``T`` gives the SwizzledSmemLayout of ``128 / T``-bit elements.
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(1, 4, 3), parse("(8,T):(T,1)")).subs(T=4))
+        Sw<1,4,3> o smem_ptr[32b](unset) o (8,4):(4,1)
+        """
+        mapping = subs_mapping(args, kwargs)
+        inner = self.layout.subs(mapping)
+        t = [v for k, v in mapping.items() if str(k) == "T"]
+        if not t:
+            return UnboundWidthSmemLayout(self.swizzle, inner)
+        v = t[-1]
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0 or 128 % int(v):
+            raise UnitError(f"UnboundWidthSmemLayout.subs: T = 128 / element_bits must be a positive int dividing 128, "
+                            f"got T={v!r}")
+        return SwizzledSmemLayout(self.swizzle, inner, 128 // int(v), "bytes")
+
+    def ptx_text(self) -> str:
+        """PTX's table text ``Sw<B,M,S> o 0 o L`` (the swizzle on byte addresses, PTX's convention; parsed
+        with CuTe's rule that text swizzles element offsets, so it is for reading, not for pasting).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> UnboundWidthSmemLayout(Swizzle(1, 4, 3), parse("(8,T):(T,1)")).ptx_text()
+        'Sw<1,4,3> o 0 o (8,T):(T,1)'
+        """
+        return f"{self.swizzle} o 0 o {self.layout}"
+
+    def __call__(self, *coord: Any, **kw: Any) -> Any:
+        raise UnitError(f"{self}: the element width is 128/T bits with T unbound, so the byte swizzle cannot be "
+                        "applied to element offsets; bind T first (.subs(T=8) for 16-bit elements)")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, UnboundWidthSmemLayout):
+            return (self.swizzle, self.layout) == (other.swizzle, other.layout)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("UnboundWidthSmemLayout", self.swizzle, self.layout))
+
+    def __str__(self) -> str:
+        return f"{self.swizzle} o smem_ptr[(128/T)b](unset) o {self.layout}"
+
+    def __repr__(self) -> str:
+        return f"UnboundWidthSmemLayout({self.swizzle!r}, Layout('{self.layout}'))"
+
+
+# ------------------------------------------------------------------------------------------
 # CuTe's unit rule, in one place
 
 
@@ -776,6 +927,11 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
     Sw<3,3,3>
     """
     check_swizzle_unit(swizzle_unit, who)
+    if isinstance(layout, UnboundWidthSmemLayout):
+        if element_bits is None:
+            raise UnitError(f"{who}: {layout} holds elements of 128/T bits with T unbound; pass the element width "
+                            "or bind T (.subs(T=8) for 16-bit elements)")
+        return layout.with_element_bits(_as_bits(element_bits, who))
     if isinstance(layout, SwizzledSmemLayout):
         if element_bits is not None and _as_bits(element_bits, who) != layout.element_bits:
             raise UnitError(f"{who}: the layout {layout} holds {layout.element_bits}-bit elements but "
@@ -862,14 +1018,16 @@ def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> st
     return f"{ptr} = {el} o 0 o {layout} on {bits}-bit elements"
 
 
-def element_unit_note(layout: Any, element_bits: Any, verdict: str = "") -> str:
+def element_unit_note(layout: Any, element_bits: Any, verdict: str = "", is_atom: Any = None) -> str:
     """Why an element-unit ``Sw o k o L`` is not the atom its author may have meant, naming both forms.
 
     Pre: ``layout`` is a ComposedLayout whose outer function is a Swizzle or XorSwizzle (read by CuTe's
     rule on ``element_bits``-bit element offsets). Post: one sentence: what the swizzle is on byte
     addresses, and how to write the string's swizzle on byte addresses (the pointer form, its
     element-unit equivalent, or ``swizzle_unit='bytes'``); ``verdict`` (e.g. "which is no swizzle
-    atom") follows the byte form. Used by every refusal of a non-atom.
+    atom") follows the byte form. ``is_atom`` (a predicate on byte swizzles; a LayoutError counts as
+    False) lets the note say when the written swizzle is no atom on byte addresses either, and name
+    the atom with as many XOR bits instead. Used by every refusal of a non-atom.
 
     >>> from pycute_layouts import parse
     >>> print(element_unit_note(parse("Sw<3,4,3> o 0 o (8,64):(64,1)"), 16))
@@ -888,8 +1046,21 @@ Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or 
         as_bytes = f": {bits}-bit elements have no byte-address form of it"
     if verdict:
         as_bytes += f", {verdict}"
+    if is_atom is not None and isinstance(sw, Swizzle) and not _holds(is_atom, sw):
+        # the same swizzle on byte addresses is no atom either: name the atom with as many XOR bits
+        near = Swizzle(sw.bits, 4, 3)
+        tail = (f"; the atom with {sw.bits} XOR bit(s) is {swizzle_forms(near, bits)}" if _holds(is_atom, near) else "")
+        return f"{head}{as_bytes}; nor is {sw} on byte addresses{tail}"
     return (f"{head}{as_bytes}; if {sw} was meant on byte addresses, write {swizzle_forms(sw, bits)} "
             "(or pass swizzle_unit='bytes')")
+
+
+def _holds(pred: Any, sw: Any) -> bool:
+    """pred(sw), where a LayoutError counts as False (the callers' atom tests raise for a non-atom)."""
+    try:
+        return bool(pred(sw))
+    except LayoutError:
+        return False
 # the algebra through swizzled operands (CuTe's swizzle_layout.hpp, layout_composed.hpp)
 #
 # Every result is checked against its law on its whole domain (within MAX_EVAL_POINTS): CuTe's

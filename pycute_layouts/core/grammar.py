@@ -5,7 +5,7 @@ Grammar (whitespace is free)::
     top       := composed | layout | swizzle
     composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
                | swizzle 'o' smem_ptr 'o' layout               e.g. Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
-    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128
+    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128, or (128/T)
     swizzle   := ('Sw' | 'Swizzle' | 'S') '<' int ',' int ',' int '>'   'S' is the CuTe DSL's print form
     layout    := inttuple [':' inttuple]                         shape only -> column-major strides
     inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
@@ -56,7 +56,7 @@ class Constructors(NamedTuple):
 
 #: Element widths CuTe's smem pointers print (``smem_ptr[16b]``): its 1- to 128-bit types.
 SMEM_PTR_BITS = (1, 2, 4, 6, 8, 16, 32, 64, 128)
-_SMEM_PTR = re.compile(r"smem_ptr\s*\[\s*(?P<bits>\d+)\s*b\s*\]\s*(?P<addr>\(\s*(?P<val>[^()]*?)\s*\))?")
+_SMEM_PTR = re.compile(r"smem_ptr\s*\[\s*(?P<bits>\d+|\(\s*128\s*/\s*T\s*\))\s*b\s*\]\s*(?P<addr>\(\s*(?P<val>[^()]*?)\s*\))?")
 _STATIC_INT = re.compile(r"_\d+")
 
 _TOKEN = re.compile(
@@ -183,12 +183,19 @@ class _Parser:
         m = _SMEM_PTR.match(self.text, start.pos)
         if m is None:
             raise self.error("expected smem_ptr[Nb](unset) or smem_ptr[Nb](0x...)", start)
-        bits = int(m.group("bits"))
-        if bits not in SMEM_PTR_BITS:
+        bits_text = m.group("bits")
+        bits = None if bits_text.startswith("(") else int(bits_text)
+        if bits is None and "T" in self.symbols:  # smem_ptr[(128/T)b] (PTX's T) with T bound: a width
+            t = self.symbols["T"]
+            if isinstance(t, bool) or not isinstance(t, int) or t <= 0 or 128 % t:
+                raise NotationError(f"parse: smem_ptr[(128/T)b] needs T to divide 128, got T={t!r}", self.text,
+                                    m.start("bits"))
+            bits = 128 // t
+        if bits is not None and bits not in SMEM_PTR_BITS:
             raise NotationError(f"parse: smem_ptr[{bits}b]: the element width must be one of "
                                 f"{', '.join(map(str, SMEM_PTR_BITS))} bits", self.text, m.start("bits"))
         if m.group("addr") is None:
-            raise NotationError(f"parse: smem_ptr[{bits}b] needs its address: (unset) or (0x...), as CuTe prints it",
+            raise NotationError(f"parse: smem_ptr[{bits_text}b] needs its address: (unset) or (0x...), as CuTe prints it",
                                 self.text, m.end())
         val = m.group("val")
         if val == "unset":
@@ -196,7 +203,7 @@ class _Parser:
         elif re.fullmatch(r"0x[0-9a-fA-F]+", val):
             address = int(val, 16)
         else:
-            raise NotationError(f"parse: smem_ptr[{bits}b]({val}): the address must be 'unset' or hexadecimal 0x...",
+            raise NotationError(f"parse: smem_ptr[{bits_text}b]({val}): the address must be 'unset' or hexadecimal 0x...",
                                 self.text, m.start("val"))
         while self.tok.kind != "end" and self.tok.pos < m.end():
             self.i += 1

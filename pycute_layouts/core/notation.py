@@ -5,7 +5,7 @@ Grammar (whitespace is free)::
     top       := composed | layout | swizzle
     composed  := (swizzle | layout) 'o' [offset 'o'] layout      e.g. Sw<3,4,3> o 0 o (8,64):(64,1)
                | swizzle 'o' smem_ptr 'o' layout               e.g. Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
-    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128
+    smem_ptr  := 'smem_ptr[' bits 'b](' ('unset' | hex address) ')'   bits in 1 2 4 6 8 16 32 64 128, or (128/T)
     swizzle   := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
     layout    := inttuple [':' inttuple]                         shape only -> column-major strides
     inttuple  := '(' [inttuple (',' inttuple)*] ')' | expr
@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import UnitError
 from .basis import scaled_basis
-from .composed import ComposedLayout, SwizzledSmemLayout
+from .composed import ComposedLayout, SwizzledSmemLayout, UnboundWidthSmemLayout
 from .f2 import F2
 from .grammar import Constructors, parse_inttuple_text, parse_layout_text, parse_text
 from .layout import Layout
@@ -43,9 +44,18 @@ from .swizzle import Swizzle
 
 __all__ = ["parse", "parse_layout", "parse_inttuple"]
 
+def _smem_ptr(swizzle: Any, layout: Any, element_bits: Any, base_address: int = 0) -> Any:
+    """CuTe's pointer form; ``smem_ptr[(128/T)b]`` with T unbound (element_bits None) keeps the width symbolic."""
+    if element_bits is None:
+        if base_address:
+            raise UnitError(f"smem_ptr[(128/T)b]({base_address:#x}): an address needs a known element width; bind T")
+        return UnboundWidthSmemLayout(swizzle, layout)
+    return SwizzledSmemLayout(swizzle, layout, element_bits, base_address=base_address)
+
+
 #: The package's types, handed to the grammar.
 CONSTRUCTORS = Constructors(layout=Layout, swizzle=Swizzle, composed=ComposedLayout, basis=scaled_basis, f2=F2,
-                            smem_ptr=SwizzledSmemLayout)
+                            smem_ptr=_smem_ptr)
 
 
 def parse(text: str, **symbols: Any) -> Any:

@@ -94,6 +94,8 @@ def from_cute_dsl(text: str, element_bits: int | None = None, swizzle_on: str = 
         raise NotationError(f"{who}: {str(e).split(': ', 1)[-1]}"[:400]) from None
     if isinstance(obj, Swizzle):
         return obj
+    if isinstance(obj, SwizzledSmemLayout) and element_bits is not None and element_bits != obj.element_bits:
+        raise UnitError(f"{who}: {obj} holds {obj.element_bits}-bit elements but element_bits={element_bits} was passed")
     swizzled = isinstance(obj, ComposedLayout) and isinstance(obj.outer, Swizzle) and isinstance(obj.inner, Layout)
     if swizzle_on == "pointer":
         if not swizzled:

@@ -748,6 +748,9 @@ def _named_padded(tab: np.ndarray, shp: tuple[int, ...]) -> str | None:
 
 def _shared_bits(obj: Any, element_bits: Any) -> int | None:
     if isinstance(obj, SwizzledSmemLayout):
+        if element_bits is not None and element_bits != obj.element_bits:
+            raise UnitError(f"to_gluon: {obj} holds {obj.element_bits}-bit elements but element_bits={element_bits} "
+                            "was passed")
         return obj.element_bits
     if element_bits is not None:
         return element_bits

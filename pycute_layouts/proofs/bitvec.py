@@ -31,12 +31,18 @@ from typing import Any
 import numpy as np
 
 from ..core import inttuple as it
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import (
+    ComposedLayout,
+    SwizzledSmemLayout,
+    UnboundWidthSmemLayout,
+    check_swizzle_unit,
+    smem_layout_of,
+)
 from ..core.inttuple import format_inttuple
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..core.symbols import lazy_sympy
-from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError
+from ..errors import LayoutError, LayoutTypeError, LayoutValueError, ProofError, UnitError
 from ..limits import MAX_EVAL_POINTS, MAX_PROOF_BITS, check_budget, check_count, check_type, fmt
 
 __all__ = ["BitVector", "address_bits", "addresses", "equivalent", "Proof", "Counterexample", "apply_map"]
@@ -837,10 +843,38 @@ def _fmt_formula(f: Any) -> str:
     return str(f)
 
 
+def _same_units(f: Any, g: Any, element_bits: Any, swizzle_unit: Any) -> tuple[Any, Any]:
+    """Both sides in one unit: byte addresses through smem_layout_of with ``element_bits``; else refuse a mix."""
+    check_swizzle_unit(swizzle_unit, "equivalent")
+    layoutish = (Layout, ComposedLayout, SwizzledSmemLayout, UnboundWidthSmemLayout)
+    if element_bits is not None:
+        return tuple(smem_layout_of(x, element_bits, swizzle_unit=swizzle_unit, who="equivalent")
+                     if isinstance(x, layoutish) else x for x in (f, g))
+    if swizzle_unit == "bytes":
+        raise UnitError("equivalent: swizzle_unit='bytes' needs element_bits (the width the byte swizzle acts on)")
+    kinds = [isinstance(x, SwizzledSmemLayout) for x in (f, g)]
+    plain = [isinstance(x, (Layout, ComposedLayout)) for x in (f, g)]
+    if (kinds[0] and plain[1]) or (kinds[1] and plain[0]):
+        ptr, other = (f, g) if kinds[0] else (g, f)
+        raise UnitError(f"equivalent: {ptr} gives byte addresses but {other} gives its own units (element offsets); "
+                        f"pass element_bits={ptr.element_bits} to compare both as byte addresses by CuTe's rule (or wrap "
+                        "a byte-offset layout in a function)")
+    return f, g
+
+
 def equivalent(
-    f: Any, g: Any, domain: Any, nbits: int | None = None, *, method: str = "anf"
+    f: Any, g: Any, domain: Any, nbits: int | None = None, *, method: str = "anf", element_bits: Any = None,
+    swizzle_unit: str = "elements",
 ) -> Proof | Counterexample:
     """Decide whether ``f`` and ``g`` give the same address at every coordinate of ``domain``.
+
+    Units: a Layout or ComposedLayout gives its own units (element offsets), a SwizzledSmemLayout
+    byte addresses. With ``element_bits`` every Layout, ``Sw o k o L`` and pointer-form side is read
+    by CuTe's unit rule (:func:`~pycute_layouts.core.composed.smem_layout_of`; ``swizzle_unit``
+    as there) and compared as byte addresses, so ``Sw<3,3,3> o 0 o L`` and
+    ``Sw<3,4,3> o smem_ptr[16b](unset) o L`` are proved equal on 16-bit elements. Without it a
+    SwizzledSmemLayout compared with a Layout or ComposedLayout would compare bytes with element
+    offsets: UnitError naming the fix.
 
     A domain with a mode that is not a power of two has no bit-vector model: it is checked point by
     point, exhaustively, up to ``_EXHAUSTIVE_LIMIT`` = 65536 points (ProofError beyond), and the
@@ -862,9 +896,14 @@ def equivalent(
     Counterexample(coordinate=(2, 0), left_address=144, right_address=128)
     >>> bool(equivalent(Layout((3, 5), (5, 1)), lambda i, j: 5 * i + j, (3, 5)))
     True
+    >>> from pycute_layouts import parse
+    >>> bool(equivalent(parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"),
+    ...                 (8, 64), element_bits=16))
+    True
     """
     if not isinstance(method, str) or method not in ("anf", "sat"):
         raise LayoutValueError(f"equivalent: method must be 'anf' or 'sat', got {fmt(method)}")
+    f, g = _same_units(f, g, element_bits, swizzle_unit)
     if nbits is not None:
         check_count("equivalent", "nbits (MAX_PROOF_BITS)", nbits, 0, MAX_PROOF_BITS)
     grid = _non_pow2_domain(domain)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.composed import ComposedLayout, SwizzledSmemLayout
+from ..core.composed import ComposedLayout, SwizzledSmemLayout, smem_layout_of
 from ..core.display import rich_repr
 from ..core.inttuple import product
 from ..core.layout import Layout, format_inttuple, require_offsets
@@ -157,6 +157,18 @@ def _xor_phase(f: Any, x: np.ndarray) -> np.ndarray:
     return np.asarray(f(x), dtype=np.int64) ^ x
 
 
+def _smem_grid(obj: SwizzledSmemLayout, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bit address of each element of a shared-memory layout and the XOR its swizzle applied, on the grid."""
+    eb, L = obj.element_bits, obj.layout
+    addr_bits = _on_grid(obj.bit_address(np.arange(rows * cols, dtype=np.int64)), rows, cols)
+    off = _on_grid(L.to_numpy(), rows, cols)
+    if obj.swizzle_unit == "bytes":
+        pre = (obj.base_address * 8 + off * eb) // 8
+    else:
+        pre = obj.base_address // (eb // 8) + off
+    return addr_bits, _xor_phase(obj.swizzle, pre)
+
+
 def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> _Source:
 
     eb = element_bits
@@ -178,18 +190,22 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
             vals = _on_grid(obj.to_numpy(), rows, cols)
             return _Source(vals, None if eb is None else vals * eb, np.zeros_like(vals), eb, "offset", str(obj),
                            "elements", *caps)
-        if eb is None or swizzle_unit != "bytes":  # CuTe's meaning: the swizzle acts on the layout's own units
+        if eb is None and swizzle_unit == "bytes":
+            raise UnitError(f"{who}: swizzle_unit='bytes' reads the swizzle of {obj} on byte addresses, which needs the "
+                            "element width: pass element_bits (--element-bits on the command line)")
+        if eb is None:  # no element width: the swizzle acts on the layout's own units (CuTe's meaning)
             vals = np.asarray(outer(x), dtype=np.int64)
-            return _Source(vals, None if eb is None else vals * eb, vals ^ x, eb, "offset", str(obj),
-                           "elements" if eb is None else "swizzle on element offsets", *caps)
-        bits = x * eb
-        byte, rem = np.divmod(bits, 8)
-        addr_bits = np.asarray(outer(byte), dtype=np.int64) * 8 + rem
+            return _Source(vals, None, vals ^ x, eb, "offset", str(obj), "elements", *caps)
+        # with an element width: CuTe's unit rule, through the one helper every other path uses
+        smem = smem_layout_of(obj, eb, swizzle_unit=swizzle_unit or "elements", who=who)
+        addr_bits, phase = _smem_grid(smem, rows, cols)
         if np.any(addr_bits % eb):
-            raise UnitError(f"{who}: {outer} on byte addresses splits {eb}-bit elements (it moves units smaller than "
-                            "an element); draw it with smaller element_bits or swizzle_unit='elements'")
-        return _Source(addr_bits // eb, addr_bits, _xor_phase(outer, byte), eb, "offset", str(obj),
-                       "swizzle on byte addresses (swizzle_unit='bytes')", *caps)
+            raise UnitError(f"{who}: {smem.swizzle} on byte addresses splits {eb}-bit elements (it moves units smaller "
+                            "than an element); draw it with smaller element_bits or swizzle_unit='elements'")
+        units = ("swizzle on byte addresses (swizzle_unit='bytes')" if swizzle_unit == "bytes"
+                 else "swizzle on element offsets")
+        # the values are CuTe's outer(k + inner(c)): absolute element offsets, the offset k included
+        return _Source(addr_bits // eb, addr_bits, phase, eb, "offset", str(obj), units, *caps)
     if isinstance(obj, SwizzledSmemLayout):
         if eb is not None and eb != obj.element_bits:
             raise UnitError(f"{who}: the SwizzledSmemLayout holds {obj.element_bits}-bit elements but "
@@ -197,16 +213,10 @@ def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> 
         eb = obj.element_bits
         L = obj.layout
         rows, cols = _grid_shape(L, who)
-        idx = np.arange(rows * cols, dtype=np.int64)
-        addr_bits = _on_grid(obj.bit_address(idx), rows, cols)
-        off = _on_grid(L.to_numpy(), rows, cols)
-        if obj.swizzle_unit == "bytes":
-            pre = (obj.base_address * 8 + off * eb) // 8
-        else:
-            pre = obj.base_address // (eb // 8) + off
+        addr_bits, phase = _smem_grid(obj, rows, cols)
         rel = addr_bits - obj.base_address * 8
         vals = rel // eb if not np.any(rel % eb) else None  # the element offset where it lands: obj(c)
-        return _Source(vals, addr_bits, _xor_phase(obj.swizzle, pre), eb, "offset", str(obj),
+        return _Source(vals, addr_bits, phase, eb, "offset", str(obj),
                        "swizzle on byte addresses" if obj.swizzle_unit == "bytes" else "swizzle on element offsets",
                        *_captions(L))
     if isinstance(obj, np.ndarray):

@@ -254,7 +254,9 @@ def test_canonical_layout_is_the_table(major, mode, layout_text, swizzle_text):
 
 
 def test_canonical_layout_prints_symbolically():
-    assert str(wgmma.canonical_layout("K", "none")) == "Sw<0,4,3> o 0 o ((8,m),(T,2*k)):((T,SBO),(1,LBO))"
+    c = wgmma.canonical_layout("K", "none")
+    assert str(c) == "Sw<0,4,3> o smem_ptr[(128/T)b](unset) o ((8,m),(T,2*k)):((T,SBO),(1,LBO))"
+    assert c.ptx_text() == "Sw<0,4,3> o 0 o ((8,m),(T,2*k)):((T,SBO),(1,LBO))"
     # T bound: the element width is known, so CuTe's pointer form (the swizzle on byte addresses)
     assert str(wgmma.canonical_layout("MN", "128B", T=4)) == \
         "Sw<3,4,3> o smem_ptr[32b](unset) o ((4,8,m),(8,k)):((1,4,LBO),(32,SBO))"

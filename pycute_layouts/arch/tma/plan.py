@@ -439,7 +439,7 @@ def _byte_swizzle_of(smem: Any, sw: Any, L: Any, bits: int, swizzle_unit: Any) -
         except TensorMapError:
             raise _err("plan.swizzle_not_tma", element_unit_note(
                 smem, bits, "which is no CUtensorMapSwizzle mode (byte maps: 32B Sw<1,4,3>, 64B Sw<2,4,3>, "
-                "128B Sw<3,4,3>, ...)"), swizzle=sw) from None
+                "128B Sw<3,4,3>, ...)", lambda x: _tma_mode_of(x, bits)), swizzle=sw) from None
     return b
 
 

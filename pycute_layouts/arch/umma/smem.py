@@ -47,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...core.composed import ComposedLayout, SwizzledSmemLayout
+from ...core.composed import SwizzledSmemLayout, UnboundWidthSmemLayout
 from ...errors import DescriptorError
 from ...limits import fmt
 from ..smem_desc import MmaRules, SmemDescriptorBase, canonical_layout_for, check_u64, make_smem_desc_for, smem_atom_for
@@ -206,13 +206,14 @@ SmemDescriptor = UmmaSmemDescriptor
 
 
 def canonical_layout(major: Any, swizzle: Any, *, element_bits: int | None = None,
-                     **symbols: Any) -> SwizzledSmemLayout | ComposedLayout:
+                     **symbols: Any) -> SwizzledSmemLayout | UnboundWidthSmemLayout:
     """The canonical layout of a (major, swizzle) row for tcgen05, symbolic in ``T, m, k, LBO, SBO``.
 
     Pre: as :func:`pycute_layouts.arch.wgmma.canonical_layout`, with the sm100 modes (128B_base32B MN-major
     only).
     Post: as :func:`pycute_layouts.arch.wgmma.canonical_layout`: the pointer form
-    ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` once the element width is known, PTX's table text while T is unbound.
+    ``Sw<B,M,S> o smem_ptr[Nb](unset) o L`` once the element width is known; while T is unbound the
+    same pointer form with the width a symbol (an UnboundWidthSmemLayout; ``ptx_text()`` is PTX's text).
 
     As :func:`pycute_layouts.arch.wgmma.canonical_layout`, plus the MN-major 128B_base32B row.
 

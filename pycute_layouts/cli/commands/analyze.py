@@ -108,21 +108,25 @@ def _reading(layout: Any, element_bits: Any, unit: str) -> str:
 
 def _cmd_linear(args: argparse.Namespace) -> int:
     from ... import analysis as an
-    from ...core.composed import smem_layout_of
+    from ...core.composed import SwizzledSmemLayout, smem_layout_of
 
     layout = _parse(args.layout, args)
     unit = _unit(args)
     if args.element_bits is not None:
         layout = smem_layout_of(layout, args.element_bits, swizzle_unit=unit, who="analyze linear")
-    ll = an.to_linear_layout(layout)
+    ll = an.to_linear_layout(layout, element_bits=args.element_bits)
+    # the bases are byte addresses of a SwizzledSmemLayout: the layout read back is then in bytes
+    units = "bytes" if isinstance(layout, SwizzledSmemLayout) else "the layout's own units"
     try:
         back = str(an.from_linear_layout(ll))
     except LayoutError as e:
         back = f"(none: {str(e).splitlines()[0]})"
     if args.json:
         print(json.dumps({"layout": str(layout), **ll.to_dict(), "injective": ll.is_injective(),
-                          "surjective": ll.is_surjective(), "cute": back}))
+                          "surjective": ll.is_surjective(), "cute": back, "cute_units": units}))
         return 0
+    if units == "bytes" and not back.startswith("(none"):
+        back += " (in bytes: its strides and swizzle act on byte offsets)"
     print(f"layout: {layout}")
     print(ll.to_text())
     print(f"injective: {ll.is_injective()}, surjective: {ll.is_surjective()}, rank {ll.rank()}")
@@ -229,7 +233,7 @@ def register(sub: Any) -> None:
     b.add_argument("layout", help='e.g. "Sw<3,3,3> o 0 o (8,64):(64,1)" (with --element-bits 16) or '
                                   '"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)"')
     _access_args(b)
-    b.add_argument("--element-bits", type=int, help="element width in bits (LAYOUT is then in elements)")
+    b.add_argument("-e", "--element-bits", type=int, help="element width in bits (LAYOUT is then in elements)")
     _unit_arg(b)
     _common(b)
     b.set_defaults(func=_cmd_banks)
@@ -237,7 +241,7 @@ def register(sub: Any) -> None:
     li = asub.add_parser("linear", help="the F2-linear (Triton LinearLayout) form of a power-of-two layout",
                          description="Bases of LAYOUT as an F2-linear map (one basis per input bit), and back.")
     li.add_argument("layout")
-    li.add_argument("--element-bits", type=int, help="map to byte addresses of elements this wide")
+    li.add_argument("-e", "--element-bits", type=int, help="map to byte addresses of elements this wide")
     _unit_arg(li)
     _common(li)
     li.set_defaults(func=_cmd_linear)
@@ -245,7 +249,7 @@ def register(sub: Any) -> None:
     e = asub.add_parser("explain", help="a readable description of a layout",
                         description="Shape tree, strides, contiguity, vector width, swizzle, canonical wgmma layout.")
     e.add_argument("layout")
-    e.add_argument("--element-bits", type=int, help="element width in bits (enables bytes and the wgmma check)")
+    e.add_argument("-e", "--element-bits", type=int, help="element width in bits (enables bytes and the wgmma check)")
     _unit_arg(e)
     e.add_argument("--atom", metavar="NAME", help="an MMA atom (CuTe's name): list which elements of the tile the "
                    "--threads hold and their byte addresses (LAYOUT is the operand tile, rows x K)")
@@ -262,7 +266,7 @@ def register(sub: Any) -> None:
                                     "offsets); either pasted into CuTe means what was measured.")
     s.add_argument("layout", metavar="TILE")
     _access_args(s)
-    s.add_argument("--element-bits", type=int, help="element width in bits (default 16)")
+    s.add_argument("-e", "--element-bits", type=int, help="element width in bits (default 16)")
     s.add_argument("--all", action="store_true", help="also list the swizzles that conflict")
     _common(s)
     s.set_defaults(func=_cmd_search)

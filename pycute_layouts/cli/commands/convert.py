@@ -20,7 +20,7 @@ from typing import Any
 from ...arch import atoms
 from ...core.composed import SwizzledSmemLayout
 from ...core.notation import parse
-from ...errors import LayoutValueError
+from ...errors import LayoutError, LayoutValueError
 from ...interop import cute_dsl, triton
 from ...render import tv as render_tv
 
@@ -105,6 +105,11 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     tgt = args.target
     if tgt == "cute":
         print(obj)
+        if isinstance(obj, SwizzledSmemLayout) and not obj.swizzle.is_identity():
+            try:  # both CuTe forms of a swizzled placement: either pasted into CuTe means the same
+                print(f"= {obj.as_composed()}  (the same placement, swizzle on {obj.element_bits}-bit element offsets)")
+            except LayoutError:
+                print(f"  (no element-offset form: the swizzle splits {obj.element_bits}-bit elements)")
     elif tgt == "dsl":
         print(cute_dsl.to_cute_dsl(obj))
     elif tgt in ("gluon", "triton", "picture"):

@@ -192,7 +192,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
             "elements_per_dim": list(loaded), "box_bytes": box_bytes, "dst_address": dst,
             "swizzle": {"mode": info.mode.tma_name, "value": int(info.mode), "span_bytes": info.span_bytes,
                         "atomicity_bytes": info.atomicity_bytes, "period_bytes": info.period_bytes,
-                        "byte_map": str(info.byte_map), "base_offset": base},
+                        "byte_map": str(info.byte_map), "base_offset": base,
+                        "cute_forms": _map_forms(info, m.tensor_data_type.smem_bits)},
             "cell_bytes": cell, "first_line_address": first, "lines_total": int(grid.shape[0]),
             "placement": [[int(v) for v in row] for row in grid[:lines]],
         }))
@@ -209,6 +210,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(f"  interleave {p['interleave']}, l2Promotion {p['l2Promotion']}, oobFill {p['oobFill']}")
     print(f"  swizzle {info.mode.tma_name} (CUtensorMapSwizzle {int(info.mode)}): span {span}, byte map "
           f"{info.byte_map}, period {info.period_bytes} B, alignment {info.required_alignment_bytes} B")
+    forms = _map_forms(info, m.tensor_data_type.smem_bits)
+    if forms is not None:
+        print(f"  in CuTe: {forms}")
     print(f"  dst {dst:#x}: swizzle base offset {base}")
     print(f"shared-memory placement ({cell}-byte cells; row = 128-byte line, cell = source {cell}-byte cell it "
           "holds, numbered within its source 128-byte line)")
@@ -257,6 +261,17 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     for i, c in enumerate(plan.copies):
         print(f"              {i:>3}  {'(' + ', '.join(map(str, c.coords)) + ')':<38} {c.smem_offset_bytes:#x}")
     return 0
+
+
+def _map_forms(info: Any, smem_bits: Any) -> str | None:
+    """A tensor map's swizzle in both CuTe forms for its element width (None when unswizzled or not one map)."""
+    from ...core.composed import swizzle_forms
+    from ...core.swizzle import Swizzle, XorSwizzle
+
+    sw = info.byte_map
+    if not isinstance(sw, (Swizzle, XorSwizzle)) or sw.is_identity() or not isinstance(smem_bits, int):
+        return None
+    return swizzle_forms(sw, smem_bits)
 
 
 def _forms(plan: Any) -> str:
