@@ -44,7 +44,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count, fmt
 from .footprint import layout_values
 
 __all__ = [
@@ -71,7 +71,7 @@ _MAX_ADDRESS = 1 << 62
 def _tv_shape(tv: Any, who: str) -> tuple[int, int]:
     if not isinstance(tv, (Layout, ComposedLayout)):
         raise LayoutTypeError(f"{who}: the thread-value layout must be a Layout or ComposedLayout, got "
-                              f"{type(tv).__name__} {tv!r}"[:300])
+                              f"{type(tv).__name__} {fmt(tv)}"[:300])
     lay = tv if isinstance(tv, Layout) else tv.inner
     if not isinstance(lay, Layout) or lay.is_symbolic():
         raise LayoutValueError(f"{who}: the thread-value layout {tv} must have concrete integer shapes"[:300])

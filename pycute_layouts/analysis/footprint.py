@@ -43,7 +43,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError
-from ..limits import MAX_EVAL_POINTS, check_budget, check_count
+from ..limits import MAX_EVAL_POINTS, check_budget, check_count, fmt
 
 __all__ = [
     "Footprint",
@@ -76,10 +76,10 @@ def layout_values(layout: Any, who: str = "layout_values") -> np.ndarray:
     [0, 4, 1, 5]
     """
     if not isinstance(who, str):
-        raise LayoutTypeError(f"layout_values: who must be a string, got {who!r}"[:200])
+        raise LayoutTypeError(f"layout_values: who must be a string, got {fmt(who)}"[:200])
     if not isinstance(layout, (Layout, ComposedLayout, SwizzledSmemLayout)):
         raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got "
-                              f"{type(layout).__name__} {layout!r}"[:300])
+                              f"{type(layout).__name__} {fmt(layout)}"[:300])
     n = layout.size()
     check_budget(who, f"layout {layout}"[:200], n, MAX_EVAL_POINTS)
     try:

@@ -359,7 +359,7 @@ def sm70_layouts(a_k_major: bool, b_k_major: bool, c_bits: int) -> tuple[Layout,
     ['(4,2):(1,16)', '(8,4):(1,8)', '((4,2),4):((8,4),1)', '(8,8):(1,8)']
     """
     if c_bits not in (16, 32):
-        raise LayoutValueError(f"sm70_layouts: the accumulator is 16 or 32 bits, got {c_bits!r}")
+        raise LayoutValueError(f"sm70_layouts: the accumulator is 16 or 32 bits, got {fmt(c_bits)}")
     row = Layout((8, 4), (1, 8))
     col = Layout(((4, 2), 4), ((8, 4), 1))
     c = Layout((8, 8), (1, 8)) if c_bits == 16 else Layout(((2, 2, 2), (2, 2, 2)), ((1, 16, 4), (8, 2, 32)))
@@ -375,7 +375,7 @@ def dot_layouts(k: int) -> tuple[Layout, Layout, Layout, Layout]:
     ['1:0', '(1,4):(0,1)', '(1,4):(0,1)', '(1,1):(0,0)']
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise LayoutValueError(f"dot_layouts: k must be a positive int, got {k!r}")
+        raise LayoutValueError(f"dot_layouts: k must be a positive int, got {fmt(k)}")
     ab = Layout((1, k), (0, 1))
     return Layout(1, 0), ab, ab, Layout((1, 1), (0, 0))
 
@@ -392,7 +392,7 @@ def sm120_sf_layouts(k: int) -> tuple[Layout, Layout]:
     ['((2,2,8),32):((8,0,1),16)', '((4,8),32):((0,1),8)']
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise LayoutValueError(f"sm120_sf_layouts: k must be a positive int, got {k!r}")
+        raise LayoutValueError(f"sm120_sf_layouts: k must be a positive int, got {fmt(k)}")
     return Layout(((2, 2, 8), k), ((8, 0, 1), 16)), Layout(((4, 8), k), ((0, 1), 8))
 
 
@@ -407,7 +407,7 @@ def sm120_sparse_e_layout(k: int) -> Layout:
     ((2,2,8),32):((8,512,1),16)
     """
     if k not in (64, 128):
-        raise LayoutValueError(f"sm120_sparse_e_layout: sparse sm120 mma.sync has K = 64 or 128, got {k!r}")
+        raise LayoutValueError(f"sm120_sparse_e_layout: sparse sm120 mma.sync has K = 64 or 128, got {fmt(k)}")
     return Layout(((2, 2, 8), k // 2), ((8, 8 * k, 1), 16))
 
 
@@ -427,7 +427,7 @@ def gmma_sparse_e_layout(k: int) -> Layout:
         return Layout(((2, 2, 8, 4), 32), ((8, 64 * 32, 1, 16), 64))
     if k in (16, 32):
         return Layout(((2, 2, 8, 4), (k // 2, 2)), ((64 * k // 2, 0, 1, 16), (64, 8)))
-    raise LayoutValueError(f"gmma_sparse_e_layout: sparse wgmma has K = 16, 32 or 64, got {k!r}")
+    raise LayoutValueError(f"gmma_sparse_e_layout: sparse wgmma has K = 16, 32 or 64, got {fmt(k)}")
 
 
 def _mma_sync_catalog() -> dict[str, tuple[str, tuple[int, int, int], tuple[str, str, str, str]]]:

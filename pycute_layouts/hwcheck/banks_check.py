@@ -29,6 +29,7 @@ from ..core.composed import SwizzledSmemLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import HwCheckError
+from ..limits import fmt
 
 __all__ = ["KINDS", "SMEM_BYTES", "Case", "cases", "plan", "emit", "verify_banks", "WF", "BC", "INST", "TIMING_REL_TOL",
            "TIMING_BASELINE"]
@@ -220,7 +221,7 @@ def verify_banks(cases_: list[dict], ncu_iters: int, library: dict | None = None
     """
     if not isinstance(cases_, list) or not all(isinstance(c, dict) for c in cases_) or isinstance(ncu_iters, bool) \
             or not isinstance(ncu_iters, int) or ncu_iters <= 0:
-        raise HwCheckError(f"verify_banks: expected a list of case dicts and a positive ncu_iters, got {ncu_iters!r}")
+        raise HwCheckError(f"verify_banks: expected a list of case dicts and a positive ncu_iters, got {fmt(ncu_iters)}")
     if library is None:
         library = {c.name: (c.addresses(), c.analyse()) for c in cases()}
     errs: list[str] = []

@@ -29,6 +29,7 @@ from typing import Any
 from .. import codegen
 from ..arch.atoms import make_tiled_mma, tv_table
 from ..errors import HwCheckError, LayoutError
+from ..limits import fmt
 from .cases import fnv_hash
 
 __all__ = ["configs", "gemm_cases", "gemm_constants", "emit_gemm", "verify_gemm", "FAULTS"]
@@ -81,7 +82,7 @@ def gemm_constants(cfg: dict) -> Any:
     4
     """
     if not isinstance(cfg, dict) or "name" not in cfg:
-        raise HwCheckError(f"gemm_constants: expected a configuration dict from configs(), got {cfg!r}"[:200])
+        raise HwCheckError(f"gemm_constants: expected a configuration dict from configs(), got {fmt(cfg)}"[:200])
     return codegen.check_kernel(codegen.parse_spec(_spec(cfg)))
 
 
@@ -254,7 +255,7 @@ def verify_gemm(obs: dict) -> tuple[bool, str]:
         ran = obs["constants"]
         mism, err = int(obs["mismatches"]), float(obs["max_abs_err"])
     except (KeyError, TypeError, ValueError) as e:
-        raise HwCheckError(f"hwcheck --verify: gemm case {obs.get('id')!r} is malformed: {type(e).__name__}: {e}") from None
+        raise HwCheckError(f"hwcheck --verify: gemm case {fmt(obs.get('id'))} is malformed: {type(e).__name__}: {e}") from None
     try:
         want = _expected_constants(cfg)
     except LayoutError as e:

@@ -63,7 +63,7 @@ from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_to_byte_
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_EVAL_POINTS, check_budget, fmt
 
 __all__ = [
     "from_linear_layout",
@@ -91,7 +91,7 @@ def _log2(n: int) -> int:
 def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tuple[int, ...]:
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence) or len(shape) not in ranks:
         raise LayoutTypeError(f"{who}: shape must be a list of {' or '.join(map(str, ranks))} ints (Triton's dim order), "
-                              f"got {shape!r}")
+                              f"got {fmt(shape)}")
     out = []
     for s in shape:
         if not _is_int(s) or s < 1 or int(s) & (int(s) - 1):
@@ -103,25 +103,25 @@ def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tu
 
 def _check_warp_size(warp_size: Any, who: str) -> None:
     if not _is_int(warp_size) or warp_size < 1 or warp_size & (warp_size - 1) or warp_size > 1024:
-        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {warp_size!r}"[:300])
+        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {fmt(warp_size)}"[:300])
 
 
 def _check_bits_arg(element_bits: Any, who: str) -> None:
     if element_bits is not None and (not _is_int(element_bits) or not 0 < element_bits <= 1024):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)}"[:300])
 
 
 def _check_bases(bases: Any, name: str, rank: int | None, who: str) -> list[tuple[int, ...]]:
     if bases is None:
         return []
     if isinstance(bases, (str, bytes)) or not isinstance(bases, Sequence):
-        raise LayoutTypeError(f"{who}: {name} must be a list of coordinates, got {bases!r}"[:300])
+        raise LayoutTypeError(f"{who}: {name} must be a list of coordinates, got {fmt(bases)}"[:300])
     if len(bases) > 64:
         raise LayoutValueError(f"{who}: {name} has {len(bases)} bases, more than 64 bits")
     out = []
     for b in bases:
         if isinstance(b, (str, bytes)) or not isinstance(b, Sequence) or not all(_is_int(c) and c >= 0 for c in b):
-            raise LayoutTypeError(f"{who}: each basis of {name} is a list of non-negative ints, got {b!r}"[:300])
+            raise LayoutTypeError(f"{who}: each basis of {name} is a list of non-negative ints, got {fmt(b)}"[:300])
         if rank is not None and len(b) != rank:
             raise LayoutValueError(f"{who}: each basis of {name} has one entry per dimension ({rank}), got {list(b)}")
         out.append(tuple(int(c) for c in b))
@@ -212,7 +212,7 @@ def from_linear_layout(data: Any = None, *, reg_bases: Any = None, lane_bases: A
         shape = vals["shape"] if shape is None else shape
     _check_bits_arg(element_bits, who)
     if _check_bases(block_bases, "block_bases", None, who):
-        raise LayoutValueError(f"{who}: block_bases {list(block_bases)!r} spread the layout over several CTAs; only "
+        raise LayoutValueError(f"{who}: block_bases {fmt(list(block_bases))} spread the layout over several CTAs; only "
                                "one CTA's layout (block_bases = []) has a CuTe equivalent here")
     if offset_bases is not None:
         return _shared(offset_bases, shape, element_bits, who)
@@ -276,8 +276,8 @@ def _tmem(rows: Any, cols: Any, shape: Any, who: str) -> Layout:
     cb = _check_bases(cols, "cols", None, who)
     allb = rb + cb
     if not allb or any(len(b) != 2 for b in allb):
-        raise LayoutValueError(f"{who}: a tensor-memory layout has rank-2 rows and cols bases, got rows={rows!r}, "
-                               f"cols={cols!r}"[:300])
+        raise LayoutValueError(f"{who}: a tensor-memory layout has rank-2 rows and cols bases, got rows={fmt(rows)}, "
+                               f"cols={fmt(cols)}"[:300])
     if shape is None:
         shape = [1 << max(b[d] for b in allb).bit_length() for d in range(2)]
     shp = _check_shape(shape, who, (2,))
@@ -400,7 +400,7 @@ def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size:
 def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
     if kind is not None:
         if not isinstance(kind, str) or kind not in ("shared", "distributed"):
-            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}"[:300])
+            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {fmt(kind)}"[:300])
         return kind
     if isinstance(obj, (SwizzledSmemLayout, ComposedLayout)):
         return "shared"
@@ -434,11 +434,11 @@ def nvmma_shared_layout(swizzle_byte_width: int, element_bits: int, shape: Any, 
     """
     who = "nvmma_shared_layout"
     if not _is_int(swizzle_byte_width) or swizzle_byte_width not in (0, 32, 64, 128):
-        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {swizzle_byte_width!r}"[:300])
+        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {fmt(swizzle_byte_width)}"[:300])
     if not _is_int(element_bits) or element_bits not in (8, 16, 32):
-        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {element_bits!r}"[:300])
+        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {fmt(element_bits)}"[:300])
     if not isinstance(transposed, (bool, np.bool_)):
-        raise LayoutTypeError(f"{who}: transposed must be a bool, got {transposed!r}"[:300])
+        raise LayoutTypeError(f"{who}: transposed must be a bool, got {fmt(transposed)}"[:300])
     swizzle_byte_width, element_bits = int(swizzle_byte_width), int(element_bits)
     m, n = _check_shape(shape, who, (2,))
     contig, other = (m, n) if transposed else (n, m)
@@ -482,9 +482,9 @@ def tensor_memory_layout(block: Any, shape: Any, col_stride: int = 1) -> Layout:
     m, n = _check_shape(shape, who, (2,))
     ok = isinstance(block, (tuple, list)) and len(block) == 2 and all(_is_int(b) for b in block)
     if not ok or block[0] not in (64, 128) or block[1] < 1 or block[1] & (block[1] - 1):
-        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {block!r}"[:300])
+        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {fmt(block)}"[:300])
     if not _is_int(col_stride) or col_stride not in (1, 2, 4):
-        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {col_stride!r}"[:300])
+        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {fmt(col_stride)}"[:300])
     bm, bn = int(block[0]), int(block[1])
     if m not in (bm, 128) or m < bm or n % bn:
         raise LayoutValueError(f"{who}: shape {[m, n]} is not whole {bm}x{bn} blocks of at most 128 rows")
@@ -617,7 +617,7 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     """
     who = "to_gluon"
     if kind is not None and (not isinstance(kind, str) or kind not in ("shared", "distributed", "tmem")):
-        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {kind!r}"[:300])
+        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {fmt(kind)}"[:300])
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     if isinstance(obj, (MmaAtom, CopyAtom)):
@@ -625,7 +625,8 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     if kind == "tmem":
         shp = _check_shape(shape, who, (2,))
         if not isinstance(obj, Layout):
-            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, got {obj!r}"[:300])
+            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, "
+                                  f"got {fmt(obj)}"[:300])
         want = _table(obj, shp, who)
         for bm in (128, 64):
             for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
@@ -709,7 +710,7 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
                 return ans
             if "No module named 'triton'" in ans:
                 raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
-            raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+            raise LayoutValueError(f"{who}: Triton refused {fmt(layout)} at shape {shape}: {ans}"[:500])
     except (BrokenPipeError, OSError):
         pass
     if proc.poll() is None:
@@ -724,7 +725,7 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
     tail = "; ".join(lines[-2:]) or f"exit status {proc.returncode}"
     if "No module named 'triton'" in tail:
         raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
-    raise LayoutValueError(f"{who}: Triton aborted on {layout!r} at shape {shape} ({tail})"[:500])
+    raise LayoutValueError(f"{who}: Triton aborted on {fmt(layout)} at shape {shape} ({tail})"[:500])
 
 
 def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
@@ -774,7 +775,7 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         try:
             tree = ast.parse(src, mode="eval")
         except SyntaxError as e:
-            raise LayoutValueError(f"{who}: not a Gluon layout expression: {src!r} ({e.msg})"[:300]) from None
+            raise LayoutValueError(f"{who}: not a Gluon layout expression: {fmt(src)} ({e.msg})"[:300]) from None
         body = tree.body
         if isinstance(body, ast.Call):
             name = body.func.attr if isinstance(body.func, ast.Attribute) else getattr(body.func, "id", "")
@@ -825,7 +826,7 @@ def gluon_table(tv: Any, shape: Any, *, warp_size: int = 32) -> str:
     if shp[0] * shp[1] > 64 * 64:
         raise LayoutValueError(f"{who}: a {shp[0]}x{shp[1]} table is too large to print (at most 64 x 64 cells)")
     if not isinstance(tv, (Layout, ComposedLayout)) or tv.rank() != 2:
-        raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {tv!r}"[:300])
+        raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {fmt(tv)}"[:300])
     nthr = int(tv[0].size()) if isinstance(tv, Layout) else int(tv.inner[0].size())
     nval = int(tv.size()) // nthr
     vals = np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nval, nthr).T

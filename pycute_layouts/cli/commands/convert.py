@@ -22,6 +22,7 @@ from ...core.composed import SwizzledSmemLayout
 from ...core.notation import parse
 from ...errors import LayoutValueError
 from ...interop import cute_dsl, triton
+from ...limits import fmt
 from ...render import tv as render_tv
 
 __all__ = ["register"]
@@ -34,7 +35,7 @@ def _shape(text: str | None) -> list[int] | None:
     try:
         return [int(p, 0) for p in parts]
     except ValueError:
-        raise LayoutValueError(f"--shape expects sizes like 64,64 (Triton's dim order), got {text!r}") from None
+        raise LayoutValueError(f"--shape expects sizes like 64,64 (Triton's dim order), got {fmt(text)}") from None
 
 
 def _read(args: argparse.Namespace, shape: list[int] | None) -> tuple[Any, list[int] | None, str | None]:
