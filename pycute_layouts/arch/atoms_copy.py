@@ -266,6 +266,7 @@ def single_issue_layouts(src_bits: int, dst_bits: int, threads: int = 1) -> tupl
     for v in (src_bits, dst_bits):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise LayoutValueError(f"single_issue_layouts: bit counts must be positive ints, got {fmt(v)}")
+    threads = check_count("single_issue_layouts", "threads", threads, error=LayoutValueError)
     if threads == 2:
         return Layout(2, 1), Layout((2, src_bits), (src_bits, 1)), Layout((2, dst_bits), (dst_bits, 1))
     if threads != 1:
@@ -284,7 +285,7 @@ def shuffle_transpose_layouts(xor: int) -> tuple[Layout, Layout]:
     >>> print(shuffle_transpose_layouts(4)[1])
     ((4,2,4),(32,2)):((64,32,512),(1,256))
     """
-    if xor not in (1, 4):
+    if check_count("shuffle_transpose_layouts", "xor", xor, error=LayoutValueError) not in (1, 4):
         raise LayoutValueError(f"shuffle_transpose_layouts: CuTe has XOR1 and XOR4, got {fmt(xor)}")
     src = Layout((32, 64), (64, 1))
     if xor == 1:
@@ -307,6 +308,8 @@ def utccp_layouts(shape: str, ctas: int) -> tuple[Layout, Layout, Layout]:
     >>> [str(x) for x in utccp_layouts("4x32dp128bit", 2)]
     ['2:1', '(2,(32,128,4)):(0,(1,32,0))', '(2,16384):(0,1)']
     """
+    ctas = check_count("utccp_layouts", "ctas", ctas, error=LayoutValueError)
+    check_type("utccp_layouts", "shape", shape, str, LayoutValueError)
     if ctas not in (1, 2):
         raise LayoutValueError(f"utccp_layouts: ctas must be 1 or 2, got {fmt(ctas)}")
     thr = Layout(1, 0) if ctas == 1 else Layout(2, 1)
@@ -404,6 +407,8 @@ def ldsm_b8_trans_layouts(rows: int, load: bool) -> tuple[Layout, Layout]:
     >>> [str(x) for x in ldsm_b8_trans_layouts(16, True)]
     ['((2,2,4,2),128):((128,1024,256,0),1)', '((4,8),(8,2,2,2)):((256,8),(1,128,64,1024))']
     """
+    rows = check_count("ldsm_b8_trans_layouts", "rows", rows, error=LayoutValueError)
+    load = check_bool("ldsm_b8_trans_layouts", "load", load, LayoutValueError)
     if rows not in (8, 16, 32) or (load and rows == 8):
         raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {fmt(rows)}")
     vals = (8, 2, 2, rows // 8) if rows > 8 else (8, 2, 2)

@@ -95,10 +95,15 @@ def none_as_underscore(t: Any) -> Any:
     >>> none_as_underscore((4, None, (None, 2)))
     (4, _, (_, 2))
     """
+    it.check_nesting(t, "none_as_underscore", "tiler")
+    return _none_as_underscore(t)
+
+
+def _none_as_underscore(t: Any) -> Any:
     if t is None:
         return _
     if type(t) is tuple:
-        return tuple(none_as_underscore(x) for x in t)
+        return tuple(_none_as_underscore(x) for x in t)
     return t
 
 

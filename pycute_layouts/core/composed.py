@@ -907,6 +907,7 @@ def _int_layout_of(x: Any, who: str) -> Layout:
 
 
 def _xor_pairs(sw: Any, who: str) -> tuple:
+    check_type(who, "the swizzle", sw, (Swizzle, XorSwizzle))
     xs = sw.to_xor() if isinstance(sw, Swizzle) else sw
     pairs = xs.pairs
     if XorSwizzle(pairs) != xs:

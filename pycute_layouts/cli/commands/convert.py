@@ -24,6 +24,7 @@ from ...errors import LayoutValueError
 from ...interop import cute_dsl, triton
 from ...limits import fmt
 from ...render import tv as render_tv
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -125,6 +126,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``convert`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "convert.register")
     c = sub.add_parser("convert", help="convert layouts between CuTe notation, the CuTe DSL and Triton Gluon",
                        description="Read a layout as CuTe notation, CuTe DSL output, Gluon source or Triton bases; "
                                    "write it as any of them, or draw a thread-value layout as CuTe's TV picture next "

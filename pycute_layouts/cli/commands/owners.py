@@ -26,6 +26,7 @@ from typing import Any
 from ...arch import atoms
 from ...errors import LayoutValueError
 from ...limits import fmt
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -112,6 +113,7 @@ def _cmd_owners(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``owners`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "owners.register")
     p = sub.add_parser(
         "owners", help="which thread and register hold A/B/C(m, n) of an MMA; what thread t holds",
         description="Answer the two fragment questions of an MMA atom or a tiled MMA: which threads and registers "
