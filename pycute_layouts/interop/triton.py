@@ -43,6 +43,7 @@ import ast
 import atexit
 import contextlib
 import itertools
+import math
 import os
 import pickle
 import select
@@ -64,6 +65,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_EVAL_POINTS, check_budget, fmt
+from ._gluon_worker import GLUON_NAMES
 
 __all__ = [
     "from_linear_layout",
@@ -95,9 +97,9 @@ def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tu
     out = []
     for s in shape:
         if not _is_int(s) or s < 1 or int(s) & (int(s) - 1):
-            raise LayoutValueError(f"{who}: every dimension of a Triton layout's shape is a power of two, got {list(shape)}")
+            raise LayoutValueError(f"{who}: every dimension of a Triton layout's shape is a power of two, got {fmt(list(shape))}")
         out.append(int(s))
-    check_budget(who, f"shape {out}", int(np.prod(out)), MAX_EVAL_POINTS)
+    check_budget(who, f"shape {fmt(out)}", math.prod(out), MAX_EVAL_POINTS)
     return tuple(out)
 
 
@@ -748,6 +750,25 @@ def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
                     f"{contig} and {other} (Triton itself aborts the process here)")
 
 
+def _check_gluon(layout: Any, who: str) -> None:
+    """Refuse, before Triton is started, what is no Gluon layout object and no call of a Gluon layout constructor."""
+    if isinstance(layout, str):
+        try:
+            body = ast.parse(layout.strip(), mode="eval").body
+        except SyntaxError:
+            body = None
+        f = body.func if isinstance(body, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        if name not in GLUON_NAMES:
+            raise LayoutValueError(f"{who}: not a Gluon layout expression (a call of one of {', '.join(GLUON_NAMES)}), "
+                                   f"got {fmt(layout)}"[:400])
+        return
+    cls = type(layout)
+    if cls.__name__ not in GLUON_NAMES or not (cls.__module__ or "").startswith("triton"):
+        raise LayoutTypeError(f"{who}: expected a Gluon layout object or its source text, got {fmt(layout)} "
+                              f"({cls.__name__})"[:400])
+
+
 def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp_size: int = 32) -> Any:
     """A Gluon layout object (or its source text) over ``shape``, converted by Triton itself, as our object.
 
@@ -796,6 +817,7 @@ def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp
         _precheck(layout, shp, who)
         if element_bits is None:
             element_bits = getattr(layout, "element_bitwidth", None)
+    _check_gluon(layout, who)
     ans = _worker_call(layout, list(shp), who)
     kind = ans.pop("kind")
     ans.pop("repr", None)
