@@ -24,12 +24,13 @@ True
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from .. import codegen
 from ..arch.atoms import make_tiled_mma, tv_table
 from ..errors import HwCheckError, LayoutError
-from ..limits import fmt
+from ..limits import check_type, fmt, make_output_dir
 from .cases import fnv_hash
 
 __all__ = ["configs", "gemm_cases", "gemm_constants", "emit_gemm", "verify_gemm", "FAULTS"]
@@ -200,6 +201,7 @@ def emit_gemm(out: Any) -> int:
     Pre:  ``out`` an existing directory (a :class:`pathlib.Path`).
     Post: the files written; the number of GEMM cases.
     """
+    out = Path(make_output_dir(out, "emit_gemm", HwCheckError))
     cfgs = configs()
     cases = gemm_cases()
     idx = {c["name"]: i for i, c in enumerate(cfgs)}
@@ -250,6 +252,7 @@ def verify_gemm(obs: dict) -> tuple[bool, str]:
     Post: held when the constants the GPU ran are the library's and the product is exact (a planted fault:
     wrong); HwCheckError for a malformed record.
     """
+    check_type("verify_gemm", "obs", obs, dict, HwCheckError)
     try:
         cfg, fault = obs["cfg"], int(obs["fault"])
         ran = obs["constants"]

@@ -61,7 +61,7 @@ from ..analysis.linear import from_linear_layout as _ll_to_cute
 from ..arch.atoms_copy import CopyAtom
 from ..arch.atoms_mma import MmaAtom
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_to_byte_swizzle
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
 from ..limits import MAX_EVAL_POINTS, check_budget, fmt
@@ -849,6 +849,8 @@ def gluon_table(tv: Any, shape: Any, *, warp_size: int = 32) -> str:
         raise LayoutValueError(f"{who}: a {shp[0]}x{shp[1]} table is too large to print (at most 64 x 64 cells)")
     if not isinstance(tv, (Layout, ComposedLayout)) or tv.rank() != 2:
         raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {fmt(tv)}"[:300])
+    require_offsets(tv if isinstance(tv, Layout) else tv.inner, who)
+    check_budget(who, f"layout {fmt(tv)}", tv.size(), MAX_EVAL_POINTS)
     nthr = int(tv[0].size()) if isinstance(tv, Layout) else int(tv.inner[0].size())
     nval = int(tv.size()) // nthr
     vals = np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nval, nthr).T

@@ -47,7 +47,7 @@ from ..core.inttuple import is_int
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
-from ..limits import MAX_EVAL_POINTS, check_count, check_fields, fmt
+from ..limits import MAX_EVAL_POINTS, check_count, check_fields, check_type, fmt
 from .bitvec import BitVector
 
 __all__ = [
@@ -138,7 +138,16 @@ def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
     >>> with fact_scope():
     ...     derived_once(("x",), lambda: [1]) is derived_once(("x",), lambda: [2])
     True
+
+    Pre: ``key`` a hashable tuple, ``fn`` callable with no arguments (else ProofError).
     """
+    check_type("derived_once", "key", key, tuple, ProofError)
+    if not callable(fn):
+        raise ProofError(f"derived_once: fn must be callable with no arguments, got {fmt(fn)} ({type(fn).__name__})")
+    try:
+        hash(key)
+    except TypeError:
+        raise ProofError(f"derived_once: key must be hashable, got {fmt(key)}") from None
     facts = _FACTS
     if facts is None:
         return fn()
