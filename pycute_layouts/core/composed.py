@@ -849,6 +849,7 @@ def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> st
     if not isinstance(byte_swizzle, (Swizzle, XorSwizzle)):
         raise LayoutTypeError(f"swizzle_forms: expected a Swizzle or XorSwizzle, got {fmt(byte_swizzle)}")
     bits = _as_bits(element_bits, "swizzle_forms")
+    layout = fmt(layout, True)  # the text printed for the layout: any value, shown safely (CuTe notation for a Layout)
     ptr = f"{byte_swizzle} o smem_ptr[{bits}b](unset) o {layout}"
     try:
         if isinstance(byte_swizzle, XorSwizzle):
