@@ -408,7 +408,7 @@ def ldsm_b8_trans_layouts(rows: int, load: bool) -> tuple[Layout, Layout]:
     ['((2,2,4,2),128):((128,1024,256,0),1)', '((4,8),(8,2,2,2)):((256,8),(1,128,64,1024))']
     """
     rows = check_count("ldsm_b8_trans_layouts", "rows", rows, error=LayoutValueError)
-    load = check_bool("ldsm_b8_trans_layouts", "load", load, LayoutValueError)
+    load = check_bool("ldsm_b8_trans_layouts", "load", load)
     if rows not in (8, 16, 32) or (load and rows == 8):
         raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {fmt(rows)}")
     vals = (8, 2, 2, rows // 8) if rows > 8 else (8, 2, 2)

@@ -358,8 +358,8 @@ def sm70_layouts(a_k_major: bool, b_k_major: bool, c_bits: int) -> tuple[Layout,
     >>> [str(x) for x in sm70_layouts(True, False, 16)]
     ['(4,2):(1,16)', '(8,4):(1,8)', '((4,2),4):((8,4),1)', '(8,8):(1,8)']
     """
-    check_bool("sm70_layouts", "a_k_major", a_k_major, LayoutValueError)
-    check_bool("sm70_layouts", "b_k_major", b_k_major, LayoutValueError)
+    check_bool("sm70_layouts", "a_k_major", a_k_major)
+    check_bool("sm70_layouts", "b_k_major", b_k_major)
     c_bits = check_count("sm70_layouts", "c_bits", c_bits, error=LayoutValueError)
     if c_bits not in (16, 32):
         raise LayoutValueError(f"sm70_layouts: the accumulator is 16 or 32 bits, got {fmt(c_bits)}")
@@ -982,8 +982,7 @@ def mma_atom_names(*, majors: bool = False, extended: bool = False) -> list[str]
     >>> len([n for n in names if n.startswith("SM90_")]), names[0]
     (1056, 'SM80_16x8x8_F16F16F16F16_TN')
     """
-    majors = check_bool("mma_atom_names", "majors", majors, LayoutValueError)
-    extended = check_bool("mma_atom_names", "extended", extended, LayoutValueError)
+    extended = check_bool("mma_atom_names", "extended", extended)
     check_bool("mma_atom_names", "majors", majors)
     out = [f"SM80_16x8x{k}_{t}_TN" for k in (8, 16) for t in ("F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32")]
     out += [f"SM80_16x8x{k}_F32TF32TF32F32_TN" for k in (4, 8)]
