@@ -44,7 +44,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count, fmt
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count, check_fields, fmt
 from .footprint import layout_values
 
 __all__ = [
@@ -129,6 +129,10 @@ class RequestCost:
     thread's bytes (duplicates counted), ``used_bytes`` the distinct bytes.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     threads: tuple[int, int]
     sector_ids: tuple[int, ...]
     line_ids: tuple[int, ...]
@@ -161,6 +165,10 @@ class RequestCost:
 @dataclass(frozen=True)
 class GlobalAccess:
     """Global-memory cost of a TV access: one :class:`RequestCost` per request, and the totals."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
     element_bytes: int
     threads_per_request: int
@@ -259,6 +267,10 @@ class GroupBanks:
     ``ideal_wavefronts = ceil(distinct words / num_banks)``.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     threads: tuple[int, int]
     words_per_bank: tuple[int, ...]
     wavefronts: int
@@ -268,6 +280,10 @@ class GroupBanks:
 @dataclass(frozen=True)
 class GroupBankConflicts:
     """Shared-memory bank conflicts of a TV access, group by group, for ``num_banks`` banks of ``bank_bytes``."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
     num_banks: int
     bank_bytes: int
