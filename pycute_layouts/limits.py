@@ -47,6 +47,7 @@ __all__ = [
     "read_text_file",
     "write_file",
     "check_output_path",
+    "make_output_dir",
     "check_text_nesting",
 ]
 
@@ -454,6 +455,38 @@ def check_output_path(path: Any, who: str, error: type[LayoutError] = LayoutValu
         why = "a part of the path is a file, not a directory" if os.path.exists(parent) or _through_file(parent) \
             else "no such directory"
         raise error(f"{who}: cannot write {shown}: {why}")
+    return name
+
+
+def make_output_dir(path: Any, who: str, error: type[LayoutError] = LayoutValueError) -> str:
+    """Create the directory ``path`` (and its parents) if missing; every way it can fail is one ``error`` naming the
+    path: THE output-directory check of the package (a name too long, a path through a file, a file there, no
+    permission).
+
+    Post: the directory's path, as a str; it exists.
+
+    >>> make_output_dir("a" * 300, "emit")
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.LayoutValueError: emit: cannot create the directory 'aaaa...': a path component is longer than 255 bytes
+    """
+    _check_args(who, {"who": who}, error)
+    if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+        raise error(f"{who}: expected a directory path, got {fmt(path)} ({type(path).__name__})")
+    name = os.fspath(path)
+    if isinstance(name, bytes) or not name or "\0" in name:
+        raise error(f"{who}: expected a directory path, got {fmt(path)}")
+    shown = _path_text(name)
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in name.split(os.sep)):
+        raise error(f"{who}: cannot create the directory {shown}: a path component is longer than 255 bytes")
+    if os.path.exists(name) and not os.path.isdir(name):
+        raise error(f"{who}: cannot create the directory {shown}: a file is there")
+    try:
+        os.makedirs(name, exist_ok=True)
+    except (OSError, ValueError) as e:
+        why = "a part of the path is a file, not a directory" if isinstance(e, NotADirectoryError) else \
+            getattr(e, "strerror", None) or str(e)
+        raise error(f"{who}: cannot create the directory {shown}: {why}") from None
     return name
 
 

@@ -44,7 +44,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..errors import LayoutTypeError, LayoutValueError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_count, check_fields, fmt
 from .footprint import layout_values
 
 __all__ = [
@@ -71,7 +71,7 @@ _MAX_ADDRESS = 1 << 62
 def _tv_shape(tv: Any, who: str) -> tuple[int, int]:
     if not isinstance(tv, (Layout, ComposedLayout)):
         raise LayoutTypeError(f"{who}: the thread-value layout must be a Layout or ComposedLayout, got "
-                              f"{type(tv).__name__} {tv!r}"[:300])
+                              f"{type(tv).__name__} {fmt(tv)}"[:300])
     lay = tv if isinstance(tv, Layout) else tv.inner
     if not isinstance(lay, Layout) or lay.is_symbolic():
         raise LayoutValueError(f"{who}: the thread-value layout {tv} must have concrete integer shapes"[:300])
@@ -129,6 +129,10 @@ class RequestCost:
     thread's bytes (duplicates counted), ``used_bytes`` the distinct bytes.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     threads: tuple[int, int]
     sector_ids: tuple[int, ...]
     line_ids: tuple[int, ...]
@@ -161,6 +165,10 @@ class RequestCost:
 @dataclass(frozen=True)
 class GlobalAccess:
     """Global-memory cost of a TV access: one :class:`RequestCost` per request, and the totals."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
     element_bytes: int
     threads_per_request: int
@@ -259,6 +267,10 @@ class GroupBanks:
     ``ideal_wavefronts = ceil(distinct words / num_banks)``.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     threads: tuple[int, int]
     words_per_bank: tuple[int, ...]
     wavefronts: int
@@ -268,6 +280,10 @@ class GroupBanks:
 @dataclass(frozen=True)
 class GroupBankConflicts:
     """Shared-memory bank conflicts of a TV access, group by group, for ``num_banks`` banks of ``bank_bytes``."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
     num_banks: int
     bank_bytes: int

@@ -43,7 +43,7 @@ import numpy as np
 from ..core.composed import ComposedLayout, SwizzledSmemLayout
 from ..core.layout import Layout
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError
-from ..limits import MAX_EVAL_POINTS, check_budget, check_count
+from ..limits import MAX_EVAL_POINTS, check_budget, check_count, check_fields, fmt
 
 __all__ = [
     "Footprint",
@@ -76,10 +76,10 @@ def layout_values(layout: Any, who: str = "layout_values") -> np.ndarray:
     [0, 4, 1, 5]
     """
     if not isinstance(who, str):
-        raise LayoutTypeError(f"layout_values: who must be a string, got {who!r}"[:200])
+        raise LayoutTypeError(f"layout_values: who must be a string, got {fmt(who)}"[:200])
     if not isinstance(layout, (Layout, ComposedLayout, SwizzledSmemLayout)):
         raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout or SwizzledSmemLayout, got "
-                              f"{type(layout).__name__} {layout!r}"[:300])
+                              f"{type(layout).__name__} {fmt(layout)}"[:300])
     n = layout.size()
     check_budget(who, f"layout {layout}"[:200], n, MAX_EVAL_POINTS)
     try:
@@ -159,6 +159,10 @@ class Footprint:
     sharing one offset (1: injective). A size-0 layout has span 0 and offsets 0.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     min_offset: int
     max_offset: int
     span: int
@@ -203,6 +207,10 @@ class GapProfile:
     ``gap_sizes`` (offsets missed) between neighbouring runs; ``max_gap`` is 0 for a dense image.
     """
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
     runs: tuple[tuple[int, int], ...]
     gap_sizes: tuple[int, ...]
 
@@ -243,6 +251,10 @@ class Aliasing:
     """How many indices share each offset: ``histogram[w]`` offsets are hit by exactly ``w`` indices;
     ``aliased_offsets`` are those hit more than once; ``duplicate_elements = size - distinct offsets``.
     """
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
 
     histogram: dict[int, int]
     aliased_offsets: tuple[int, ...]

@@ -122,7 +122,7 @@ class LinearLayout:
             if not isinstance(name, str):
                 raise LayoutTypeError(f"{who}: input dimension names must be strings, got {fmt(name)}")
             row = []
-            for i, b in enumerate(check_sequence(who, f"the bases of {name!r}", blist)):
+            for i, b in enumerate(check_sequence(who, f"the bases of {fmt(name)}", blist)):
                 vec = (b,) if _is_int(b) else tuple(b) if isinstance(b, (tuple, list)) else None
                 if vec is None or len(vec) != nout or not all(_is_int(v) and v >= 0 for v in vec):
                     raise LayoutValueError(f"{who}: basis {name}[{i}] = {fmt(b)} must be {nout} non-negative int(s), "

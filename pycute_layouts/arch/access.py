@@ -64,14 +64,14 @@ class AccessPattern:
 
     def __post_init__(self) -> None:
         check_type("AccessPattern", "name", self.name, str, LayoutValueError)
-        check_access_bytes(self.access_bytes, f"AccessPattern {self.name!r}")
+        check_access_bytes(self.access_bytes, f"AccessPattern {fmt(self.name)}")
         if isinstance(self.coords, (str, bytes)) or not isinstance(self.coords, Sequence):
             raise LayoutTypeError(f"AccessPattern {fmt(self.name)}: coords must be a sequence of 32 coordinates, got "
                                   f"{fmt(self.coords)}")
         if len(self.coords) != WARP_THREADS:
             raise LayoutValueError(f"AccessPattern {fmt(self.name)}: a warp has 32 threads, got {len(self.coords)} "
                                    "coordinates (use None for a thread that supplies no address)")
-        who = f"AccessPattern {self.name!r}"
+        who = f"AccessPattern {fmt(self.name)}"
         object.__setattr__(self, "coords", tuple(None if c is None else norm_coord(c, who, t)
                                                  for t, c in enumerate(self.coords)))
 

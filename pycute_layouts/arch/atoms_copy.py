@@ -265,11 +265,12 @@ def single_issue_layouts(src_bits: int, dst_bits: int, threads: int = 1) -> tupl
     """
     for v in (src_bits, dst_bits):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise LayoutValueError(f"single_issue_layouts: bit counts must be positive ints, got {v!r}")
+            raise LayoutValueError(f"single_issue_layouts: bit counts must be positive ints, got {fmt(v)}")
+    threads = check_count("single_issue_layouts", "threads", threads, error=LayoutValueError)
     if threads == 2:
         return Layout(2, 1), Layout((2, src_bits), (src_bits, 1)), Layout((2, dst_bits), (dst_bits, 1))
     if threads != 1:
-        raise LayoutValueError(f"single_issue_layouts: threads must be 1 or 2, got {threads!r}")
+        raise LayoutValueError(f"single_issue_layouts: threads must be 1 or 2, got {fmt(threads)}")
     return Layout(1, 0), Layout((1, src_bits), (0, 1)), Layout((1, dst_bits), (0, 1))
 
 
@@ -284,8 +285,8 @@ def shuffle_transpose_layouts(xor: int) -> tuple[Layout, Layout]:
     >>> print(shuffle_transpose_layouts(4)[1])
     ((4,2,4),(32,2)):((64,32,512),(1,256))
     """
-    if xor not in (1, 4):
-        raise LayoutValueError(f"shuffle_transpose_layouts: CuTe has XOR1 and XOR4, got {xor!r}")
+    if check_count("shuffle_transpose_layouts", "xor", xor, error=LayoutValueError) not in (1, 4):
+        raise LayoutValueError(f"shuffle_transpose_layouts: CuTe has XOR1 and XOR4, got {fmt(xor)}")
     src = Layout((32, 64), (64, 1))
     if xor == 1:
         return src, Layout(((2, 16), (32, 2)), ((32, 128), (1, 64)))
@@ -307,8 +308,10 @@ def utccp_layouts(shape: str, ctas: int) -> tuple[Layout, Layout, Layout]:
     >>> [str(x) for x in utccp_layouts("4x32dp128bit", 2)]
     ['2:1', '(2,(32,128,4)):(0,(1,32,0))', '(2,16384):(0,1)']
     """
+    ctas = check_count("utccp_layouts", "ctas", ctas, error=LayoutValueError)
+    check_type("utccp_layouts", "shape", shape, str, LayoutValueError)
     if ctas not in (1, 2):
-        raise LayoutValueError(f"utccp_layouts: ctas must be 1 or 2, got {ctas!r}")
+        raise LayoutValueError(f"utccp_layouts: ctas must be 1 or 2, got {fmt(ctas)}")
     thr = Layout(1, 0) if ctas == 1 else Layout(2, 1)
     shapes = {
         "128dp256bit": ((128 * 256,), (1,)),
@@ -319,7 +322,7 @@ def utccp_layouts(shape: str, ctas: int) -> tuple[Layout, Layout, Layout]:
         "2x64dp128bitlw0123": ((32, 128, 2, 2), (1, 32, 32 * 128, 0)),
     }
     if shape not in shapes:
-        raise LayoutValueError(f"utccp_layouts: unknown tcgen05.cp shape {shape!r}; known: {', '.join(shapes)}")
+        raise LayoutValueError(f"utccp_layouts: unknown tcgen05.cp shape {fmt(shape)}; known: {', '.join(shapes)}")
     sh, st = shapes[shape]
     src = Layout((ctas, sh if len(sh) > 1 else sh[0]), (0, st if len(st) > 1 else st[0]))
     dst = src if shape.startswith(("128dp", "4dp")) else Layout((ctas, 128 * 128), (0, 1))
@@ -338,7 +341,7 @@ _TMA = re.compile(r"^([A-Z0-9_]+)<(\d+)>$")
 def _value_bits(t: str, name: str) -> int:
     key = t.replace("cutlass::", "").replace("cute::", "")
     if key not in CXX_TYPE_BITS:
-        raise LayoutValueError(f"copy_atom: unknown copy atom {name!r}: unknown value type {t!r}; known: "
+        raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(name)}: unknown value type {fmt(t)}; known: "
                                f"{', '.join(CXX_TYPE_BITS)}"[:400])
     return CXX_TYPE_BITS[key]
 
@@ -351,7 +354,7 @@ def _single_issue(text: str) -> CopyAtom | None:
         if op.startswith("SM80"):
             sizes = (128,) if "CACHEGLOBAL" in op else (32, 64, 128)
             if sb != db or sb not in sizes:
-                raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: cp.async needs sizeof(S) == sizeof(D) "
+                raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(text)}: cp.async needs sizeof(S) == sizeof(D) "
                                        "of "
                                        f"{' or '.join(str(x // 8) for x in sizes)} bytes, got {sb // 8} and {db // 8}")
         thr, src, dst = single_issue_layouts(sb, db)
@@ -362,7 +365,7 @@ def _single_issue(text: str) -> CopyAtom | None:
     m = _AUTOVEC.match(text)
     if m is not None:
         if not 8 <= int(m.group(1)) <= 1 << 20:
-            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: MaxVecBits must be in [8, 2**20]")
+            raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(text)}: MaxVecBits must be in [8, 2**20]")
         z = Layout((1, 1), (0, 0))
         return CopyAtom(text, "universal", Layout(1, 0), z, z, z)
     m = _SHFL.match(text)
@@ -383,7 +386,7 @@ def _single_issue(text: str) -> CopyAtom | None:
     if m is not None and m.group(1) in TMA_OPS:
         bits = int(m.group(2))
         if not 0 < bits <= 1 << 40:
-            raise LayoutValueError(f"copy_atom: unknown copy atom {text!r}: NumBitsPerTMA must be in [1, 2**40], "
+            raise LayoutValueError(f"copy_atom: unknown copy atom {fmt(text)}: NumBitsPerTMA must be in [1, 2**40], "
                                    f"got {bits}")
         thr, src, dst = single_issue_layouts(bits, bits, TMA_OPS[m.group(1)])
         return CopyAtom(text, "tma", thr, src, dst, src)
@@ -404,8 +407,10 @@ def ldsm_b8_trans_layouts(rows: int, load: bool) -> tuple[Layout, Layout]:
     >>> [str(x) for x in ldsm_b8_trans_layouts(16, True)]
     ['((2,2,4,2),128):((128,1024,256,0),1)', '((4,8),(8,2,2,2)):((256,8),(1,128,64,1024))']
     """
+    rows = check_count("ldsm_b8_trans_layouts", "rows", rows, error=LayoutValueError)
+    load = check_bool("ldsm_b8_trans_layouts", "load", load)
     if rows not in (8, 16, 32) or (load and rows == 8):
-        raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {rows!r}")
+        raise LayoutValueError(f"ldsm_b8_trans_layouts: rows must be 8, 16 or 32 (16 or 32 for ldmatrix), got {fmt(rows)}")
     vals = (8, 2, 2, rows // 8) if rows > 8 else (8, 2, 2)
     regs = Layout(((4, 8), vals), ((256, 8), (1, 128, 64, 1024)[:len(vals)]))
     if load:

@@ -358,8 +358,11 @@ def sm70_layouts(a_k_major: bool, b_k_major: bool, c_bits: int) -> tuple[Layout,
     >>> [str(x) for x in sm70_layouts(True, False, 16)]
     ['(4,2):(1,16)', '(8,4):(1,8)', '((4,2),4):((8,4),1)', '(8,8):(1,8)']
     """
+    check_bool("sm70_layouts", "a_k_major", a_k_major)
+    check_bool("sm70_layouts", "b_k_major", b_k_major)
+    c_bits = check_count("sm70_layouts", "c_bits", c_bits, error=LayoutValueError)
     if c_bits not in (16, 32):
-        raise LayoutValueError(f"sm70_layouts: the accumulator is 16 or 32 bits, got {c_bits!r}")
+        raise LayoutValueError(f"sm70_layouts: the accumulator is 16 or 32 bits, got {fmt(c_bits)}")
     row = Layout((8, 4), (1, 8))
     col = Layout(((4, 2), 4), ((8, 4), 1))
     c = Layout((8, 8), (1, 8)) if c_bits == 16 else Layout(((2, 2, 2), (2, 2, 2)), ((1, 16, 4), (8, 2, 32)))
@@ -375,7 +378,7 @@ def dot_layouts(k: int) -> tuple[Layout, Layout, Layout, Layout]:
     ['1:0', '(1,4):(0,1)', '(1,4):(0,1)', '(1,1):(0,0)']
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise LayoutValueError(f"dot_layouts: k must be a positive int, got {k!r}")
+        raise LayoutValueError(f"dot_layouts: k must be a positive int, got {fmt(k)}")
     ab = Layout((1, k), (0, 1))
     return Layout(1, 0), ab, ab, Layout((1, 1), (0, 0))
 
@@ -392,7 +395,7 @@ def sm120_sf_layouts(k: int) -> tuple[Layout, Layout]:
     ['((2,2,8),32):((8,0,1),16)', '((4,8),32):((0,1),8)']
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise LayoutValueError(f"sm120_sf_layouts: k must be a positive int, got {k!r}")
+        raise LayoutValueError(f"sm120_sf_layouts: k must be a positive int, got {fmt(k)}")
     return Layout(((2, 2, 8), k), ((8, 0, 1), 16)), Layout(((4, 8), k), ((0, 1), 8))
 
 
@@ -406,8 +409,8 @@ def sm120_sparse_e_layout(k: int) -> Layout:
     >>> print(sm120_sparse_e_layout(64))
     ((2,2,8),32):((8,512,1),16)
     """
-    if k not in (64, 128):
-        raise LayoutValueError(f"sm120_sparse_e_layout: sparse sm120 mma.sync has K = 64 or 128, got {k!r}")
+    if check_count("sm120_sparse_e_layout", "k", k, error=LayoutValueError) not in (64, 128):
+        raise LayoutValueError(f"sm120_sparse_e_layout: sparse sm120 mma.sync has K = 64 or 128, got {fmt(k)}")
     return Layout(((2, 2, 8), k // 2), ((8, 8 * k, 1), 16))
 
 
@@ -423,11 +426,12 @@ def gmma_sparse_e_layout(k: int) -> Layout:
     >>> print(gmma_sparse_e_layout(32))
     ((2,2,8,4),(16,2)):((1024,0,1,16),(64,8))
     """
+    k = check_count("gmma_sparse_e_layout", "k", k, error=LayoutValueError)
     if k == 64:
         return Layout(((2, 2, 8, 4), 32), ((8, 64 * 32, 1, 16), 64))
     if k in (16, 32):
         return Layout(((2, 2, 8, 4), (k // 2, 2)), ((64 * k // 2, 0, 1, 16), (64, 8)))
-    raise LayoutValueError(f"gmma_sparse_e_layout: sparse wgmma has K = 16, 32 or 64, got {k!r}")
+    raise LayoutValueError(f"gmma_sparse_e_layout: sparse wgmma has K = 16, 32 or 64, got {fmt(k)}")
 
 
 def _mma_sync_catalog() -> dict[str, tuple[str, tuple[int, int, int], tuple[str, str, str, str]]]:
@@ -978,6 +982,7 @@ def mma_atom_names(*, majors: bool = False, extended: bool = False) -> list[str]
     >>> len([n for n in names if n.startswith("SM90_")]), names[0]
     (1056, 'SM80_16x8x8_F16F16F16F16_TN')
     """
+    extended = check_bool("mma_atom_names", "extended", extended)
     check_bool("mma_atom_names", "majors", majors)
     out = [f"SM80_16x8x{k}_{t}_TN" for k in (8, 16) for t in ("F16F16F16F16", "F32F16F16F32", "F32BF16BF16F32")]
     out += [f"SM80_16x8x{k}_F32TF32TF32F32_TN" for k in (4, 8)]

@@ -764,7 +764,7 @@ def parse_program(text: str) -> tuple[Instruction, ...]:
             continue
 
         def fail(why: str, n: int = n, raw: str = raw) -> ShflError:
-            return ShflError(f"line {n}: {why}: {raw.strip()!r}")
+            return ShflError(f"line {n}: {why}: {fmt(raw.strip())}")
 
         guard, neg = "PT", False
         if line.startswith("@"):

@@ -713,12 +713,12 @@ def _tile_of(layout: Any, bits: int, swizzle_unit: Any, who: str) -> tuple[Swizz
             raise LayoutValueError(f"{who}: the layout's offset {off} is symbolic; bind it")
         off = int(off)
         if not isinstance(layout.outer, (Swizzle, XorSwizzle)) or not isinstance(layout.inner, Layout):
-            raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
+            raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {fmt(layout)}")
         body = ComposedLayout(layout.outer, 0, layout.inner)
     elif isinstance(layout, (Layout, SwizzledSmemLayout)):
         body = layout
     else:
-        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {layout!r}")
+        raise LayoutValueError(f"{who}: expected a Layout or a swizzle o offset o Layout, got {fmt(layout)}")
     s = smem_layout_of(body, bits, swizzle_unit=swizzle_unit, who=who)
     try:
         sw = s.byte_swizzle()
@@ -867,7 +867,7 @@ def _cta_group(spec: KernelSpec) -> int:
     if "cta_group" in mma:
         cg = mma["cta_group"]
         if isinstance(cg, bool) or cg not in (1, 2):
-            raise SpecError(f"spec field 'mma.cta_group': must be 1 or 2, got {cg!r}"[:200])
+            raise SpecError(f"spec field 'mma.cta_group': must be 1 or 2, got {fmt(cg)}"[:200])
         return cg
     return 2 if mma.get("m") == 256 else 1
 

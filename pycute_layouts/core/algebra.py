@@ -95,10 +95,15 @@ def none_as_underscore(t: Any) -> Any:
     >>> none_as_underscore((4, None, (None, 2)))
     (4, _, (_, 2))
     """
+    it.check_nesting(t, "none_as_underscore", "tiler")
+    return _none_as_underscore(t)
+
+
+def _none_as_underscore(t: Any) -> Any:
     if t is None:
         return _
     if type(t) is tuple:
-        return tuple(none_as_underscore(x) for x in t)
+        return tuple(_none_as_underscore(x) for x in t)
     return t
 
 
@@ -108,7 +113,17 @@ def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -
     ``lhs(a, b)`` computes ``composition(a, b)`` for ``a`` of type ``kind``; ``rhs(a, b)`` for ``b``
     of type ``kind``. :mod:`pycute_layouts.core.composed` registers the swizzles this way (its
     results are ComposedLayouts, which this module cannot import).
+
+    Pre: ``kind`` a class other than Layout and the builtin types (composition already defines those);
+    ``lhs``/``rhs`` callables or None. Otherwise LayoutTypeError, and nothing is registered.
     """
+    if not isinstance(kind, type) or issubclass(kind, Layout) or kind.__module__ in ("builtins", "numpy"):
+        raise LayoutTypeError(f"register_composition_operand: kind must be a class other than Layout and the builtin "
+                              f"types, got {fmt(kind)}")
+    for name, f in (("lhs", lhs), ("rhs", rhs)):
+        if f is not None and (not callable(f) or isinstance(f, type)):
+            raise LayoutTypeError(f"register_composition_operand: {name} must be a function (a, b) -> composition or "
+                                  f"None, got {fmt(f)}")
     if lhs is not None:
         _LHS_COMPOSITION[kind] = lhs
     if rhs is not None:

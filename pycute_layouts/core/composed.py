@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, LayoutError, LayoutTypeError, LayoutValueError, SwizzleError, UnitError
-from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, fmt
+from ..limits import MAX_ELEMENT_BITS, MAX_EVAL_POINTS, check_budget, check_type, fmt
 from . import inttuple as it
 from .algebra import composition, left_inverse, register_composition_operand, right_inverse
 from .display import rich_repr
@@ -973,16 +973,17 @@ def check_swizzle_unit(swizzle_unit: Any, who: str = "check_swizzle_unit") -> st
     ...
     pycute_layouts.errors.UnitError: check_swizzle_unit: swizzle_unit must be 'elements' (CuTe's meaning of ...
     """
+    check_type("check_swizzle_unit", "who", who, str)
     if not isinstance(swizzle_unit, str) or swizzle_unit not in SWIZZLE_UNITS:
         raise UnitError(f"{who}: swizzle_unit must be 'elements' (CuTe's meaning of Sw o k o L, the default) or "
-                        f"'bytes' (PTX's byte-address reading), got {swizzle_unit!r}"[:300])
+                        f"'bytes' (PTX's byte-address reading), got {fmt(swizzle_unit)}"[:300])
     return swizzle_unit
 
 
 def _as_bits(element_bits: Any, who: str) -> int:
     if isinstance(element_bits, (bool, np.bool_)) or not isinstance(element_bits, (int, np.integer)) \
             or not 0 < element_bits <= MAX_ELEMENT_BITS:
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r} "
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)} "
                         f"(at most MAX_ELEMENT_BITS = {MAX_ELEMENT_BITS})")
     return int(element_bits)
 
@@ -1002,8 +1003,9 @@ def swizzle_forms(byte_swizzle: Any, element_bits: Any, layout: Any = "L") -> st
     'Sw<1,4,3> o smem_ptr[256b](unset) o L (no element-offset form: it splits 256-bit elements)'
     """
     if not isinstance(byte_swizzle, (Swizzle, XorSwizzle)):
-        raise LayoutTypeError(f"swizzle_forms: expected a Swizzle or XorSwizzle, got {byte_swizzle!r}")
+        raise LayoutTypeError(f"swizzle_forms: expected a Swizzle or XorSwizzle, got {fmt(byte_swizzle)}")
     bits = _as_bits(element_bits, "swizzle_forms")
+    layout = fmt(layout, True)  # the text printed for the layout: any value, shown safely (CuTe notation for a Layout)
     ptr = f"{byte_swizzle} o smem_ptr[{bits}b](unset) o {layout}"
     try:
         if isinstance(byte_swizzle, XorSwizzle):
@@ -1036,7 +1038,7 @@ Sw<3,5,3> o smem_ptr[16b](unset) o L; if Sw<3,4,3> was meant on byte addresses, 
 Sw<3,4,3> o smem_ptr[16b](unset) o L = Sw<3,3,3> o 0 o L on 16-bit elements (or pass swizzle_unit='bytes')
     """
     if not isinstance(layout, ComposedLayout) or not isinstance(layout.outer, (Swizzle, XorSwizzle)):
-        raise LayoutTypeError(f"element_unit_note: expected 'Swizzle o k o Layout', got {layout!r}"[:300])
+        raise LayoutTypeError(f"element_unit_note: expected 'Swizzle o k o Layout', got {fmt(layout)}"[:300])
     sw = layout.outer
     bits = _as_bits(element_bits, "element_unit_note")
     head = f"{sw} o {_fmt_offset(layout.offset)} o L on {bits}-bit elements swizzles element offsets (CuTe's meaning)"
@@ -1070,13 +1072,14 @@ def _holds(pred: Any, sw: Any) -> bool:
 
 def _int_layout_of(x: Any, who: str) -> Layout:
     if not isinstance(x, Layout):
-        raise LayoutTypeError(f"{who}: expected a Layout, got {x!r}"[:200])
+        raise LayoutTypeError(f"{who}: expected a Layout, got {fmt(x)}"[:200])
     if x.is_symbolic() or x.int_flat_modes() is None:
         raise LayoutTypeError(f"{who}: {x} needs integer shapes and strides (a swizzle acts on the bits of numbers)")
     return x
 
 
 def _xor_pairs(sw: Any, who: str) -> tuple:
+    check_type(who, "the swizzle", sw, (Swizzle, XorSwizzle))
     xs = sw.to_xor() if isinstance(sw, Swizzle) else sw
     pairs = xs.pairs
     if XorSwizzle(pairs) != xs:
@@ -1152,7 +1155,7 @@ def _compose_swizzle_layout(sw: Any, b: Any) -> Any:
         fused = sw.compose(b.outer)
         return ComposedLayout(_as_swizzle(list(fused.pairs)), 0, b.inner) if not fused.is_identity() else b.inner
     if not isinstance(b, Layout):
-        raise LayoutTypeError(f"composition({sw}, b): b must be a Layout or a ComposedLayout, got {b!r}"[:200])
+        raise LayoutTypeError(f"composition({sw}, b): b must be a Layout or a ComposedLayout, got {fmt(b)}"[:200])
     return b if sw.is_identity() else ComposedLayout(sw, 0, b)
 
 
@@ -1262,7 +1265,7 @@ def _swizzled_common(c: ComposedLayout, other: Any) -> tuple:
         limit = min(limit, _low_bit_limit(other.outer), _alignment(other.offset))
         return c.inner, other.inner, limit, None
     if not isinstance(other, Layout):
-        raise LayoutTypeError(f"max_common_vector: expected a layout, got {other!r}"[:200])
+        raise LayoutTypeError(f"max_common_vector: expected a layout, got {fmt(other)}"[:200])
     return c.inner, other, limit, None
 
 

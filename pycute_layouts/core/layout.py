@@ -824,7 +824,7 @@ def _inttuple_arg(x: Any, who: str) -> Any:
     """``x`` as an IntTuple for a free function that takes a layout or an IntTuple, else LayoutTypeError."""
     if isinstance(x, (str, bytes, dict, set, float, complex)) or x is None:
         raise LayoutTypeError(f"{who}: expected a layout (Layout, ComposedLayout, SwizzledSmemLayout, Tensor) or an "
-                              f"IntTuple, got {type(x).__name__} {x!r}"[:300])
+                              f"IntTuple, got {type(x).__name__} {fmt(x)}"[:300])
     return it.as_inttuple(x, who)
 
 
@@ -844,7 +844,7 @@ def size(x: Any, mode: int | None = None) -> Any:
         sh = x.shape if is_layout_like(x) else _inttuple_arg(x, "size")
         r = it.rank(sh)
         if not -r <= mode < r:
-            raise CoordinateError(f"size: mode {mode} is not a mode of {fmt(x)}"[:200])
+            raise CoordinateError(f"size: mode {fmt(mode)} is not a mode of {fmt(x)}"[:200])
         return simplify(product(sh[mode] if isinstance(sh, tuple) else sh))
     if is_layout_like(x):
         return x.size()

@@ -190,7 +190,7 @@ class Tensor:
             offs = sub.offsets()
             n = self.engine.shape[0]
             if offs.size and (offs.min() < 0 or offs.max() >= n):
-                raise CoordinateError(f"Tensor: the slice {key!r} reaches outside the engine of {n} elements"[:200])
+                raise CoordinateError(f"Tensor: the slice {fmt(key)} reaches outside the engine of {n} elements"[:200])
             vals = np.asarray(value)
             if vals.ndim and vals.reshape(-1).shape[0] != offs.shape[0]:
                 raise LayoutValueError(f"Tensor: {vals.reshape(-1).shape[0]} values for a slice of {offs.shape[0]} "

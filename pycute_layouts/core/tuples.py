@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CongruenceError, CoordinateError, LayoutTypeError, LayoutValueError
-from ..limits import MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_EVAL_POINTS, check_budget, fmt
 from . import inttuple as it
 from .algebra import none_as_underscore
 from .basis import ScaledBasis, to_coord
@@ -82,11 +82,11 @@ def _rebuild(x: Any, modes: tuple) -> Any:
 
 def _check_index(i: Any, n: int, who: str, inclusive: bool = False) -> int:
     if isinstance(i, bool) or not isinstance(i, int):
-        raise LayoutTypeError(f"{who}: a mode index must be an int, got {i!r}"[:200])
+        raise LayoutTypeError(f"{who}: a mode index must be an int, got {fmt(i)}"[:200])
     hi = n if inclusive else n - 1
     j = i + n if i < 0 else i
     if not 0 <= j <= hi:
-        raise CoordinateError(f"{who}: mode index {i} is out of range for rank {n}")
+        raise CoordinateError(f"{who}: mode index {fmt(i)} is out of range for rank {n}")
     return j
 
 
@@ -126,7 +126,7 @@ def take(t: Any, begin: int, end: int) -> Any:
     b = _check_index(begin, len(modes), "take", inclusive=True)
     e = _check_index(end, len(modes), "take", inclusive=True)
     if b > e:
-        raise CoordinateError(f"take: begin {begin} is after end {end}")
+        raise CoordinateError(f"take: begin {fmt(begin)} is after end {fmt(end)}")
     return _rebuild(t, modes[b:e])
 
 
@@ -187,7 +187,7 @@ def _target_rank(n: Any, r: int, who: str) -> int:
     if n is None:
         return r + 1
     if isinstance(n, bool) or not isinstance(n, int) or n < r:
-        raise LayoutValueError(f"{who}: the target rank must be an int >= the rank {r}, got {n!r}")
+        raise LayoutValueError(f"{who}: the target rank must be an int >= the rank {r}, got {fmt(n)}")
     return n
 
 
@@ -220,7 +220,7 @@ def _extend(t: Any, x: Any, n: Any, who: str, at_end: bool) -> Any:
     if isinstance(t, Layout):
         x = Layout(1, 0) if x is None else x
         if not isinstance(x, Layout):
-            raise LayoutTypeError(f"{who}: a layout takes a Layout to {who}, got {x!r}"[:200])
+            raise LayoutTypeError(f"{who}: a layout takes a Layout to {who}, got {fmt(x)}"[:200])
         modes = _modes(t, who)
     else:
         if x is None:
@@ -235,7 +235,7 @@ def _slice_dice(c: Any, t: Any, keep: bool, who: str) -> tuple:
     """The pieces of ``t`` where the coordinate ``c`` has ``_`` (keep=True, CuTe's slice) or not (dice)."""
     if isinstance(c, tuple):
         if not isinstance(t, tuple) or len(c) != len(t):
-            raise CongruenceError(f"{who}: coordinate {c!r} is not congruent with {format_inttuple(t)}"[:300])
+            raise CongruenceError(f"{who}: coordinate {fmt(c)} is not congruent with {format_inttuple(t)}"[:300])
         out: tuple = ()
         for ci, ti in zip(c, t):
             out += _slice_dice(ci, ti, keep, who)
@@ -291,7 +291,7 @@ def group_modes(t: Any, begin: int, end: int) -> Any:
     b = _check_index(begin, len(modes), "group_modes", inclusive=True)
     e = _check_index(end, len(modes), "group_modes", inclusive=True)
     if b > e:
-        raise CoordinateError(f"group_modes: begin {begin} is after end {end}")
+        raise CoordinateError(f"group_modes: begin {fmt(begin)} is after end {fmt(end)}")
     mid = modes[b:e]
     if isinstance(t, Layout):  # the grouped modes as one mode (a rank-1 tuple for a single mode, as CuTe)
         group = Layout.from_normalized(tuple(m.shape for m in mid), tuple(m.stride for m in mid))
@@ -339,7 +339,7 @@ def unflatten(flat: Any, profile: Any) -> Any:
         fs, fd = flat.flat_modes()
         if not isinstance(p, tuple):
             if len(fs) != 1:
-                raise CongruenceError(f"unflatten: {flat} has {len(fs)} modes, the profile one leaf")
+                raise CongruenceError(f"unflatten: {fmt(flat)} has {len(fs)} modes, the profile one leaf")
             return flat
         return Layout.from_normalized(it.unflatten(fs, p), it.unflatten(fd, p))
     f = _tuple_arg(flat, "unflatten", "flat")
@@ -369,12 +369,12 @@ def make_layout_like(layout: Any) -> Layout:
         if isinstance(inner, Layout):
             layout = inner
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"make_layout_like: expected a Layout, got {layout!r}"[:200])
+        raise LayoutTypeError(f"make_layout_like: expected a Layout, got {fmt(layout)}"[:200])
     fs, fd = layout.flat_modes()
     if not fs:
         return layout
     if layout.coord_profile() is not None or not all(type(d) is int or it.is_int(d) for d in fd):
-        raise LayoutTypeError(f"make_layout_like: {layout} needs integer strides to order them")
+        raise LayoutTypeError(f"make_layout_like: {fmt(layout)} needs integer strides to order them")
     if not it.all_int(fd):  # CuTe: dynamic (symbolic) strides are large, ordered left to right
         top = max((d for d in fd if type(d) is int), default=0)
         fd = tuple(d if type(d) is int else top + 1 + i for i, d in enumerate(fd))
@@ -415,11 +415,11 @@ def _refine(a: Any, b: Any) -> Any:
         return tuple(_refine(x, y) for x, y in zip(a, b))
     if not isinstance(a, tuple) and not isinstance(b, tuple):
         if not it.is_eq(a, b):
-            raise LayoutValueError(f"common_refinement: the leaves {a} and {b} differ")
+            raise LayoutValueError(f"common_refinement: the leaves {fmt(a)} and {fmt(b)} differ")
         return a
     t, n = (b, a) if isinstance(b, tuple) else (a, b)
     if not it.is_eq(product(t), n):
-        raise LayoutValueError(f"common_refinement: size {product(t)} of {format_inttuple(t)} != {n}")
+        raise LayoutValueError(f"common_refinement: size {fmt(product(t))} of {fmt(t)} != {fmt(n)}")
     return t
 
 
@@ -433,8 +433,8 @@ def common_coarsening(a: Any, b: Any) -> Any:
     """
     a, b = _shape_arg(a, "common_coarsening"), _shape_arg(b, "common_coarsening")
     if not it.is_eq(product(a), product(b)):
-        raise LayoutValueError(f"common_coarsening: sizes {product(a)} of {format_inttuple(a)} and {product(b)} of "
-                               f"{format_inttuple(b)} differ")
+        raise LayoutValueError(f"common_coarsening: sizes {fmt(product(a))} of {fmt(a)} and {fmt(product(b))} of "
+                               f"{fmt(b)} differ")
     return _coarsen(a, b)
 
 

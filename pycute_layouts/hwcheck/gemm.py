@@ -24,11 +24,13 @@ True
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from .. import codegen
 from ..arch.atoms import make_tiled_mma, tv_table
 from ..errors import HwCheckError, LayoutError
+from ..limits import check_type, fmt, make_output_dir
 from .cases import fnv_hash
 
 __all__ = ["configs", "gemm_cases", "gemm_constants", "emit_gemm", "verify_gemm", "FAULTS"]
@@ -81,7 +83,7 @@ def gemm_constants(cfg: dict) -> Any:
     4
     """
     if not isinstance(cfg, dict) or "name" not in cfg:
-        raise HwCheckError(f"gemm_constants: expected a configuration dict from configs(), got {cfg!r}"[:200])
+        raise HwCheckError(f"gemm_constants: expected a configuration dict from configs(), got {fmt(cfg)}"[:200])
     return codegen.check_kernel(codegen.parse_spec(_spec(cfg)))
 
 
@@ -199,6 +201,7 @@ def emit_gemm(out: Any) -> int:
     Pre:  ``out`` an existing directory (a :class:`pathlib.Path`).
     Post: the files written; the number of GEMM cases.
     """
+    out = Path(make_output_dir(out, "emit_gemm", HwCheckError))
     cfgs = configs()
     cases = gemm_cases()
     idx = {c["name"]: i for i, c in enumerate(cfgs)}
@@ -249,12 +252,13 @@ def verify_gemm(obs: dict) -> tuple[bool, str]:
     Post: held when the constants the GPU ran are the library's and the product is exact (a planted fault:
     wrong); HwCheckError for a malformed record.
     """
+    check_type("verify_gemm", "obs", obs, dict, HwCheckError)
     try:
         cfg, fault = obs["cfg"], int(obs["fault"])
         ran = obs["constants"]
         mism, err = int(obs["mismatches"]), float(obs["max_abs_err"])
     except (KeyError, TypeError, ValueError) as e:
-        raise HwCheckError(f"hwcheck --verify: gemm case {obs.get('id')!r} is malformed: {type(e).__name__}: {e}") from None
+        raise HwCheckError(f"hwcheck --verify: gemm case {fmt(obs.get('id'))} is malformed: {type(e).__name__}: {e}") from None
     try:
         want = _expected_constants(cfg)
     except LayoutError as e:

@@ -66,7 +66,7 @@ def _verify_atom(obs: dict) -> dict:
         _ATOM_CASES.update({c.name: c for c in atoms_check.cases()})
     c = _ATOM_CASES.get(obs["name"])
     if c is None:
-        return _row(obs, False, f"the library no longer has the case {obs['name']!r}")
+        return _row(obs, False, f"the library no longer has the case {fmt(obs['name'])}")
     if obs.get("error"):
         return _row(obs, False, f"CUDA error {obs['error']}")
     n, errs = atoms_check.check_case(c, [int(x) for x in obs["out"]])

@@ -39,6 +39,7 @@ from ..core.notation import parse
 from ..core.swizzle import Swizzle
 from ..core.tiling import make_layout_tv
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, NotationError, UnitError
+from ..limits import fmt
 
 __all__ = ["from_cute_dsl", "to_cute_dsl", "make_layout_tv", "DSL_DTYPES"]
 
@@ -77,15 +78,15 @@ def from_cute_dsl(text: str, element_bits: int | None = None, swizzle_on: str = 
         raise LayoutTypeError(f"{who}: expected the text the DSL printed, got {type(text).__name__}")
     if not isinstance(swizzle_on, str) or swizzle_on not in ("layout", "pointer"):
         raise LayoutValueError(f"{who}: swizzle_on is 'layout' (the layout's own units) or 'pointer' (byte "
-                               f"addresses), got {swizzle_on!r}"[:300])
+                               f"addresses), got {fmt(swizzle_on)}"[:300])
     if element_bits is not None and (isinstance(element_bits, bool) or not isinstance(element_bits, (int, np.integer))
                                      or not 0 < element_bits <= 1024):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)}"[:300])
     src = text.strip()
     if len(src) > 100_000:
         raise NotationError(f"{who}: {len(src)} characters is more than a layout the DSL prints")
     if "?" in src:
-        raise NotationError(f"{who}: {src[:200]!r} holds a dynamic value '?' (the DSL knows it only at run time); "
+        raise NotationError(f"{who}: {fmt(src[:200])} holds a dynamic value '?' (the DSL knows it only at run time); "
                             "print a static layout (cute.printf prints runtime values) or pass the values")
     src = _S_SPELLING.sub("Sw<", src)
     try:
@@ -99,7 +100,8 @@ def from_cute_dsl(text: str, element_bits: int | None = None, swizzle_on: str = 
     swizzled = isinstance(obj, ComposedLayout) and isinstance(obj.outer, Swizzle) and isinstance(obj.inner, Layout)
     if swizzle_on == "pointer":
         if not swizzled:
-            raise LayoutValueError(f"{who}: swizzle_on='pointer' needs a swizzled layout (S<B,M,S> o 0 o L), got {src!r}"[:300])
+            raise LayoutValueError(f"{who}: swizzle_on='pointer' needs a swizzled layout (S<B,M,S> o 0 o L), "
+                                   f"got {fmt(src)}"[:300])
         if element_bits is None:
             raise UnitError(f"{who}: a pointer swizzle acts on byte addresses: pass element_bits (16 for Float16)")
         if obj.offset != 0:
@@ -117,7 +119,7 @@ def _py(t: Any, who: str) -> str:
         return "(" + parts[0] + ",)" if len(parts) == 1 else "(" + ", ".join(parts) + ")"
     if is_int(t) and not isinstance(t, bool):
         return str(int(t))
-    raise LayoutValueError(f"{who}: {t!r} is not an integer: the DSL builds static layouts from ints (symbols and basis "
+    raise LayoutValueError(f"{who}: {fmt(t)} is not an integer: the DSL builds static layouts from ints (symbols and basis "
                            "strides have no DSL spelling here)")
 
 

@@ -43,6 +43,7 @@ import ast
 import atexit
 import contextlib
 import itertools
+import math
 import os
 import pickle
 import select
@@ -61,10 +62,11 @@ from ..arch.atoms_copy import CopyAtom
 from ..arch.atoms_mma import MmaAtom
 from ..core.algebra import composition
 from ..core.composed import ComposedLayout, SwizzledSmemLayout, element_to_byte_swizzle
-from ..core.layout import Layout
+from ..core.layout import Layout, require_offsets
 from ..core.swizzle import Swizzle
 from ..errors import LayoutError, LayoutTypeError, LayoutValueError, UnitError
-from ..limits import MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_EVAL_POINTS, check_budget, fmt
+from ._gluon_worker import GLUON_NAMES
 
 __all__ = [
     "from_linear_layout",
@@ -95,37 +97,37 @@ def _log2(n: int) -> int:
 def _check_shape(shape: Any, who: str, ranks: tuple[int, ...] = (1, 2, 3)) -> tuple[int, ...]:
     if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence) or len(shape) not in ranks:
         raise LayoutTypeError(f"{who}: shape must be a list of {' or '.join(map(str, ranks))} ints (Triton's dim order), "
-                              f"got {shape!r}")
+                              f"got {fmt(shape)}")
     out = []
     for s in shape:
         if not _is_int(s) or s < 1 or int(s) & (int(s) - 1):
-            raise LayoutValueError(f"{who}: every dimension of a Triton layout's shape is a power of two, got {list(shape)}")
+            raise LayoutValueError(f"{who}: every dimension of a Triton layout's shape is a power of two, got {fmt(list(shape))}")
         out.append(int(s))
-    check_budget(who, f"shape {out}", int(np.prod(out)), MAX_EVAL_POINTS)
+    check_budget(who, f"shape {fmt(out)}", math.prod(out), MAX_EVAL_POINTS)
     return tuple(out)
 
 
 def _check_warp_size(warp_size: Any, who: str) -> None:
     if not _is_int(warp_size) or warp_size < 1 or warp_size & (warp_size - 1) or warp_size > 1024:
-        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {warp_size!r}"[:300])
+        raise LayoutValueError(f"{who}: warp_size must be a power of two (32 on NVIDIA, 64 on AMD), got {fmt(warp_size)}"[:300])
 
 
 def _check_bits_arg(element_bits: Any, who: str) -> None:
     if element_bits is not None and (not _is_int(element_bits) or not 0 < element_bits <= 1024):
-        raise UnitError(f"{who}: element_bits must be a positive int, got {element_bits!r}"[:300])
+        raise UnitError(f"{who}: element_bits must be a positive int, got {fmt(element_bits)}"[:300])
 
 
 def _check_bases(bases: Any, name: str, rank: int | None, who: str) -> list[tuple[int, ...]]:
     if bases is None:
         return []
     if isinstance(bases, (str, bytes)) or not isinstance(bases, Sequence):
-        raise LayoutTypeError(f"{who}: {name} must be a list of coordinates, got {bases!r}"[:300])
+        raise LayoutTypeError(f"{who}: {name} must be a list of coordinates, got {fmt(bases)}"[:300])
     if len(bases) > 64:
         raise LayoutValueError(f"{who}: {name} has {len(bases)} bases, more than 64 bits")
     out = []
     for b in bases:
         if isinstance(b, (str, bytes)) or not isinstance(b, Sequence) or not all(_is_int(c) and c >= 0 for c in b):
-            raise LayoutTypeError(f"{who}: each basis of {name} is a list of non-negative ints, got {b!r}"[:300])
+            raise LayoutTypeError(f"{who}: each basis of {name} is a list of non-negative ints, got {fmt(b)}"[:300])
         if rank is not None and len(b) != rank:
             raise LayoutValueError(f"{who}: each basis of {name} has one entry per dimension ({rank}), got {list(b)}")
         out.append(tuple(int(c) for c in b))
@@ -216,7 +218,7 @@ def from_linear_layout(data: Any = None, *, reg_bases: Any = None, lane_bases: A
         shape = vals["shape"] if shape is None else shape
     _check_bits_arg(element_bits, who)
     if _check_bases(block_bases, "block_bases", None, who):
-        raise LayoutValueError(f"{who}: block_bases {list(block_bases)!r} spread the layout over several CTAs; only "
+        raise LayoutValueError(f"{who}: block_bases {fmt(list(block_bases))} spread the layout over several CTAs; only "
                                "one CTA's layout (block_bases = []) has a CuTe equivalent here")
     if offset_bases is not None:
         return _shared(offset_bases, shape, element_bits, who)
@@ -280,8 +282,8 @@ def _tmem(rows: Any, cols: Any, shape: Any, who: str) -> Layout:
     cb = _check_bases(cols, "cols", None, who)
     allb = rb + cb
     if not allb or any(len(b) != 2 for b in allb):
-        raise LayoutValueError(f"{who}: a tensor-memory layout has rank-2 rows and cols bases, got rows={rows!r}, "
-                               f"cols={cols!r}"[:300])
+        raise LayoutValueError(f"{who}: a tensor-memory layout has rank-2 rows and cols bases, got rows={fmt(rows)}, "
+                               f"cols={fmt(cols)}"[:300])
     if shape is None:
         shape = [1 << max(b[d] for b in allb).bit_length() for d in range(2)]
     shp = _check_shape(shape, who, (2,))
@@ -404,7 +406,7 @@ def to_linear_bases(obj: Any, shape: Any, *, kind: str | None = None, warp_size:
 def _kind(obj: Any, shp: tuple[int, ...], kind: Any, who: str) -> str:
     if kind is not None:
         if not isinstance(kind, str) or kind not in ("shared", "distributed"):
-            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {kind!r}"[:300])
+            raise LayoutValueError(f"{who}: kind must be 'shared' or 'distributed', got {fmt(kind)}"[:300])
         return kind
     if isinstance(obj, (SwizzledSmemLayout, ComposedLayout)):
         return "shared"
@@ -438,11 +440,11 @@ def nvmma_shared_layout(swizzle_byte_width: int, element_bits: int, shape: Any, 
     """
     who = "nvmma_shared_layout"
     if not _is_int(swizzle_byte_width) or swizzle_byte_width not in (0, 32, 64, 128):
-        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {swizzle_byte_width!r}"[:300])
+        raise LayoutValueError(f"{who}: swizzle_byte_width is 0, 32, 64 or 128, got {fmt(swizzle_byte_width)}"[:300])
     if not _is_int(element_bits) or element_bits not in (8, 16, 32):
-        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {element_bits!r}"[:300])
+        raise UnitError(f"{who}: element_bits is 8, 16 or 32, got {fmt(element_bits)}"[:300])
     if not isinstance(transposed, (bool, np.bool_)):
-        raise LayoutTypeError(f"{who}: transposed must be a bool, got {transposed!r}"[:300])
+        raise LayoutTypeError(f"{who}: transposed must be a bool, got {fmt(transposed)}"[:300])
     swizzle_byte_width, element_bits = int(swizzle_byte_width), int(element_bits)
     m, n = _check_shape(shape, who, (2,))
     contig, other = (m, n) if transposed else (n, m)
@@ -486,9 +488,9 @@ def tensor_memory_layout(block: Any, shape: Any, col_stride: int = 1) -> Layout:
     m, n = _check_shape(shape, who, (2,))
     ok = isinstance(block, (tuple, list)) and len(block) == 2 and all(_is_int(b) for b in block)
     if not ok or block[0] not in (64, 128) or block[1] < 1 or block[1] & (block[1] - 1):
-        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {block!r}"[:300])
+        raise LayoutValueError(f"{who}: block is (64 or 128, a power of two), got {fmt(block)}"[:300])
     if not _is_int(col_stride) or col_stride not in (1, 2, 4):
-        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {col_stride!r}"[:300])
+        raise LayoutValueError(f"{who}: col_stride is 1, 2 or 4, got {fmt(col_stride)}"[:300])
     bm, bn = int(block[0]), int(block[1])
     if m not in (bm, 128) or m < bm or n % bn:
         raise LayoutValueError(f"{who}: shape {[m, n]} is not whole {bm}x{bn} blocks of at most 128 rows")
@@ -783,7 +785,7 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     """
     who = "to_gluon"
     if kind is not None and (not isinstance(kind, str) or kind not in ("shared", "distributed", "tmem")):
-        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {kind!r}"[:300])
+        raise LayoutValueError(f"{who}: kind must be 'shared', 'distributed' or 'tmem', got {fmt(kind)}"[:300])
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     if isinstance(obj, (MmaAtom, CopyAtom)):
@@ -791,7 +793,8 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     if kind == "tmem":
         shp = _check_shape(shape, who, (2,))
         if not isinstance(obj, Layout):
-            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, got {obj!r}"[:300])
+            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, "
+                                  f"got {fmt(obj)}"[:300])
         want = _table(obj, shp, who)
         for bm in (128, 64):
             for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
@@ -872,8 +875,8 @@ def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float
                 os.unlink(w.err_path)
         fd, w.err_path = tempfile.mkstemp(prefix="pycute_gluon_", suffix=".log")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        w.proc = subprocess.Popen([sys.executable, "-m", "pycute_layouts.interop._gluon_worker"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=fd, env=env)
+        cmd = [sys.executable, "-W", "ignore::RuntimeWarning", "-m", "pycute_layouts.interop._gluon_worker"]
+        w.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=fd, env=env)
         os.close(fd)
     proc = w.proc
     layout, shape = items[0] if len(items) == 1 else (f"a batch of {len(items)} layouts", "their shapes")
@@ -908,7 +911,7 @@ def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float
     tail = "; ".join(lines[-2:]) or f"exit status {proc.returncode}"
     if "No module named 'triton'" in tail:
         raise LayoutValueError(f"{who}: Triton is not installed (pip install 'pycute-layouts[interop]')")
-    raise LayoutValueError(f"{who}: Triton aborted on {layout!r} at shape {shape} ({tail})"[:500])
+    raise LayoutValueError(f"{who}: Triton aborted on {fmt(layout)} at shape {shape} ({tail})"[:500])
 
 
 def _instr_n_check(name: str, version: Any, instr_shape: Any, who: str) -> None:
@@ -949,6 +952,25 @@ def _precheck(layout: Any, shape: tuple[int, ...], who: str) -> None:
                     f"{who}: NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, transposed={tr}) needs "
                     f"a contiguous extent of at least {row} elements ({w} bytes) and 8 rows; shape {list(shape)} has "
                     f"{contig} and {other} (Triton itself aborts the process here)")
+
+
+def _check_gluon(layout: Any, who: str) -> None:
+    """Refuse, before Triton is started, what is no Gluon layout object and no call of a Gluon layout constructor."""
+    if isinstance(layout, str):
+        try:
+            body = ast.parse(layout.strip(), mode="eval").body
+        except SyntaxError:
+            body = None
+        f = body.func if isinstance(body, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+        if name not in GLUON_NAMES:
+            raise LayoutValueError(f"{who}: not a Gluon layout expression (a call of one of {', '.join(GLUON_NAMES)}), "
+                                   f"got {fmt(layout)}"[:400])
+        return
+    cls = type(layout)
+    if cls.__name__ not in GLUON_NAMES or not (cls.__module__ or "").startswith("triton"):
+        raise LayoutTypeError(f"{who}: expected a Gluon layout object or its source text, got {fmt(layout)} "
+                              f"({cls.__name__})"[:400])
 
 
 def from_gluon(layout: Any, shape: Any, element_bits: int | None = None, *, warp_size: int = 32) -> Any:
@@ -1052,6 +1074,8 @@ def _gluon_request(layout: Any, shape: Any, element_bits: Any, warp_size: Any, w
     _check_bits_arg(element_bits, who)
     _check_warp_size(warp_size, who)
     shp = _check_shape(shape, who)
+    if not isinstance(layout, str):
+        _check_gluon(layout, who)  # no Gluon object: refused before any attribute of it is read
     if isinstance(layout, str):
         src = layout.strip()
         if len(src) > 20000:
@@ -1059,7 +1083,7 @@ def _gluon_request(layout: Any, shape: Any, element_bits: Any, warp_size: Any, w
         try:
             tree = ast.parse(src, mode="eval")
         except SyntaxError as e:
-            raise LayoutValueError(f"{who}: not a Gluon layout expression: {src!r} ({e.msg})"[:300]) from None
+            raise LayoutValueError(f"{who}: not a Gluon layout expression: {fmt(src)} ({e.msg})"[:300]) from None
         body = tree.body
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
@@ -1091,6 +1115,7 @@ def _gluon_request(layout: Any, shape: Any, element_bits: Any, warp_size: Any, w
         _precheck(layout, shp, who)
         if element_bits is None:
             element_bits = getattr(layout, "element_bitwidth", None)
+    _check_gluon(layout, who)
     return layout, shp, element_bits
 
 
@@ -1125,7 +1150,9 @@ def gluon_table(tv: Any, shape: Any, *, warp_size: int = 32) -> str:
     if shp[0] * shp[1] > 64 * 64:
         raise LayoutValueError(f"{who}: a {shp[0]}x{shp[1]} table is too large to print (at most 64 x 64 cells)")
     if not isinstance(tv, (Layout, ComposedLayout)) or tv.rank() != 2:
-        raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {tv!r}"[:300])
+        raise LayoutTypeError(f"{who}: expected a rank-2 (thread, value) layout, got {fmt(tv)}"[:300])
+    require_offsets(tv if isinstance(tv, Layout) else tv.inner, who)
+    check_budget(who, f"layout {fmt(tv)}", tv.size(), MAX_EVAL_POINTS)
     nthr = int(tv[0].size()) if isinstance(tv, Layout) else int(tv.inner[0].size())
     nval = int(tv.size()) // nthr
     vals = np.asarray(tv.to_numpy(), dtype=np.int64).reshape(nval, nthr).T

@@ -354,14 +354,14 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
             d = cls(f_start[t], f_lbo[t], f_sbo[t], f_mode[t], f_bo[t], **kw)
             v = d.encode()
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 1 << 64:
-                raise ValueError(f"encode() returned {v!r}, not a 64-bit value")
+                raise ValueError(f"encode() returned {fmt(v)}, not a 64-bit value")
             got_list[t] = int(v)
             back = cls.decode(v)
         except (LayoutError, OverflowError, TypeError, ValueError) as e:
             return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "
                                              f"{int(sbo[t]) << 4}, {modes[mode_ix[t]]}, base offset {int(bo[t])}: {e}")
         if back != d:
-            return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {d!r}: decoded {back!r}", v)
+            return LemmaCounterexample(what, f"decode(encode(D)) != D for D = {fmt(d)}: decoded {fmt(back)}", v)
     got = np.array(got_list, dtype=np.uint64)
     bad = np.nonzero(got != want)[0]
     if len(bad):

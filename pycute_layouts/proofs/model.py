@@ -47,7 +47,7 @@ from ..core.inttuple import is_int
 from ..core.layout import _
 from ..core.tiling import flat_divide, tile_to_shape
 from ..errors import DescriptorError, LayoutError, ProofError, TensorMapError
-from ..limits import MAX_EVAL_POINTS, check_count, check_fields, fmt
+from ..limits import MAX_EVAL_POINTS, check_count, check_fields, check_type, fmt
 from .bitvec import BitVector
 
 __all__ = [
@@ -138,7 +138,16 @@ def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
     >>> with fact_scope():
     ...     derived_once(("x",), lambda: [1]) is derived_once(("x",), lambda: [2])
     True
+
+    Pre: ``key`` a hashable tuple, ``fn`` callable with no arguments (else ProofError).
     """
+    check_type("derived_once", "key", key, tuple, ProofError)
+    if not callable(fn):
+        raise ProofError(f"derived_once: fn must be callable with no arguments, got {fmt(fn)} ({type(fn).__name__})")
+    try:
+        hash(key)
+    except TypeError:
+        raise ProofError(f"derived_once: key must be hashable, got {fmt(key)}") from None
     facts = _FACTS
     if facts is None:
         return fn()
@@ -193,16 +202,16 @@ def ptx_swizzle(mode_name: str, address: Any, base_offset: int = 0) -> Any:
     384
     """
     if not isinstance(mode_name, str) or mode_name not in PTX_SWIZZLE_XOR:
-        raise ProofError(f"ptx_swizzle: the layout type must be one of {sorted(PTX_SWIZZLE_XOR)}, got {mode_name!r}"[:200])
+        raise ProofError(f"ptx_swizzle: the layout type must be one of {sorted(PTX_SWIZZLE_XOR)}, got {fmt(mode_name)}"[:200])
     if isinstance(base_offset, bool) or not isinstance(base_offset, (int, np.integer)) or not 0 <= base_offset <= 7:
-        raise ProofError(f"ptx_swizzle: base_offset must be an int in [0, 7], got {base_offset!r}"[:200])
+        raise ProofError(f"ptx_swizzle: base_offset must be an int in [0, 7], got {fmt(base_offset)}"[:200])
     if isinstance(address, np.ndarray):
         if address.dtype.kind not in "iu":
             raise ProofError(f"ptx_swizzle: an address array must hold integers, got dtype {address.dtype}")
     elif isinstance(address, (bool, np.bool_)) or not isinstance(address, (int, np.integer, BitVector)):
-        raise ProofError(f"ptx_swizzle: address must be an int, an int array or a bit vector, got {address!r}"[:200])
+        raise ProofError(f"ptx_swizzle: address must be an int, an int array or a bit vector, got {fmt(address)}"[:200])
     elif isinstance(address, (int, np.integer)) and not 0 <= address < 1 << 62:
-        raise ProofError(f"ptx_swizzle: address must be a non-negative byte address below 2**62, got {address!r}"[:200])
+        raise ProofError(f"ptx_swizzle: address must be a non-negative byte address below 2**62, got {fmt(address)}"[:200])
     b, m = PTX_SWIZZLE_XOR[mode_name]
     if not b:
         return address
@@ -219,7 +228,7 @@ def ptx_base_offset(mode_name: str, pattern_start: int) -> int:
     """
     if not isinstance(mode_name, str) or mode_name not in PTX_PATTERN_BOUNDARY_BYTES:
         raise ProofError(f"ptx_base_offset: the swizzle must be one of {sorted(PTX_PATTERN_BOUNDARY_BYTES)}, got "
-                         f"{mode_name!r}"[:200])
+                         f"{fmt(mode_name)}"[:200])
     pattern_start = check_count("ptx_base_offset", "pattern_start", pattern_start, 0, 2**62)
     return (pattern_start // 128) % (PTX_PATTERN_BOUNDARY_BYTES[mode_name] // 128)
 

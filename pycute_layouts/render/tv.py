@@ -257,10 +257,10 @@ def mma_picture(obj: Any, tile_shape: Any = None) -> MmaPicture:
         if isinstance(obj, atoms.MmaAtom):
             obj = atoms.make_tiled_mma(obj)
         if not isinstance(obj, atoms.TiledMma):
-            raise LayoutTypeError(f"mma_picture: expected an MmaAtom, a TiledMma or an MMA atom name, got {obj!r}"[:200])
+            raise LayoutTypeError(f"mma_picture: expected an MmaAtom, a TiledMma or an MMA atom name, got {fmt(obj)}"[:200])
         ok = tile_shape is None or (isinstance(tile_shape, (tuple, list)) and len(tile_shape) == 3)
         if not ok:
-            raise LayoutTypeError(f"mma_picture: tile_shape must be (M, N, K), got {tile_shape!r}"[:200])
+            raise LayoutTypeError(f"mma_picture: tile_shape must be (M, N, K), got {fmt(tile_shape)}"[:200])
         m, n, k = tuple(tile_shape) if tile_shape is not None else obj.tile_size_mnk
         lays = {"A": obj.partition("A", (m, k)), "B": obj.partition("B", (n, k)), "C": obj.partition("C", (m, n))}
         name = f"TiledMMA of {obj.atom.name} x {obj.atom_layout}"

@@ -22,7 +22,9 @@ from ...core.composed import SwizzledSmemLayout
 from ...core.notation import parse
 from ...errors import LayoutError, LayoutValueError
 from ...interop import cute_dsl, triton
+from ...limits import fmt
 from ...render import tv as render_tv
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -34,7 +36,7 @@ def _shape(text: str | None) -> list[int] | None:
     try:
         return [int(p, 0) for p in parts]
     except ValueError:
-        raise LayoutValueError(f"--shape expects sizes like 64,64 (Triton's dim order), got {text!r}") from None
+        raise LayoutValueError(f"--shape expects sizes like 64,64 (Triton's dim order), got {fmt(text)}") from None
 
 
 def _read(args: argparse.Namespace, shape: list[int] | None) -> tuple[Any, list[int] | None, str | None]:
@@ -129,6 +131,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``convert`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "convert.register")
     c = sub.add_parser("convert", help="convert layouts between CuTe notation, the CuTe DSL and Triton Gluon",
                        description="Read a layout as CuTe notation, CuTe DSL output, Gluon source or Triton bases; "
                                    "write it as any of them, or draw a thread-value layout as CuTe's TV picture next "

@@ -233,7 +233,7 @@ def _check_options(args: argparse.Namespace) -> None:
     except LayoutError as e:
         raise type(e)(f"desc: --dtype: {e}") from None
     if args.major.strip().upper() not in ("K", "MN"):
-        raise LayoutError(f"desc: --major must be K or MN (the operand's contiguous dimension), got {args.major!r}")
+        raise LayoutError(f"desc: --major must be K or MN (the operand's contiguous dimension), got {fmt(args.major)}")
 
 
 def _per_instruction(args: argparse.Namespace) -> tuple[Any, str, int | None, str]:

@@ -25,6 +25,8 @@ from typing import Any
 
 from ...arch import atoms
 from ...errors import LayoutValueError
+from ...limits import fmt
+from ._common import subparsers
 
 __all__ = ["register"]
 
@@ -38,9 +40,9 @@ def _ints(text: str, n: int | None, what: str) -> tuple[int, ...]:
     try:
         vals = tuple(int(p, 0) for p in parts)
     except ValueError:
-        raise LayoutValueError(f"owners: {what} must be integers separated by ',', got {text!r}") from None
+        raise LayoutValueError(f"owners: {what} must be integers separated by ',', got {fmt(text)}") from None
     if n is not None and len(vals) != n:
-        raise LayoutValueError(f"owners: {what} takes {n} integers, got {text!r}")
+        raise LayoutValueError(f"owners: {what} takes {n} integers, got {fmt(text)}")
     return vals
 
 
@@ -54,7 +56,7 @@ def _target(args: argparse.Namespace) -> tuple[Any, str]:
     if args.permute:
         items = [p.strip() for p in args.permute.split(",")]
         if len(items) != 3:
-            raise LayoutValueError(f"owners: --permute takes three entries M,N,K (an extent or _), got {args.permute!r}")
+            raise LayoutValueError(f"owners: --permute takes three entries M,N,K (an extent or _), got {fmt(args.permute)}")
         perm = tuple(None if p in ("_", "") else _ints(p, 1, "--permute")[0] for p in items)
     t = atoms.make_tiled_mma(a, lay, perm)
     return t, f"make_tiled_mma({a.name}, {'x'.join(map(str, lay))}{', ' + args.permute if args.permute else ''})"
@@ -111,6 +113,7 @@ def _cmd_owners(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add the ``owners`` subcommand to an argparse subparsers object."""
+    sub = subparsers(sub, "owners.register")
     p = sub.add_parser(
         "owners", help="which thread and register hold A/B/C(m, n) of an MMA; what thread t holds",
         description="Answer the two fragment questions of an MMA atom or a tiled MMA: which threads and registers "
