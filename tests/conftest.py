@@ -149,6 +149,8 @@ def _shared_fixture_group(item) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
