@@ -103,12 +103,15 @@ def render_api() -> str:
                 kind, sig = "type", ""
             elif callable(obj):
                 kind, sig = "function", _signature(obj)
+            elif inspect.ismodule(obj):
+                kind, sig = "module", ""  # its repr names the file, which depends on where the clone is
             else:
                 kind, sig = "constant", ""
             if kind == "type":
                 what = "type alias: " + " | ".join(f"`{_type_name(a)}`" for a in typing.get_args(obj))
             else:
-                what = _first_line(obj) if kind != "constant" else f"`{obj!r}`"[:100]
+                what = (f"`{obj.__name__}`" if kind == "module" else
+                        _first_line(obj) if kind != "constant" else f"`{obj!r}`"[:100])
             if kind != "constant" and inspect.getmodule(obj) is not None and name == "pycute_layouts":
                 what += f" (from `{inspect.getmodule(obj).__name__}`)"
             sig = sig.replace("|", "\\|")
