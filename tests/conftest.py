@@ -82,3 +82,78 @@ def pytest_runtest_makereport(item, call):
                             f"because: {reason}. Fetch it (.ci/fetch-oracles) or install it; on a user's machine "
                             "this stays a skip.")
             return
+
+
+# ------------------------------------------------------------------------------------------------
+# pytest-xdist by default (the README's `python -m pytest -q` on >= 2 CPUs): when pytest-xdist is
+# installed (the `test` extra installs it), no -n/--dist/--tx was given, this is not a worker, and the
+# process may use >= 2 CPUs, run one worker per CPU with --dist loadgroup. Opt out with `-n 0`,
+# `-p no:xdist` or PYCUTE_LAYOUTS_XDIST=0; PYTEST_XDIST_AUTO_NUM_WORKERS sets the worker count.
+# Tests that share an expensive fixture broader than a function (the session's proof report, a
+# module's CuTe C++ oracle batch) are put in one xdist group, so that fixture is built once.
+# ------------------------------------------------------------------------------------------------
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return None
+    opt = config.option
+    if getattr(opt, "numprocesses", None) is not None or getattr(opt, "dist", "no") != "no" or getattr(opt, "tx", None):
+        return None
+    if os.environ.get("PYCUTE_LAYOUTS_XDIST", "").strip().lower() in ("0", "no", "off", "false"):
+        return None
+    if opt.collectonly or getattr(opt, "usepdb", False) or getattr(opt, "looponfail", False):
+        return None
+    workers = _usable_cpus()
+    env = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip()
+    if env.isdigit():
+        workers = int(env)
+    if workers >= 2:
+        opt.numprocesses = workers
+        opt.dist = "loadgroup"
+    return None
+
+
+_TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _shared_fixture_group(item) -> str | None:
+    """The xdist group of a test that uses a fixture of this test tree broader than a function."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    module_group = None
+    for name in item.fixturenames:
+        defs = info.name2fixturedefs.get(name)
+        if not defs:
+            continue
+        fd = defs[-1]
+        func = getattr(fd, "func", None)
+        code = getattr(func, "__code__", None)
+        if code is None or not os.path.abspath(code.co_filename).startswith(_TESTS_DIR):
+            continue  # pytest's and plugins' own fixtures (tmp_path_factory, ...)
+        if fd.scope in ("session", "package"):
+            return f"fixture-{name}"
+        if fd.scope in ("module", "class") and module_group is None:
+            module_group = "module-" + item.nodeid.split("::", 1)[0]
+    return module_group
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = _shared_fixture_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -34,7 +34,11 @@ Environment variables
     ``PYCUTE_ORACLE_DIR``          unpacked wheel directory(ies), searched first (``os.pathsep``-separated)
     ``CUTE_ORACLE_CXX``            C++ compiler (default: ``g++`` on ``PATH``)
     ``CUTE_ORACLE_CUDA_INCLUDE``   CUDA/CCCL include dirs (``os.pathsep``-separated) instead of the search
-    ``CUTE_ORACLE_CACHE``          result-cache directory (default ``<repo>/.oracle/cache``)
+    ``CUTE_ORACLE_CACHE``          result-cache directory (default: outside the clone, in the user's cache,
+                                   ``$XDG_CACHE_HOME/pycute_layouts/oracle`` or ``~/.cache/pycute_layouts/oracle``,
+                                   so a second clone, a CI run and a developer's second run on the same machine
+                                   are warm; set it to ``<repo>/.oracle/cache`` to keep the cache in the clone)
+    ``CUTE_ORACLE_JOBS``           parallel compiles per batch (default: the CPUs this process may use)
     ``CUTE_ORACLE_DISABLE``        set to ``1`` to pretend the C++ oracle is absent
 """
 
@@ -561,7 +565,7 @@ class CuteBatch:
         :param extra_flags: extra compiler flags (e.g. ``-DNDEBUG``).
         :param isolate: isolate failing expressions (default) instead of raising on any error.
         :param chunk_size: maximum number of expressions per translation unit.
-        :param jobs: parallel compiles (default: ``min(2, cpu_count)``).
+        :param jobs: parallel compiles (default: ``$CUTE_ORACLE_JOBS``, else the CPUs available).
         :param use_cache: read and write the on-disk result cache.
         :param cache_dir: cache directory (default :func:`oracle_cache_dir`).
         :param compile_timeout: seconds allowed per compiler invocation.
@@ -574,7 +578,7 @@ class CuteBatch:
         self.extra_flags = list(extra_flags)
         self.isolate = isolate
         self.chunk_size = chunk_size
-        self.jobs = jobs if jobs is not None else max(1, min(2, os.cpu_count() or 1))
+        self.jobs = jobs if jobs is not None else _default_jobs()
         self.use_cache = use_cache
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.compile_timeout = compile_timeout
@@ -645,7 +649,12 @@ class CuteBatch:
         outcomes: dict[int, _Outcome] = {}
         if chunks:
             with ThreadPoolExecutor(max_workers=max(1, min(self.jobs, len(chunks)))) as pool:
-                records = list(pool.map(self._chunk, chunks))
+                # first the chunks nobody else is compiling (another xdist worker may hold a lock),
+                # then, waiting for those locks, the rest (usually answered by the cache by then)
+                first = list(pool.map(lambda c: self._chunk(c, blocking=False), chunks))
+                later = [c for c, r in zip(chunks, first) if r is None]
+                done = iter(pool.map(self._chunk, later))
+                records = [r if r is not None else next(done) for r in first]
             for rec, cached in records:
                 outcomes.update(rec.outcomes)
                 if cached:
@@ -676,26 +685,39 @@ class CuteBatch:
 
     # ---- internals --------------------------------------------------------------------------
 
-    def _chunk(self, items: list[_Item]) -> tuple[_ChunkRecord, bool]:
-        """Process one chunk, through the cache; return ``(record, was_cached)``."""
+    def _chunk(self, items: list[_Item], blocking: bool = True) -> tuple[_ChunkRecord, bool] | None:
+        """Process one chunk, through the cache; return ``(record, was_cached)``.
+
+        With ``blocking=False``, return ``None`` when another process is compiling this chunk now.
+        """
         source = self._render(items)[0]
         key = self._cache_key(source, items)
         cache_file = (self.cache_dir or oracle_cache_dir()) / f"{key}.json" if self.use_cache else None
-        if cache_file is not None:
-            rec = _load_record(cache_file, items)
+        if cache_file is None:
+            rec = _ChunkRecord()
+            rec.outcomes = self._process(items, rec)
+            return rec, False
+        rec = _load_record(cache_file, items)
+        if rec is not None:
+            return rec, True
+        lock = _ChunkLock(cache_file)
+        if not lock.acquire(blocking=blocking):
+            return None
+        try:
+            rec = _load_record(cache_file, items)  # another process may have just written it
             if rec is not None:
                 return rec, True
-        rec = _ChunkRecord()
-        try:
-            rec.outcomes = self._process(items, rec)
-        except (HarnessError, CompileError) as exc:
-            # A broken preamble (HarnessError) or any error with isolate=False: cache the verdict too.
-            if cache_file is not None:
+            rec = _ChunkRecord()
+            try:
+                rec.outcomes = self._process(items, rec)
+            except (HarnessError, CompileError) as exc:
+                # A broken preamble (HarnessError) or any error with isolate=False: cache the verdict too.
                 _store_failure(cache_file, exc)
-            raise
-        if cache_file is not None:
+                raise
             _store_record(cache_file, items, rec)
-        return rec, False
+            return rec, False
+        finally:
+            lock.release()
 
     def _cache_key(self, source: str, items: list[_Item]) -> str:
         """Hash of everything that determines a chunk's results."""
@@ -991,12 +1013,23 @@ def _trim(text: str, limit: int = 6000) -> str:
 
 
 def oracle_cache_dir() -> Path:
-    """Result-cache directory: ``$CUTE_ORACLE_CACHE``, else ``<repo>/.oracle/cache`` (git-ignored), else tmp.
+    """Result-cache directory: ``$CUTE_ORACLE_CACHE``, else the user's cache outside the clone
+    (``$XDG_CACHE_HOME/pycute_layouts/oracle``, default ``~/.cache/pycute_layouts/oracle``), else
+    ``<repo>/.oracle/cache`` (git-ignored), else tmp.
 
+    Entries are keyed by the harness version, the compiler and its version, the flags, the include
+    paths, the CuTe header version and the generated source, so one directory serves every clone and
+    every branch; entries are written atomically (several pytest-xdist workers may share it).
     The first candidate that can be created and written wins.
     """
     env = os.environ.get("CUTE_ORACLE_CACHE")
-    candidates = [Path(env)] if env else []
+    candidates = [Path(env).expanduser()] if env else []
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    try:
+        user_cache = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+        candidates.append(user_cache / "pycute_layouts" / "oracle")
+    except RuntimeError:  # no home directory
+        pass
     candidates += [REPO_ROOT / ".oracle" / "cache", Path(tempfile.gettempdir()) / "pycute_oracle_cache"]
     for cand in candidates:
         try:
@@ -1006,6 +1039,57 @@ def oracle_cache_dir() -> Path:
         if os.access(cand, os.W_OK):
             return cand
     raise HarnessError("no writable cache directory for the CuTe oracle")
+
+
+def _default_jobs() -> int:
+    """Parallel compiles per batch: ``$CUTE_ORACLE_JOBS``, else the CPUs this process may run on."""
+    env = os.environ.get("CUTE_ORACLE_JOBS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class _ChunkLock:
+    """An exclusive advisory lock on ``<cache entry>.lock`` (POSIX ``flock``; a no-op elsewhere).
+
+    Two pytest-xdist workers (or two test runs) that need the same chunk compile it once: the second
+    waits for the first and then reads the cache.  ``acquire(blocking=False)`` lets a batch compile
+    the chunks nobody else is compiling first.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.with_suffix(".lock")
+        self._fd: int | None = None
+
+    def acquire(self, blocking: bool = True) -> bool:
+        try:
+            import fcntl
+        except ImportError:
+            return True
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return True  # cannot lock: compile anyway (the write is atomic)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except OSError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            try:
+                import fcntl
+
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self._fd)
+                self._fd = None
 
 
 def _header_version(headers: Path) -> object:

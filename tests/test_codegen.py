@@ -497,7 +497,7 @@ def _compile(tmp_path: Path, headers: dict[str, str], prelude: str, flags: list[
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path,
                        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin:/usr/local/bin"})
     if cache:
-        hit.write_text(json.dumps([r.returncode, r.stderr[-20000:]]))
+        oracles._atomic_write(hit, json.dumps([r.returncode, r.stderr[-20000:]]))  # xdist workers share the dir
     return r
 
 

@@ -15,9 +15,9 @@ import copy
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_runner
 import numpy as np
 import pytest
 
@@ -33,8 +33,8 @@ EXE = shutil.which("pycute-layouts")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    """``pycute-layouts ARGS`` answered in this process (tests/cli_runner.py; test_cli.py keeps the subprocess tests)."""
+    return cli_runner.run(*args)
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import cli_runner
 import pytest
 
 from pycute_layouts import codegen, hwcheck, parse
@@ -34,8 +34,8 @@ EXE = shutil.which("pycute-layouts")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    cmd = [EXE, *args] if EXE else [sys.executable, "-m", "pycute_layouts", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    """``pycute-layouts ARGS`` answered in this process (tests/cli_runner.py; test_cli.py keeps the subprocess tests)."""
+    return cli_runner.run(*args)
 
 
 @pytest.fixture(scope="module")

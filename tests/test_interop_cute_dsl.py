@@ -296,7 +296,9 @@ def run_dsl_file(src: str, timeout_s: int = 240, arch: str = "sm_90a") -> dict:
         raise AssertionError(f"the DSL run failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
     res = json.loads(marker[0][len("@@RESULTS@@"):])
     res["__ptx__"] = "\n".join(p.read_text() for p in sorted(root.glob("*.ptx")))
-    cached.write_text(json.dumps(res))
+    tmp = cached.with_name(f".results.{os.getpid()}.json")  # atomic: xdist workers and runs share the dir
+    tmp.write_text(json.dumps(res))
+    os.replace(tmp, cached)
     return res
 
 

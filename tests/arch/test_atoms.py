@@ -184,6 +184,7 @@ ATOM_CHOICES = ["SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM
                 "SM90_64x24x8_F32TF32TF32_RS_TN"]
 
 
+@pytest.mark.slow  # 200 tiled MMAs checked point by point: .ci/run runs it (python -m pytest -q -m slow)
 @given(st.sampled_from(ATOM_CHOICES), st.integers(1, 2), st.integers(1, 2), st.integers(1, 2), st.integers(1, 2),
        st.booleans())
 def test_tiled_partitions_disjoint_covering_and_as_defined(name, am, an, rm, rn, row_major):

@@ -161,6 +161,7 @@ def reference_lane(mode: str, i: int, index: int, mask: int, clamp: int) -> tupl
     return (j, True) if ok else (i, False)
 
 
+@pytest.mark.slow  # exhaustive sweep: .ci/run runs it (python -m pytest -q -m slow)
 def test_exhaustive_against_transcribed_rule():
     n = 0
     for mode in MODES:
