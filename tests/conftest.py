@@ -55,7 +55,7 @@ def proof_report():
 
 #: What each requirement's missing piece says in a skip reason (case-insensitive regular expressions).
 CI_REQUIREMENTS = {
-    "oracle": r"oracle|pycute\b|cute c\+\+|cutlass(?!-dsl)|g\+\+|compiler",
+    "oracle": r"oracle|pycute\b(?!-layouts)|cute c\+\+|cutlass(?!-dsl)|g\+\+|compiler",
     "matplotlib": r"matplotlib",
     "interop": r"triton|nvidia-cutlass-dsl|cute dsl|\[interop\]",
 }

@@ -8,6 +8,7 @@ must give Triton's own linear layout. Skipped with a reason when Triton is not i
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -478,6 +479,8 @@ def test_triton_abort_becomes_layout_error(gl_env):
 def test_zz_count():
     """The number of layouts checked against Triton in this run (printed with -s)."""
     print(f"\ninterop: {COUNT['cases']} layouts checked against Triton")
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker counts its own share of the file's cases
+        return
     assert COUNT["cases"] >= 80 or COUNT["cases"] == 0
 
 

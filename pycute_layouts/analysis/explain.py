@@ -229,7 +229,7 @@ def _shape_tree(inner: Layout, bits: int | None) -> tuple[str, ...]:
     out = []
 
     def bytes_of(d: Any) -> str:
-        if bits is None or (d * bits) % 8:
+        if bits is None or type(d) is not int or (d * bits) % 8:
             return ""
         return f" ({d * bits // 8} B)"
 

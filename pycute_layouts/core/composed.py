@@ -772,9 +772,9 @@ class UnboundWidthSmemLayout:
 
     def __init__(self, swizzle: Any, layout: Any):
         if not isinstance(swizzle, (Swizzle, XorSwizzle)):
-            raise LayoutTypeError(f"UnboundWidthSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {swizzle!r}")
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: swizzle must be a Swizzle or XorSwizzle, got {fmt(swizzle)}")
         if not isinstance(layout, Layout):
-            raise LayoutTypeError(f"UnboundWidthSmemLayout: layout must be a Layout, got {layout!r}")
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: layout must be a Layout, got {fmt(layout)}")
         object.__setattr__(self, "swizzle", swizzle)
         object.__setattr__(self, "layout", layout)
 
@@ -824,7 +824,7 @@ class UnboundWidthSmemLayout:
     def __getitem__(self, i: int) -> UnboundWidthSmemLayout:
         """Mode ``i`` of the element layout, the same pointer (its width still 128/T bits)."""
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-            raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {i!r}"[:200])
+            raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {fmt(i)}"[:200])
         return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
 
     def __len__(self) -> int:
@@ -862,7 +862,7 @@ class UnboundWidthSmemLayout:
         v = t[-1]
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0 or 128 % int(v):
             raise UnitError(f"UnboundWidthSmemLayout.subs: T = 128 / element_bits must be a positive int dividing 128, "
-                            f"got T={v!r}")
+                            f"got T={fmt(v)}")
         return SwizzledSmemLayout(self.swizzle, inner, 128 // int(v), "bytes")
 
     def ptx_text(self) -> str:

@@ -188,7 +188,7 @@ class _Parser:
         if bits is None and "T" in self.symbols:  # smem_ptr[(128/T)b] (PTX's T) with T bound: a width
             t = self.symbols["T"]
             if isinstance(t, bool) or not isinstance(t, int) or t <= 0 or 128 % t:
-                raise NotationError(f"parse: smem_ptr[(128/T)b] needs T to divide 128, got T={t!r}", self.text,
+                raise NotationError(f"parse: smem_ptr[(128/T)b] needs T to divide 128, got T={fmt(t)}", self.text,
                                     m.start("bits"))
             bits = 128 // t
         if bits is not None and bits not in SMEM_PTR_BITS:

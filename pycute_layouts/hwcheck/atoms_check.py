@@ -63,7 +63,7 @@ from ..core.composed import SwizzledSmemLayout
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import HwCheckError
-from ..limits import make_output_dir
+from ..limits import check_count, check_type, fmt, make_output_dir
 
 __all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "MORE_MMA_SYNC_CASES", "DOT_CASES", "CP_ASYNC_ATOM_CASES", "COPY_CASES",
            "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES", "REGS_WORDS", "Case", "cases", "emit", "check_case",
@@ -523,6 +523,10 @@ def exact(value: int, kind: str) -> bool:
     >>> exact(112, "e4m3"), exact(9, "e5m2"), exact(8, "s4"), exact(255, "bf16")
     (True, False, False, True)
     """
+    check_count("exact", "value", value, 0, None, HwCheckError)
+    if not isinstance(kind, str) or kind not in _INT_MAX and kind not in _SIG_BITS:
+        raise HwCheckError(f"exact: kind must be one of {', '.join(sorted({*_INT_MAX, *_SIG_BITS}))}, got "
+                           f"{fmt(kind)}")
     if kind in _INT_MAX:
         return 0 <= value <= _INT_MAX[kind]
     if value == 0:
@@ -557,6 +561,7 @@ def sync_operands(atom: Any) -> tuple[list[list[int]], list[list[int]]]:
     >>> A[5][:6], B[7][:6], sum(x * y for x, y in zip(A[5], B[7]))
     ([1, 1, 4, 4, 0, 0], [1, 4, 7, 7, 0, 0], 61)
     """
+    check_type("sync_operands", "atom", atom, atoms.MmaAtom, HwCheckError)
     m_, n_, k_ = atom.shape_mnk
     _, ta, tb = types_of(atom)
     if ta == "u1":
@@ -587,6 +592,8 @@ def lane_atom_thread(atom: Any, lane: int) -> int:
     >>> [lane_atom_thread(atoms.mma_atom("SM70_8x8x4_F32F16F16F32_TN"), l) for l in (0, 5, 16, 23)]
     [0, 1, 4, 7]
     """
+    check_type("lane_atom_thread", "atom", atom, atoms.MmaAtom, HwCheckError)
+    check_count("lane_atom_thread", "lane", lane, 0, 31, HwCheckError)
     if atom.num_threads == 32:
         return lane
     i = lane % 4 + 4 * (lane // 16)

@@ -632,9 +632,9 @@ def swizzled_shared_layout(vec: int, per_phase: int, max_phase: int, order: Any,
     who = "swizzled_shared_layout"
     for name, v in (("vec", vec), ("per_phase", per_phase), ("max_phase", max_phase)):
         if not _is_int(v) or v < 1 or v & (v - 1) or v > 1 << 20:
-            raise LayoutValueError(f"{who}: {name} is a power of two, got {v!r}"[:300])
+            raise LayoutValueError(f"{who}: {name} is a power of two, got {fmt(v)}"[:300])
     if not isinstance(order, (list, tuple)) or [int(o) if _is_int(o) else o for o in order] not in ([1, 0], [0, 1]):
-        raise LayoutValueError(f"{who}: order is (1, 0) or (0, 1) for a rank-2 layout, got {order!r}"[:300])
+        raise LayoutValueError(f"{who}: order is (1, 0) or (0, 1) for a rank-2 layout, got {fmt(order)}"[:300])
     shp = _check_shape(shape, who, (2,))
     return _shared(_swizzled_offset_bases(int(vec), int(per_phase), int(max_phase), tuple(int(o) for o in order), shp),
                    list(shp), None, who)
@@ -688,18 +688,18 @@ def padded_shared_layout(interval_padding_pairs: Any, offset_bases: Any, shape: 
     if isinstance(interval_padding_pairs, (str, bytes)) or not isinstance(interval_padding_pairs, Sequence) \
             or not interval_padding_pairs or len(interval_padding_pairs) > 32:
         raise LayoutValueError(f"{who}: interval_padding_pairs is a non-empty list of [interval, padding], got "
-                               f"{interval_padding_pairs!r}"[:300])
+                               f"{fmt(interval_padding_pairs)}"[:300])
     pairs = []
     for pr in interval_padding_pairs:
         if isinstance(pr, (str, bytes)) or not isinstance(pr, Sequence) or len(pr) != 2 \
                 or not all(_is_int(x) and 0 < x <= 1 << 30 and not x & (x - 1) for x in pr):
-            raise LayoutValueError(f"{who}: each pair is [interval, padding], both powers of two, got {pr!r}"[:300])
+            raise LayoutValueError(f"{who}: each pair is [interval, padding], both powers of two, got {fmt(pr)}"[:300])
         pairs.append((int(pr[0]), int(pr[1])))
     if len({i for i, _ in pairs}) != len(pairs):
         raise LayoutValueError(f"{who}: intervals must be distinct, got {[list(p) for p in pairs]}")
     base = _shared(offset_bases, shape, None, who)
     if not isinstance(base, Layout):
-        raise LayoutValueError(f"{who}: offset_bases {offset_bases!r} swizzle (XOR) the offsets; a padded layout is a "
+        raise LayoutValueError(f"{who}: offset_bases {fmt(offset_bases)} swizzle (XOR) the offsets; a padded layout is a "
                                "CuTe Layout here only when the offset map is a plain strided layout"[:400])
     n = int(base.size())
     # the padding as a layout on offsets: split o at every interval below n, each piece with its padded stride
@@ -863,7 +863,7 @@ def _worker_call(layout: Any, shape: list[int], who: str, timeout_s: float = 120
     (status, ans), = _worker_batch([(layout, shape)], who, timeout_s)
     if status == "ok":
         return ans
-    raise LayoutValueError(f"{who}: Triton refused {layout!r} at shape {shape}: {ans}"[:500])
+    raise LayoutValueError(f"{who}: Triton refused {fmt(layout)} at shape {shape}: {ans}"[:500])
 
 
 def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float = 120.0) -> list[tuple[str, Any]]:
@@ -1016,14 +1016,14 @@ def _padded_request(layout: Any, shape: Any, who: str) -> Layout | None:
         try:
             fields = {k: ast.literal_eval(v) for k, v in nodes.items()}
         except (ValueError, TypeError, SyntaxError, RecursionError):
-            raise LayoutValueError(f"{who}: a PaddedSharedLayout's fields are literals, got {layout[:200]!r}") from None
+            raise LayoutValueError(f"{who}: a PaddedSharedLayout's fields are literals, got {fmt(layout[:200])}") from None
     elif type(layout).__name__ == "PaddedSharedLayout":
         fields = {k: getattr(layout, k, None) for k in ("interval_padding_pairs", "offset_bases", "cga_layout", "shape")}
     else:
         return None
     shp = _check_shape(shape, who)
     if fields.get("cga_layout"):
-        raise LayoutValueError(f"{who}: cga_layout {fields['cga_layout']!r} spreads the layout over several CTAs; only "
+        raise LayoutValueError(f"{who}: cga_layout {fmt(fields['cga_layout'])} spreads the layout over several CTAs; only "
                                "one CTA's layout has a CuTe equivalent here"[:300])
     own = fields.get("shape")
     if own is not None and [int(x) for x in own] != list(shp):
@@ -1051,7 +1051,7 @@ def from_gluon_many(items: Any, *, warp_size: int = 32) -> list:
     reqs = []
     for it in items:
         if isinstance(it, (str, bytes)) or not isinstance(it, Sequence) or len(it) not in (2, 3):
-            raise LayoutTypeError(f"{who}: each item is (layout, shape) or (layout, shape, element_bits), got {it!r}"[:300])
+            raise LayoutTypeError(f"{who}: each item is (layout, shape) or (layout, shape, element_bits), got {fmt(it)}"[:300])
         padded = _padded_request(it[0], it[1], "from_gluon")
         reqs.append(("padded", padded, None) if padded is not None else
                     _gluon_request(it[0], it[1], it[2] if len(it) == 3 else None, warp_size, "from_gluon"))
@@ -1064,7 +1064,7 @@ def from_gluon_many(items: Any, *, warp_size: int = 32) -> list:
             out.append(ans)
             continue
         if status != "ok":
-            raise LayoutValueError(f"{who}: Triton refused {lay!r} at shape {list(shp)}: {ans}"[:500])
+            raise LayoutValueError(f"{who}: Triton refused {fmt(lay)} at shape {list(shp)}: {ans}"[:500])
         out.append(_gluon_answer(ans, shp, bits, warp_size))
     return out
 

@@ -45,18 +45,12 @@ class Geom:
 
 def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_font: float, min_font: float,
               tick_font: float, min_cell: float) -> Geom:
-
-
     check_type("geometry", "pic", pic, Picture)
-
-
     for _n, _v in (("max_w", max_w), ("max_h", max_h), ("want_h", want_h), ("base_font", base_font), ("min_font", min_font),
-
-
                    ("tick_font", tick_font), ("min_cell", min_cell)):
-
-
         check_type("geometry", _n, _v, (int, float))
+    if pic.nrows < 1 or pic.ncols < 1:
+        raise LayoutValueError(f"geometry: a picture of {pic.nrows} x {pic.ncols} cells (a zero extent) has no cell to draw")
     maxc = max((len(s) for row in pic.labels for s in row), default=1) if pic.labels else 1
     want_w = max(want_h * 1.1, maxc * base_font * CHAR_W + 0.3 * base_font + 2)
     cell_w = max(min_cell, want_w * min(1.0, max_w / (pic.ncols * want_w)))
