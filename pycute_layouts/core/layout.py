@@ -35,7 +35,7 @@ from ..errors import (
     LayoutValueError,
     SymbolicUndecidable,
 )
-from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget, fmt
+from ..limits import MAX_EVAL_POINTS, MAX_INT_DIGITS, MAX_NESTING_DEPTH, check_budget, check_count, fmt
 from . import inttuple as it
 from .basis import E, ScaledBasis, basis_components, coprofile, scaled_basis, to_coord
 from .display import rich_repr
@@ -479,6 +479,8 @@ class Layout:
                         r += c % s * fd[i]
                         c //= s
                     return r + c * fd[n]
+            if c.bit_length() > 200:  # a symbolic layout would carry it into sympy's printer
+                check_count("Layout", "the index", c, None, None, CoordinateError)
             return self._index(c)
         coord = coord if c is _NOARG else (c,) + coord
         if check is not False and check is not True and not isinstance(check, np.bool_):
@@ -492,6 +494,8 @@ class Layout:
         c = coord[0] if len(coord) == 1 else tuple(coord)
         if isinstance(c, list):
             c = tuple(c)
+        if type(c) is int and c.bit_length() > 200:  # a symbolic layout would carry it into sympy's printer
+            check_count("Layout", "the index", c, None, None, CoordinateError)
         if isinstance(c, tuple) and not it.all_int(c):
             try:
                 it.check_nesting(c, "Layout", "the coordinate")
