@@ -885,7 +885,8 @@ def _worker_batch(items: list[tuple[Any, list[int]]], who: str, timeout_s: float
     except Exception as e:  # noqa: BLE001 - an unpicklable object is bad input
         raise LayoutTypeError(f"{who}: cannot hand {type(items[0][0]).__name__} to Triton: {e}") from None
     try:
-        assert proc.stdin is not None and proc.stdout is not None
+        if proc.stdin is None or proc.stdout is None:  # Popen with PIPE always gives both
+            raise LayoutValueError(f"{who}: the Triton worker process has no pipes")
         proc.stdin.write(struct.pack(">I", len(data)) + data)
         proc.stdin.flush()
         ready, _, _ = select.select([proc.stdout], [], [], timeout_s)
