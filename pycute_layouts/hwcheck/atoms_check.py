@@ -31,6 +31,8 @@ Every kernel is generated from the library's values (nothing below is a typed ta
   m16n8k{4,8,16}): as the SM80 cases, with operands from :func:`sync_operands` (base-4 digits where ``(m, 1)`` and
   ``(1, M n)`` are not exact in the type, unary bit strings for 1-bit atoms), so ``D(m, n) = m + M n`` in every type.
 * **dp4a** (``SM61_DP4A``): lane t's B is one-hot at element ``t % 4``, A's element k holds ``k + 1``; D must be ``t % 4 + 1``.
+* **complex f64 atoms and dp2a as themselves** (``SM80_8x8x4_{C64C64C64C64,GC64C64C64GC64}_TN``,
+  ``SM90_16x8x{4,8,16}_C64C64C64C64_TN``; ``SM61_DP2A`` with ``.lo`` and ``.hi``): see :mod:`.atoms_complex`.
 * **cp.async atoms** (``SM80_CP_ASYNC_*``): lane t copies value t; bit ``DstLayout(0, b)`` of the destination must hold
   bit ``SrcLayout(0, b)`` of the source (every bit compared; _ZFILL lanes with src-size 0 must read zeros).
 * **sparse wgmma** (``SM90::GMMA::SPARSE::GMMA_64xNx32_F32BF16BF16_SS``, sparsity selector 0 and 1): A is 2:4 sparse
@@ -103,7 +105,7 @@ MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN",
 #: PTX shape and type, every distinct fragment layout): SM70 m8n8k4 (all four majors, f16 and f32 accumulators: 8
 #: distinct fragment sets, every quad-pair), SM75, SM80 f64 / 4-bit / 1-bit (XOR and AND popc), SM89 fp8 (e4m3, e5m2,
 #: mixed, f32 and f16 accumulators), SM90 f64 m16n8k{4,8,16}. (CuTe's C64/GC64/SM90 C64 atoms issue these f64
-#: instructions several times with the same fragments: their layouts are the f64 ones, checked here.)
+#: instructions several times with the same fragments; they run as themselves in :mod:`.atoms_complex`.)
 MORE_MMA_SYNC_CASES = (
     "SM70_8x8x4_F16F16F16F16_TN", "SM70_8x8x4_F16F16F16F16_NT", "SM70_8x8x4_F16F16F16F16_NN",
     "SM70_8x8x4_F16F16F16F16_TT", "SM70_8x8x4_F32F16F16F32_TN", "SM70_8x8x4_F32F16F16F32_NT",
@@ -118,8 +120,8 @@ MORE_MMA_SYNC_CASES = (
     "SM89_16x8x32_F16E4M3E4M3F16_TN", "SM89_16x8x32_F16E5M2E5M2F16_TN",
     "SM90_16x8x4_F64F64F64F64_TN", "SM90_16x8x8_F64F64F64F64_TN", "SM90_16x8x16_F64F64F64F64_TN",
 )
-#: One-thread dot-product atoms (dp4a). SM61_DP2A is left out: CuTe's ``dp2a.s32.s32`` has no ``.lo``/``.hi`` and
-#: ptxas refuses it ("'.hi/.lo' modifier required for instruction 'dp2a'"), so its traits name no runnable instruction.
+#: One-thread dot-product atoms (dp4a). SM61_DP2A is not here: CuTe's ``dp2a.s32.s32`` has no ``.lo``/``.hi`` and
+#: ptxas refuses it ("'.hi/.lo' modifier required for instruction 'dp2a'"); :mod:`.atoms_complex` runs both modes.
 DOT_CASES = ("SM61_DP4A",)
 #: SM80 cp.async copy atoms: each lane copies one value of the atom's width; bit b of the source value must land at
 #: bit b of the destination value (SrcLayout = DstLayout = (1,bits):(0,1)); _ZFILL atoms with src-size 0 on odd lanes.
@@ -163,11 +165,12 @@ def cases() -> list[Case]:
 
     Pre:  none.
     Post: unique names; kinds ``wgmma``, ``wgmma_tiled``, ``mma_sync``, ``dot``, ``ldsm``, ``stsm``, ``ldsm_tile``,
-    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``.
+    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``,
+    ``mma_complex`` (CuTe's complex f64 atoms as themselves), ``dot2`` (dp2a .lo / .hi for SM61_DP2A).
 
     >>> cs = cases()
     >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:4]
-    (112, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'ldsm'])
+    (119, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'dot2'])
     """
     return [Case(name, kind, _ATOM_OF[kind](a) if a else None) for name, kind, a in case_rows()]
 

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import struct
 from typing import Any
 
@@ -30,14 +31,30 @@ from ..arch import atoms
 from ..errors import HwCheckError
 from ..limits import check_count, check_type, fmt
 
-__all__ = ["COMPLEX_CASES", "DP2A_MODES", "complex_operands", "complex_reference", "complex_regs", "complex_kernel",
-           "check_complex", "complex_out_words", "dp2a_regs", "dp2a_kernel", "dp2a_ptx", "dp2a_traits", "check_dp2a", "is_gauss"]
+__all__ = ["COMPLEX_CASES", "DP2A_MODES", "REGS_RUN_SHA", "complex_operands", "complex_reference", "complex_regs",
+           "complex_kernel", "check_complex", "complex_out_words", "dp2a_regs", "dp2a_kernel", "dp2a_ptx", "dp2a_traits",
+           "check_dp2a", "is_gauss"]
 
 #: every complex MMA atom CuTe has (C64 planar, GC64 Gauss, SM90 C64); CuTe 4.2 defines no complex-float MMA atom.
 COMPLEX_CASES = ("SM80_8x8x4_C64C64C64C64_TN", "SM80_8x8x4_GC64C64C64GC64_TN", "SM90_16x8x4_C64C64C64C64_TN",
                  "SM90_16x8x8_C64C64C64C64_TN", "SM90_16x8x16_C64C64C64C64_TN")
 #: the dp2a modes run for SM61_DP2A (CuTe's string has neither)
 DP2A_MODES = ("lo", "hi")
+#: sha256 (first 16 hex digits) of ``str(complex_regs(atom))`` (``str(dp2a_regs(atom))`` for SM61_DP2A) as the H100 run
+#: of 2026-11-26 used them. The kernels take the operand registers that the library's layout_a / layout_b / layout_c
+#: placed at emit time, so a later change of those layouts shows here: the GPU's answer no longer speaks for them.
+REGS_RUN_SHA = {"SM80_8x8x4_C64C64C64C64_TN": "0bf88a215999463a", "SM80_8x8x4_GC64C64C64GC64_TN": "b4b5f7d0a0f45296",
+                "SM90_16x8x4_C64C64C64C64_TN": "95aceb96df174975", "SM90_16x8x8_C64C64C64C64_TN": "69545ac2d9cfb752",
+                "SM90_16x8x16_C64C64C64C64_TN": "ef351a8037ee9777", "SM61_DP2A": "d3c7d704a428b6fe"}
+
+
+def _regs_changed(name: str, atom: Any, regs: list[int]) -> list[str]:
+    """[message] when the registers the current layouts place differ from those the GPU ran with, else []."""
+    sha = hashlib.sha256(str(regs).encode()).hexdigest()[:16]
+    if sha == REGS_RUN_SHA.get(atom.name):
+        return []
+    return [f"{name}: the operand registers that {atom.name}'s layouts place today ({sha}) differ from those the GPU ran "
+            f"with ({REGS_RUN_SHA.get(atom.name)}): the observation no longer confirms layout_a / layout_b / layout_c"]
 
 
 def is_gauss(atom: Any) -> bool:
@@ -296,7 +313,7 @@ def check_complex(name: str, atom: Any, out: list[int]) -> tuple[int, list[str]]
                            f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__}")
     ref = complex_reference(atom)
     m_ = atom.shape_mnk[0]
-    errs: list[str] = []
+    errs: list[str] = _regs_changed(name, atom, complex_regs(atom))
     n_cmp = 0
     for t in range(32):
         for v in range(nc):
@@ -418,7 +435,7 @@ def check_dp2a(name: str, atom: Any, mode: str, out: list[int]) -> tuple[int, li
         raise HwCheckError(f"check_dp2a: {name} needs 32 output words, got "
                            f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__}")
     regs = dp2a_regs(atom)
-    errs: list[str] = []
+    errs: list[str] = _regs_changed(name, atom, regs)
     for t in range(32):
         w = int(out[t]) & 0xFFFFFFFF
         got = w - (1 << 32) if w >> 31 else w
