@@ -149,6 +149,9 @@ def test_planted_arithmetic_faults_are_caught(run: dict) -> None:
     assert errs and "lane 0 value 0" in errs[0] and "Gauss" in errs[0]
     with pytest.raises(HwCheckError):
         atoms_check.check_case(c, out[:-1])
+    short = _case("mma.sync/SM90_16x8x16_F64F64F64F64_TN")
+    with pytest.raises(HwCheckError, match="shorter than the case writes"):    # every kind: no bare IndexError
+        atoms_check.check_case(short, [0] * 5)
 
 
 def test_dp2a_finding(run: dict) -> None:

@@ -1160,10 +1160,19 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
     ...         i = int(c.atom.layout_c(t, v)); ok[2 * t + v] = i % 8 + 8 * (i // 8)
     >>> check_case(c, ok)
     (64, [])
+    >>> check_case(c, ok[:10])
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.HwCheckError: check_case: mma.sync/SM80_8x8x16_S32S8S8S32_TN: its output of 10 words is shorter \
+than the case writes (a truncated result file?)
     """
     if not isinstance(c, Case) or not isinstance(out, (list, tuple)):
         raise HwCheckError(f"check_case: expected a Case and a list of words, got {type(c).__name__}, {type(out).__name__}")
-    return _CHECKERS[c.kind](c, out)
+    try:
+        return _CHECKERS[c.kind](c, out)
+    except IndexError:
+        raise HwCheckError(f"check_case: {c.name}: its output of {len(out)} words is shorter than the case writes "
+                           "(a truncated result file?)") from None
 
 
 def _check_d(name: str, rows: int, got_want) -> tuple[int, list[str]]:
