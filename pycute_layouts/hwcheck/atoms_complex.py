@@ -73,6 +73,24 @@ def _complex_atom(where: str, atom: Any) -> None:
         raise HwCheckError(f"{where}: atom must be one of CuTe's complex atoms {', '.join(COMPLEX_CASES)}, got {fmt(atom.name)}")
 
 
+def _mode(where: str, mode: Any) -> str:
+    if not isinstance(mode, str) or mode not in DP2A_MODES:
+        raise HwCheckError(f"{where}: mode must be one of {', '.join(DP2A_MODES)}, got {fmt(mode)}")
+    return mode
+
+
+def _out_words(where: str, name: Any, out: Any, n: int) -> list[int]:
+    """``out`` checked: a list or tuple of ``n`` ints (a result's raw 32-bit words); ``name`` a string."""
+    if not isinstance(name, str):
+        raise HwCheckError(f"{where}: the case name must be a string, got {fmt(name)}")
+    if not isinstance(out, (list, tuple)) or len(out) != n:
+        raise HwCheckError(f"{where}: {name} needs {n} output words, got "
+                           f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__}")
+    if not all(isinstance(w, int) and not isinstance(w, bool) for w in out):
+        raise HwCheckError(f"{where}: {name}'s output words must be ints")
+    return [w & 0xFFFFFFFF for w in out]
+
+
 def _small(salt: int, *key: int) -> int:
     """A deterministic integer in [-4, 4] from a key (a 32-bit multiplicative hash)."""
     h = 0x811C9DC5 ^ salt
@@ -226,6 +244,7 @@ def complex_kernel(i: int, name: str, atom: Any) -> str:
     """
     _complex_atom("complex_kernel", atom)
     check_count("complex_kernel", "i", i, 0, None, HwCheckError)
+    check_type("complex_kernel", "name", name, str, HwCheckError)
     na, nb, nc, parts = _counts(atom)
     per = 4 * (na + nb) + 2 * parts * nc
     ptx = _f64_ptx(atom)
@@ -308,9 +327,7 @@ def check_complex(name: str, atom: Any, out: list[int]) -> tuple[int, list[str]]
     """
     _complex_atom("check_complex", atom)
     _, _, nc, parts = _counts(atom)
-    if not isinstance(out, (list, tuple)) or len(out) != 32 * nc * 2 * parts:
-        raise HwCheckError(f"check_complex: {name} needs {32 * nc * 2 * parts} output words, got "
-                           f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__}")
+    out = _out_words("check_complex", name, out, 32 * nc * 2 * parts)
     ref = complex_reference(atom)
     m_ = atom.shape_mnk[0]
     errs: list[str] = _regs_changed(name, atom, complex_regs(atom))
@@ -336,8 +353,9 @@ def check_complex(name: str, atom: Any, out: list[int]) -> tuple[int, list[str]]
 
 def _dp2a_atom(where: str, atom: Any, mode: str) -> None:
     check_type(where, "atom", atom, atoms.MmaAtom, HwCheckError)
-    if atom.name != "SM61_DP2A" or mode not in DP2A_MODES:
-        raise HwCheckError(f"{where}: expected SM61_DP2A and a mode in {DP2A_MODES}, got {fmt(atom.name)}, {fmt(mode)}")
+    _mode(where, mode)
+    if atom.name != "SM61_DP2A":
+        raise HwCheckError(f"{where}: expected the atom SM61_DP2A, got {fmt(atom.name)}")
 
 
 def dp2a_regs(atom: Any) -> list[int]:
@@ -377,8 +395,7 @@ def dp2a_ptx(a_word: int, b_word: int, mode: str) -> int:
     """
     check_count("dp2a_ptx", "a_word", a_word, 0, 0xFFFFFFFF, HwCheckError)
     check_count("dp2a_ptx", "b_word", b_word, 0, 0xFFFFFFFF, HwCheckError)
-    if mode not in DP2A_MODES:
-        raise HwCheckError(f"dp2a_ptx: mode must be one of {DP2A_MODES}, got {fmt(mode)}")
+    _mode("dp2a_ptx", mode)
     s = 2 if mode == "hi" else 0
     return sum(_s16((a_word >> (16 * h)) & 0xFFFF) * _s8((b_word >> (8 * (s + h))) & 0xFF) for h in range(2))
 
@@ -398,8 +415,8 @@ def dp2a_traits(atom: Any, a_word: int, b_word: int) -> int:
 def dp2a_kernel(i: int, name: str, mode: str) -> str:
     """The CUDA kernel of a dp2a case: each lane one ``dp2a.{mode}.s32.s32`` (CuTe writes ``dp2a.s32.s32``)."""
     check_count("dp2a_kernel", "i", i, 0, None, HwCheckError)
-    if mode not in DP2A_MODES:
-        raise HwCheckError(f"dp2a_kernel: mode must be one of {DP2A_MODES}, got {fmt(mode)}")
+    check_type("dp2a_kernel", "name", name, str, HwCheckError)
+    _mode("dp2a_kernel", mode)
     return f"""
 // case {i}: {name}: each lane one dp2a.{mode}.s32.s32 (CuTe's SM61_DP2A writes dp2a.s32.s32, which ptxas refuses)
 __global__ void case{i}(const uint8_t*, int, int, const uint32_t* regs, uint32_t* out) {{
@@ -421,14 +438,11 @@ def check_dp2a(name: str, atom: Any, mode: str, out: list[int]) -> tuple[int, li
     "d: lane 0 holds D=1, dp2a.hi's rule gives 0 (CuTe's traits: 1)"
     """
     _dp2a_atom("check_dp2a", atom, mode)
-    if not isinstance(out, (list, tuple)) or len(out) != 32:
-        raise HwCheckError(f"check_dp2a: {name} needs 32 output words, got "
-                           f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__}")
+    out = _out_words("check_dp2a", name, out, 32)
     regs = dp2a_regs(atom)
     errs: list[str] = _regs_changed(name, atom, regs)
     for t in range(32):
-        w = int(out[t]) & 0xFFFFFFFF
-        got = w - (1 << 32) if w >> 31 else w
+        got = out[t] - (1 << 32) if out[t] >> 31 else out[t]
         want = dp2a_ptx(regs[2 * t], regs[2 * t + 1], mode)
         if got != want and len(errs) < 8:
             errs.append(f"{name}: lane {t} holds D={got}, dp2a.{mode}'s rule gives {want} "
