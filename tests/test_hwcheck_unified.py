@@ -209,7 +209,7 @@ def test_cli_exit_codes(tmp_path: Path, data: dict) -> None:
 
 def test_emit_writes_every_source(tmp_path: Path) -> None:
     counts = hwcheck.emit(tmp_path)
-    assert counts["atom"] == 112 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
+    assert counts["atom"] == 119 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
     for f in ("hwcheck_cases.cuh", "hwcheck_codegen.cuh", "hwcheck_data.bin", "plan.json", "atoms_cases.cuh",
               "atoms_plan.json", "banks_cases.cuh", "banks_plan.json", "gemm_configs.cuh", "gemm_plan.json"):
         assert (tmp_path / f).is_file(), f

@@ -4,7 +4,8 @@ The one harness for every hardware claim: ``emit(DIR)`` writes every generated s
 ``examples/hardware/run.sh DIR OUT`` builds and runs them into one result file, ``verify(OUT)``
 recomputes every prediction. Modules: ``cases`` (the plan of the TMA / im2col / validation / wgmma
 cases, harness addresses, hashing), ``predict`` (what the library predicts for a case), ``emit``
-(every source), ``atoms_check`` (thread-value layouts of atoms, tiled copies, cp.async),
+(every source), ``atoms_check`` (thread-value layouts of atoms, tiled copies, cp.async), ``atoms_complex`` (CuTe's
+complex f64 atoms and dp2a run as themselves),
 ``banks_check`` (bank conflicts), ``gemm`` (the GEMM built from codegen constants), ``verify``
 (a result file of any kind against the predictions, known differences).
 """

@@ -31,6 +31,8 @@ Every kernel is generated from the library's values (nothing below is a typed ta
   m16n8k{4,8,16}): as the SM80 cases, with operands from :func:`sync_operands` (base-4 digits where ``(m, 1)`` and
   ``(1, M n)`` are not exact in the type, unary bit strings for 1-bit atoms), so ``D(m, n) = m + M n`` in every type.
 * **dp4a** (``SM61_DP4A``): lane t's B is one-hot at element ``t % 4``, A's element k holds ``k + 1``; D must be ``t % 4 + 1``.
+* **complex f64 atoms and dp2a as themselves** (``SM80_8x8x4_{C64C64C64C64,GC64C64C64GC64}_TN``,
+  ``SM90_16x8x{4,8,16}_C64C64C64C64_TN``; ``SM61_DP2A`` with ``.lo`` and ``.hi``): see :mod:`.atoms_complex`.
 * **cp.async atoms** (``SM80_CP_ASYNC_*``): lane t copies value t; bit ``DstLayout(0, b)`` of the destination must hold
   bit ``SrcLayout(0, b)`` of the source (every bit compared; _ZFILL lanes with src-size 0 must read zeros).
 * **sparse wgmma** (``SM90::GMMA::SPARSE::GMMA_64xNx32_F32BF16BF16_SS``, sparsity selector 0 and 1): A is 2:4 sparse
@@ -64,6 +66,7 @@ from ..core.layout import Layout
 from ..core.swizzle import Swizzle
 from ..errors import HwCheckError
 from ..limits import check_count, check_type, fmt, make_output_dir
+from . import atoms_complex
 
 __all__ = ["WGMMA_CASES", "MMA_SYNC_CASES", "MORE_MMA_SYNC_CASES", "DOT_CASES", "CP_ASYNC_ATOM_CASES", "COPY_CASES",
            "TILED_COPY_ATOMS", "TILE_SWIZZLES", "CP_ASYNC_BYTES", "REGS_WORDS", "Case", "cases", "emit", "check_case",
@@ -102,7 +105,7 @@ MMA_SYNC_CASES = ("SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x16_F16F16F16F16_TN",
 #: PTX shape and type, every distinct fragment layout): SM70 m8n8k4 (all four majors, f16 and f32 accumulators: 8
 #: distinct fragment sets, every quad-pair), SM75, SM80 f64 / 4-bit / 1-bit (XOR and AND popc), SM89 fp8 (e4m3, e5m2,
 #: mixed, f32 and f16 accumulators), SM90 f64 m16n8k{4,8,16}. (CuTe's C64/GC64/SM90 C64 atoms issue these f64
-#: instructions several times with the same fragments: their layouts are the f64 ones, checked here.)
+#: instructions several times with the same fragments; they run as themselves in :mod:`.atoms_complex`.)
 MORE_MMA_SYNC_CASES = (
     "SM70_8x8x4_F16F16F16F16_TN", "SM70_8x8x4_F16F16F16F16_NT", "SM70_8x8x4_F16F16F16F16_NN",
     "SM70_8x8x4_F16F16F16F16_TT", "SM70_8x8x4_F32F16F16F32_TN", "SM70_8x8x4_F32F16F16F32_NT",
@@ -117,8 +120,8 @@ MORE_MMA_SYNC_CASES = (
     "SM89_16x8x32_F16E4M3E4M3F16_TN", "SM89_16x8x32_F16E5M2E5M2F16_TN",
     "SM90_16x8x4_F64F64F64F64_TN", "SM90_16x8x8_F64F64F64F64_TN", "SM90_16x8x16_F64F64F64F64_TN",
 )
-#: One-thread dot-product atoms (dp4a). SM61_DP2A is left out: CuTe's ``dp2a.s32.s32`` has no ``.lo``/``.hi`` and
-#: ptxas refuses it ("'.hi/.lo' modifier required for instruction 'dp2a'"), so its traits name no runnable instruction.
+#: One-thread dot-product atoms (dp4a). SM61_DP2A is not here: CuTe's ``dp2a.s32.s32`` has no ``.lo``/``.hi`` and
+#: ptxas refuses it ("'.hi/.lo' modifier required for instruction 'dp2a'"); :mod:`.atoms_complex` runs both modes.
 DOT_CASES = ("SM61_DP4A",)
 #: SM80 cp.async copy atoms: each lane copies one value of the atom's width; bit b of the source value must land at
 #: bit b of the destination value (SrcLayout = DstLayout = (1,bits):(0,1)); _ZFILL atoms with src-size 0 on odd lanes.
@@ -162,28 +165,52 @@ def cases() -> list[Case]:
 
     Pre:  none.
     Post: unique names; kinds ``wgmma``, ``wgmma_tiled``, ``mma_sync``, ``dot``, ``ldsm``, ``stsm``, ``ldsm_tile``,
-    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``.
+    ``stsm_tile``, ``cp_async`` (into swizzled tiles), ``cp_async_atom`` (CuTe's SM80_CP_ASYNC_* atoms), ``wgmma_sp``,
+    ``mma_complex`` (CuTe's complex f64 atoms as themselves), ``dot2`` (dp2a .lo / .hi for SM61_DP2A).
 
     >>> cs = cases()
     >>> len(cs), cs[0].name, sorted({c.kind for c in cs})[:4]
-    (112, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'ldsm'])
+    (119, 'wgmma/bf16/SS/N8', ['cp_async', 'cp_async_atom', 'dot', 'dot2'])
     """
-    out = [Case(n, "wgmma", atoms.mma_atom(a)) for n, a in WGMMA_CASES]
-    out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MMA_SYNC_CASES]
-    out += [Case(n, "wgmma_tiled", make_tiled_mma(a, (2, 1, 1))) for n, a, _ in TILED_MMA_CASES]
-    out += [Case(a, atoms.copy_atom(a).kind, atoms.copy_atom(a)) for a in COPY_CASES]
+    return [Case(name, kind, _ATOM_OF[kind](a) if a else None) for name, kind, a in case_rows()]
+
+
+def _copy_kind(name: str) -> str:
+    return atoms.copy_atom(name).kind
+
+
+#: case kind -> the library object a case of that kind checks, from the atom's CuTe name
+_ATOM_OF = {**dict.fromkeys(("wgmma", "mma_sync", "dot", "wgmma_sp", "mma_complex", "dot2"), atoms.mma_atom),
+            **dict.fromkeys(("ldsm", "stsm", "ldsm_tile", "stsm_tile", "cp_async_atom"), atoms.copy_atom),
+            "wgmma_tiled": lambda a: make_tiled_mma(a, (2, 1, 1))}
+
+
+def case_rows() -> list[tuple[str, str, str | None]]:
+    """(case name, kind, CuTe atom name or None) of every case of :func:`cases`, in emission order, from the tables above.
+
+    Groups after the first run's are appended, never inserted, so that a result file's kernel indices (``case<i>``)
+    keep naming the same cases.
+
+    >>> case_rows()[0], case_rows()[14]
+    (('wgmma/bf16/SS/N8', 'wgmma', 'SM90_64x8x16_F32BF16BF16_SS'), ('mma.sync/SM80_16x8x8_F16F16F16F16_TN', 'mma_sync', \
+'SM80_16x8x8_F16F16F16F16_TN'))
+    """
+    rows = [(n, "wgmma", a) for n, a in WGMMA_CASES]
+    rows += [(f"mma.sync/{a}", "mma_sync", a) for a in MMA_SYNC_CASES]
+    rows += [(n, "wgmma_tiled", a) for n, a, _ in TILED_MMA_CASES]
+    rows += [(a, _copy_kind(a), a) for a in COPY_CASES]
     for sw_name, (_, cols) in TILE_SWIZZLES.items():
-        for a in TILED_COPY_ATOMS:
-            ca = atoms.copy_atom(a)
-            out.append(Case(f"tiled/{a}/32x{cols}/{sw_name}", f"{ca.kind}_tile", ca))
-        for nbytes in CP_ASYNC_BYTES:
-            out.append(Case(f"cp.async/{nbytes}B/32x{cols}/{sw_name}", "cp_async", None))
+        rows += [(f"tiled/{a}/32x{cols}/{sw_name}", f"{_copy_kind(a)}_tile", a) for a in TILED_COPY_ATOMS]
+        rows += [(f"cp.async/{nbytes}B/32x{cols}/{sw_name}", "cp_async", None) for nbytes in CP_ASYNC_BYTES]
     # appended after the cases of the 2026-11-26 run, so that its kernel indices (case<i>) keep naming the same cases
-    out += [Case(f"mma.sync/{a}", "mma_sync", atoms.mma_atom(a)) for a in MORE_MMA_SYNC_CASES]
-    out += [Case(f"dot/{a}", "dot", atoms.mma_atom(a)) for a in DOT_CASES]
-    out += [Case(f"cp.async.atom/{a}", "cp_async_atom", atoms.copy_atom(a)) for a in CP_ASYNC_ATOM_CASES]
-    out += [Case(n, "wgmma_sp", atoms.mma_atom(a)) for n, a, _ in SPARSE_CASES]
-    return out
+    rows += [(f"mma.sync/{a}", "mma_sync", a) for a in MORE_MMA_SYNC_CASES]
+    rows += [(f"dot/{a}", "dot", a) for a in DOT_CASES]
+    rows += [(f"cp.async.atom/{a}", "cp_async_atom", a) for a in CP_ASYNC_ATOM_CASES]
+    rows += [(n, "wgmma_sp", a) for n, a, _ in SPARSE_CASES]
+    # appended after the cases of the second 2026-11-26 run (the atoms as themselves: complex f64, dp2a .lo/.hi)
+    rows += [(f"mma.complex/{a}", "mma_complex", a) for a in atoms_complex.COMPLEX_CASES]
+    rows += [(f"dot2/SM61_DP2A/{mode}", "dot2", "SM61_DP2A") for mode in atoms_complex.DP2A_MODES]
+    return rows
 
 
 # --------------------------------------------------------------------------------------------------
@@ -420,6 +447,24 @@ def check_tile(c: Case, out: list[int]) -> tuple[int, list[str]]:
 # CUDA source
 
 
+def _smem_operands(threads: int, b_off: int) -> str:
+    """Kernel lines: copy A (``a_bytes``) to shared byte 0 and B (``b_bytes``) to ``b_off``, fence for the async proxy."""
+    return f"""  extern __shared__ __align__(1024) uint8_t smem[];
+  for (int j = threadIdx.x; j < a_bytes; j += {threads}) smem[j] = img[j];
+  for (int j = threadIdx.x; j < b_bytes; j += {threads}) smem[{b_off} + j] = img[a_bytes + j];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const uint32_t base = smem_u32(smem);
+"""
+
+
+def _descriptors(desc_a: int, desc_b: int, b_off: int) -> str:
+    """Kernel lines: the wgmma descriptors ``da`` / ``db`` of A at shared byte 0 and B at ``b_off`` (start address ORed in)."""
+    return f"""  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
+  const uint64_t db = 0x{desc_b:016x}ull | (((base + {b_off}) >> 4) & 0x3FFF);
+"""
+
+
 def _wgmma_kernel(i: int, c: Case) -> str:
     a = c.atom
     n, k = a.shape_mnk[1], a.shape_mnk[2]
@@ -444,15 +489,7 @@ def _wgmma_kernel(i: int, c: Case) -> str:
 // case {i}: {c.name}: {a.name}
 __global__ void __launch_bounds__(128, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t* a_regs,
                                                   uint32_t* out) {{
-  extern __shared__ __align__(1024) uint8_t smem[];
-  for (int j = threadIdx.x; j < a_bytes; j += 128) smem[j] = img[j];
-  for (int j = threadIdx.x; j < b_bytes; j += 128) smem[{B_OFFSET_BYTES} + j] = img[a_bytes + j];
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  const uint32_t base = smem_u32(smem);
-  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
-  const uint64_t db = 0x{desc_b:016x}ull | (((base + {B_OFFSET_BYTES}) >> 4) & 0x3FFF);
-  (void)da;
+{_smem_operands(128, B_OFFSET_BYTES)}{_descriptors(desc_a, desc_b, B_OFFSET_BYTES)}  (void)da;
 {ra}  {dty} d[{regs}];
 #pragma unroll
   for (int j = 0; j < {regs}; ++j) d[j] = 0;
@@ -678,13 +715,7 @@ def _wgmma_tiled_kernel(i: int, c: Case) -> str:
     return f"""
 // case {i}: {c.name}: make_tiled_mma({a.name}, (2,1,1)) over {bm}x{n}; warpgroup w, repetition r reads A block w + 2 r
 __global__ void __launch_bounds__(256, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t*, uint32_t* out) {{
-  extern __shared__ __align__(1024) uint8_t smem[];
-  for (int j = threadIdx.x; j < a_bytes; j += 256) smem[j] = img[j];
-  for (int j = threadIdx.x; j < b_bytes; j += 256) smem[{b_off} + j] = img[a_bytes + j];
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  const uint32_t base = smem_u32(smem);
-  const uint32_t blocks[{bm // 64}] = {{{", ".join(str(b) for b in blocks)}}};
+{_smem_operands(256, b_off)}  const uint32_t blocks[{bm // 64}] = {{{", ".join(str(b) for b in blocks)}}};
   const int w = threadIdx.x / 128;
   const uint64_t db = 0x{desc_b:016x}ull | (((base + {b_off}) >> 4) & 0x3FFF);
   float d[{mr}][{regs}];
@@ -802,85 +833,140 @@ __global__ void case{i}(const uint8_t* img, int, int, const uint32_t*, uint32_t*
 """
 
 
+@dataclass(frozen=True)
+class Built:
+    """What one case puts into ``atoms_cases.cuh``: its kernel source, its data, and how atoms.cu launches it.
+
+    ``img`` is copied to the GPU (A's ``a_bytes`` first, then the rest), ``regs`` (at most :data:`REGS_WORDS` words)
+    too; ``threads`` threads of one block run the kernel, which writes ``words`` 32-bit words.
+    """
+
+    kernel: str
+    img: bytes
+    a_bytes: int
+    regs: list[int]
+    threads: int
+    words: int
+
+
+def _build_wgmma(i: int, c: Case) -> Built:
+    a = c.atom
+    n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
+    kind = types_of(a)[1]
+    img = operand_image(64, k, bits, a_digits, kind) + operand_image(n, k, bits, b_digits, kind)
+    regs = a_registers(a) if a.a_source == "reg" else []
+    return Built(_wgmma_kernel(i, c), img, 64 * k * bits // 8, regs, 128, 128 * (n // 2 if a.c_bits == 32 else n // 4))
+
+
+def _build_wgmma_tiled(i: int, c: Case) -> Built:
+    a, bm = c.atom.atom, tiled_rows(c)
+    n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
+    da, db = tiled_digits(bm)
+    kind = types_of(a)[1]
+    img = operand_image(bm, k, bits, da, kind) + operand_image(n, k, bits, db, kind)
+    return Built(_wgmma_tiled_kernel(i, c), img, bm * k * bits // 8, [], 256, 256 * (bm // 128) * (n // 2))
+
+
+def _build_mma_sync(i: int, c: Case) -> Built:
+    a = c.atom
+    ra, rb = sync_words(a, "A"), sync_words(a, "B")
+    va, vb = sync_values(a, "A"), sync_values(a, "B")
+    regs = [w for t in range(32) for w in va[t * ra:(t + 1) * ra] + vb[t * rb:(t + 1) * rb]]
+    return Built(_mma_sync_kernel(i, c), b"", 0, regs, 32, 32 * sync_words(a, "C"))
+
+
+def _build_dot(i: int, c: Case) -> Built:
+    return Built(_dot_kernel(i, c), b"", 0, dot_values(c.atom), 32, 32)
+
+
+def _build_wgmma_sp(i: int, c: Case) -> Built:
+    sel = next(sel for n, _, sel in SPARSE_CASES if n == c.name)
+    return Built(_wgmma_sp_kernel(i, c, sel), sparse_image(c.atom), 2048, sparse_e_registers(c.atom), 128,
+                 128 * c.atom.shape_mnk[1] // 2)
+
+
+def _build_cp_async_atom(i: int, c: Case) -> Built:
+    img = cp_async_atom_image(c)
+    return Built(_cp_async_atom_kernel(i, c), img, len(img), [], 32, len(img) // 4)
+
+
+def _build_tile_copy(i: int, c: Case) -> Built:
+    img = tile_image(c.name)
+    regs = tile_thread_addresses(c)
+    return Built(_tile_copy_kernel(i, c), img, len(img), regs, 32, len(regs) * 4 if c.kind == "ldsm_tile" else len(img) // 4)
+
+
+def _build_cp_async(i: int, c: Case) -> Built:
+    _, cols = tile_of(c.name)
+    img = b"".join((r * cols + col).to_bytes(2, "little") for r in range(32) for col in range(cols))
+    return Built(_cp_async_kernel(i, c), img, len(img), cp_async_addresses(c.name), 128, len(img) // 4)
+
+
+def _build_mma_complex(i: int, c: Case) -> Built:
+    return Built(atoms_complex.complex_kernel(i, c.name, c.atom), b"", 0, atoms_complex.complex_regs(c.atom), 32,
+                 32 * atoms_complex.complex_out_words(c.atom))
+
+
+def _build_dot2(i: int, c: Case) -> Built:
+    return Built(atoms_complex.dp2a_kernel(i, c.name, dp2a_mode(c)), b"", 0, atoms_complex.dp2a_regs(c.atom), 32, 32)
+
+
+def dp2a_mode(c: Case) -> str:
+    """The dp2a mode (``lo`` / ``hi``) of a ``dot2`` case, from its name."""
+    return c.name.rsplit("/", 1)[1]
+
+
+def _build_copy(i: int, c: Case) -> Built:
+    return Built(_copy_kernel(i, c), b"", 0, [], 32, 32 * c.atom.num_matrices if c.kind == "ldsm" else 128)
+
+
+#: case kind -> the function that builds its kernel and data (one per kind of :func:`cases`)
+_BUILDERS = {"wgmma": _build_wgmma, "wgmma_tiled": _build_wgmma_tiled, "mma_sync": _build_mma_sync, "dot": _build_dot,
+             "wgmma_sp": _build_wgmma_sp, "cp_async_atom": _build_cp_async_atom, "ldsm_tile": _build_tile_copy,
+             "stsm_tile": _build_tile_copy, "cp_async": _build_cp_async, "ldsm": _build_copy, "stsm": _build_copy,
+             "mma_complex": _build_mma_complex, "dot2": _build_dot2}
+
+
+def _data_arrays(i: int, c: Case, b: Built) -> list[str]:
+    """The C arrays ``img<i>`` and ``regs<i>`` of a case (regs padded to :data:`REGS_WORDS`: atoms.cu copies that many)."""
+    if len(b.regs) > REGS_WORDS:
+        raise HwCheckError(f"atoms_check: case {c.name} needs {len(b.regs)} input words > {REGS_WORDS}")
+    padded = list(b.regs) + [0] * (REGS_WORDS - len(b.regs)) if b.regs else []
+    return [f"static const uint8_t img{i}[] = {{{', '.join(str(x) for x in b.img) or '0'}}};",
+            f"static const uint32_t regs{i}[] = {{{', '.join(f'{r}u' for r in padded) or '0u'}}};"]
+
+
+def _plan_row(i: int, c: Case, b: Built) -> dict:
+    """The case's row of ``atoms_plan.json``."""
+    aname = c.atom.atom.name if c.kind == "wgmma_tiled" else (c.atom.name if c.atom else None)
+    return {"index": i, "name": c.name, "kind": c.kind, "atom": aname, "threads": b.threads, "words": b.words,
+            "a_bytes": b.a_bytes, "img_bytes": len(b.img), "has_regs": bool(b.regs)}
+
+
+def _case_table(plan: list[dict]) -> list[str]:
+    """``kCases`` (one CaseDef per case, as atoms.cu declares it), ``kNumCases`` and ``kRegsWords``."""
+    table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
+                       f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
+                       f"{p['threads']}, {p['words']}}}" for p in plan)
+    return [f"static const CaseDef kCases[] = {{\n{table}\n}};\nstatic const int kNumCases = {len(plan)};",
+            f"static const int kRegsWords = {REGS_WORDS};"]
+
+
 def emit(outdir: Path) -> dict:
     """Write OUTDIR/atoms_cases.cuh (kernels + data) and OUTDIR/atoms_plan.json; return the plan.
 
     Pre:  ``outdir`` a directory path (created if missing).
-    Post: the two files written; ``{"cases": plan}``.
+    Post: the two files written; ``{"cases": plan}``, one row per case of :func:`cases`, in order.
     """
     outdir = Path(make_output_dir(outdir, "atoms_check.emit", HwCheckError))
     src = ["// generated by `pycute-layouts hwcheck --emit` (pycute_layouts.hwcheck.atoms_check) from "
            "pycute_layouts.arch.atoms: do not edit"]
     plan = []
     for i, c in enumerate(cases()):
-        if c.kind == "wgmma":
-            a = c.atom
-            n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
-            kind = types_of(a)[1]
-            img = operand_image(64, k, bits, a_digits, kind) + operand_image(n, k, bits, b_digits, kind)
-            a_bytes = 64 * k * bits // 8
-            regs = a_registers(a) if a.a_source == "reg" else []
-            src.append(_wgmma_kernel(i, c))
-            words = 128 * (n // 2 if a.c_bits == 32 else n // 4)
-            threads = 128
-        elif c.kind == "wgmma_tiled":
-            a, bm = c.atom.atom, tiled_rows(c)
-            n, k, bits = a.shape_mnk[1], a.shape_mnk[2], a.a_bits
-            da, db = tiled_digits(bm)
-            kind = types_of(a)[1]
-            img = operand_image(bm, k, bits, da, kind) + operand_image(n, k, bits, db, kind)
-            a_bytes, regs, threads = bm * k * bits // 8, [], 256
-            src.append(_wgmma_tiled_kernel(i, c))
-            words = 256 * (bm // 128) * (n // 2)
-        elif c.kind == "mma_sync":
-            a = c.atom
-            img, a_bytes = b"", 0
-            ra, rb = sync_words(a, "A"), sync_words(a, "B")
-            va, vb = sync_values(a, "A"), sync_values(a, "B")
-            regs = [w for t in range(32) for w in va[t * ra:(t + 1) * ra] + vb[t * rb:(t + 1) * rb]]
-            src.append(_mma_sync_kernel(i, c))
-            words = 32 * sync_words(a, "C")
-            threads = 32
-        elif c.kind == "dot":
-            img, a_bytes, regs, threads, words = b"", 0, dot_values(c.atom), 32, 32
-            src.append(_dot_kernel(i, c))
-        elif c.kind == "wgmma_sp":
-            img = sparse_image(c.atom)
-            a_bytes, regs, threads, words = 2048, sparse_e_registers(c.atom), 128, 128 * c.atom.shape_mnk[1] // 2
-            src.append(_wgmma_sp_kernel(i, c, next(sel for n, _, sel in SPARSE_CASES if n == c.name)))
-        elif c.kind == "cp_async_atom":
-            img = cp_async_atom_image(c)
-            a_bytes, regs, threads, words = len(img), [], 32, len(img) // 4
-            src.append(_cp_async_atom_kernel(i, c))
-        elif c.kind in ("ldsm_tile", "stsm_tile"):
-            img = tile_image(c.name)
-            a_bytes, regs, threads = len(img), tile_thread_addresses(c), 32
-            src.append(_tile_copy_kernel(i, c))
-            words = len(regs) * 4 if c.kind == "ldsm_tile" else len(img) // 4
-        elif c.kind == "cp_async":
-            _, cols = tile_of(c.name)
-            img = b"".join((r * cols + col).to_bytes(2, "little") for r in range(32) for col in range(cols))
-            a_bytes, regs, threads = len(img), cp_async_addresses(c.name), 128
-            src.append(_cp_async_kernel(i, c))
-            words = len(img) // 4
-        else:
-            img, a_bytes, regs = b"", 0, []
-            src.append(_copy_kernel(i, c))
-            words = 32 * c.atom.num_matrices if c.kind == "ldsm" else 128
-            threads = 32
-        src.append(f"static const uint8_t img{i}[] = {{{', '.join(str(b) for b in img) or '0'}}};")
-        if len(regs) > REGS_WORDS:
-            raise HwCheckError(f"atoms_check: case {c.name} needs {len(regs)} input words > {REGS_WORDS}")
-        padded = list(regs) + [0] * (REGS_WORDS - len(regs)) if regs else []  # atoms.cu copies REGS_WORDS words
-        src.append(f"static const uint32_t regs{i}[] = {{{', '.join(f'{r}u' for r in padded) or '0u'}}};")
-        aname = c.atom.atom.name if c.kind == "wgmma_tiled" else (c.atom.name if c.atom else None)
-        plan.append({"index": i, "name": c.name, "kind": c.kind, "atom": aname, "threads": threads,
-                     "words": words, "a_bytes": a_bytes, "img_bytes": len(img), "has_regs": bool(regs)})
-    table = ",\n".join(f"  {{\"{p['name']}\", case{p['index']}, img{p['index']}, {p['a_bytes']}, "
-                       f"{p['img_bytes'] - p['a_bytes']}, {'regs' + str(p['index']) if p['has_regs'] else 'nullptr'}, "
-                       f"{p['threads']}, {p['words']}}}" for p in plan)
-    src.append(f"static const CaseDef kCases[] = {{\n{table}\n}};\nstatic const int kNumCases = {len(plan)};")
-    src.append(f"static const int kRegsWords = {REGS_WORDS};")
+        built = _BUILDERS[c.kind](i, c)
+        src += [built.kernel, *_data_arrays(i, c, built)]
+        plan.append(_plan_row(i, c, built))
+    src += _case_table(plan)
     (outdir / "atoms_cases.cuh").write_text("\n".join(src) + "\n")
     (outdir / "atoms_plan.json").write_text(json.dumps(plan, indent=1) + "\n")
     return {"cases": plan}
@@ -970,15 +1056,7 @@ def _wgmma_sp_kernel(i: int, c: Case, sel: int) -> str:
 // case {i}: {c.name}: {a.name}, metadata from layout_e, sparsity selector {sel}
 __global__ void __launch_bounds__(128, 1) case{i}(const uint8_t* img, int a_bytes, int b_bytes, const uint32_t* e_regs,
                                                   uint32_t* out) {{
-  extern __shared__ __align__(1024) uint8_t smem[];
-  for (int j = threadIdx.x; j < a_bytes; j += 128) smem[j] = img[j];
-  for (int j = threadIdx.x; j < b_bytes; j += 128) smem[{B_OFFSET_BYTES} + j] = img[a_bytes + j];
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  const uint32_t base = smem_u32(smem);
-  const uint64_t da = 0x{desc_a:016x}ull | ((base >> 4) & 0x3FFF);
-  const uint64_t db = 0x{desc_b:016x}ull | (((base + {B_OFFSET_BYTES}) >> 4) & 0x3FFF);
-  const uint32_t e = e_regs[threadIdx.x];
+{_smem_operands(128, B_OFFSET_BYTES)}{_descriptors(desc_a, desc_b, B_OFFSET_BYTES)}  const uint32_t e = e_regs[threadIdx.x];
   float d[{regs}];
 #pragma unroll
   for (int j = 0; j < {regs}; ++j) d[j] = 0.f;
@@ -1082,75 +1160,107 @@ def check_case(c: Case, out: list[int]) -> tuple[int, list[str]]:
     ...         i = int(c.atom.layout_c(t, v)); ok[2 * t + v] = i % 8 + 8 * (i // 8)
     >>> check_case(c, ok)
     (64, [])
+    >>> check_case(c, ok[:10])
+    Traceback (most recent call last):
+    ...
+    pycute_layouts.errors.HwCheckError: check_case: mma.sync/SM80_8x8x16_S32S8S8S32_TN: its output of 10 words is shorter \
+than the case writes (a truncated result file?)
     """
     if not isinstance(c, Case) or not isinstance(out, (list, tuple)):
         raise HwCheckError(f"check_case: expected a Case and a list of words, got {type(c).__name__}, {type(out).__name__}")
+    try:
+        return _CHECKERS[c.kind](c, out)
+    except IndexError:
+        raise HwCheckError(f"check_case: {c.name}: its output of {len(out)} words is shorter than the case writes "
+                           "(a truncated result file?)") from None
+
+
+def _check_d(name: str, rows: int, got_want) -> tuple[int, list[str]]:
+    """(values compared, disagreements) of accumulators that must hold ``D = m + rows n`` of the library's ``(m, n)``.
+
+    ``got_want`` yields (thread, value, D the GPU wrote, index ``m + rows n`` the library's layout gives).
+    """
     errs: list[str] = []
-    a = c.atom
     n_cmp = 0
-    if c.kind in ("wgmma", "mma_sync"):
-        dt = types_of(a)[0]
-        rows, nthr = a.shape_mnk[0], (32 if c.kind == "mma_sync" else a.num_threads)
-        vals = a.values_per_thread("C")
-        words = max(1, vals * a.c_bits // 32)
+    for t, v, got, idx in got_want:
+        n_cmp += 1
+        if got != idx and len(errs) < 8:
+            errs.append(f"{name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
+                        f"library says C({idx % rows},{idx // rows})")
+    return n_cmp, errs
+
+
+def _check_mma(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    a = c.atom
+    dt = types_of(a)[0]
+    rows, nthr = a.shape_mnk[0], (32 if c.kind == "mma_sync" else a.num_threads)
+    vals = a.values_per_thread("C")
+    words = max(1, vals * a.c_bits // 32)
+
+    def got_want():
         for t in range(nthr):
             mine = out[t * words:(t + 1) * words]
             at = lane_atom_thread(a, t) if c.kind == "mma_sync" else t
             for v in range(vals):
                 idx = int(a.layout_c(at, v))
-                want = idx % rows + rows * (idx // rows)
-                got = _value(mine, v, dt)
+                yield t, v, _value(mine, v, dt), idx % rows + rows * (idx // rows)
+    return _check_d(c.name, rows, got_want())
+
+
+def _check_wgmma_tiled(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
+    tv = c.atom.partition("C", (bm, n))
+    vals = bm * n // 256
+    return _check_d(c.name, bm, ((t, v, _float(out[t * vals + v]), int(tv(t, v))) for t in range(256) for v in range(vals)))
+
+
+def _check_dot(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    k_ = c.atom.shape_mnk[2]
+    errs: list[str] = []
+    for t in range(32):
+        got = _value(out, t, "s32")
+        if got != t % k_ + 1 and len(errs) < 8:
+            errs.append(f"{c.name}: lane {t} holds D={got:g}, library says A's element {t % k_} (value {t % k_ + 1}) "
+                        "pairs with B's one-hot element")
+    return 32, errs
+
+
+def _check_ldsm(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    nm = c.atom.num_matrices
+    errs: list[str] = []
+    n_cmp = 0
+    for t in range(32):
+        for j in range(nm):
+            for h in range(2):
+                want = int(c.atom.dst_layout(t, 32 * j + 16 * h)) // 16
+                got = (out[t * nm + j] >> (16 * h)) & 0xFFFF
                 n_cmp += 1
                 if got != want and len(errs) < 8:
-                    errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % rows},{int(got) // rows}), "
-                                f"library says C({idx % rows},{idx // rows})")
-    elif c.kind == "dot":
-        k_ = a.shape_mnk[2]
-        for t in range(32):
-            got = _value(out, t, "s32")
-            n_cmp += 1
-            if got != t % k_ + 1 and len(errs) < 8:
-                errs.append(f"{c.name}: lane {t} holds D={got:g}, library says A's element {t % k_} (value {t % k_ + 1}) "
-                            "pairs with B's one-hot element")
-    elif c.kind == "cp_async_atom":
-        return check_cp_async_atom(c, out)
-    elif c.kind == "wgmma_sp":
-        return check_sparse(c, out)
-    elif c.kind == "wgmma_tiled":
-        bm, n = tiled_rows(c), c.atom.atom.shape_mnk[1]
-        tv = c.atom.partition("C", (bm, n))
-        vals = bm * n // 256
-        for t in range(256):
-            for v in range(vals):
-                idx = int(tv(t, v))
-                got = _float(out[t * vals + v])
-                n_cmp += 1
-                if got != idx and len(errs) < 8:
-                    errs.append(f"{c.name}: thread {t} value {v} holds D={got:g} = C({int(got) % bm},{int(got) // bm}), "
-                                f"library says C({idx % bm},{idx // bm})")
-    elif c.kind in ("ldsm_tile", "stsm_tile", "cp_async"):
-        return check_tile(c, out)
-    elif c.kind == "ldsm":
-        nm = a.num_matrices
-        for t in range(32):
-            for j in range(nm):
-                for h in range(2):
-                    want = int(a.dst_layout(t, 32 * j + 16 * h)) // 16
-                    got = (out[t * nm + j] >> (16 * h)) & 0xFFFF
-                    n_cmp += 1
-                    if got != want and len(errs) < 8:
-                        errs.append(f"{c.name}: thread {t} register {j} half {h} got element {got}, library says {want}")
-    else:
-        halves = [(w >> (16 * h)) & 0xFFFF for w in out for h in range(2)]
-        for t in range(32):
-            for j in range(a.num_matrices):
-                for h in range(2):
-                    e = int(a.src_layout(t, 32 * j + 16 * h)) // 16
-                    n_cmp += 1
-                    if halves[e] != 8 * t + 2 * j + h and len(errs) < 8:
-                        errs.append(f"{c.name}: shared element {e} holds code {halves[e]}, library says thread {t} "
-                                    f"register {j} half {h} (code {8 * t + 2 * j + h})")
+                    errs.append(f"{c.name}: thread {t} register {j} half {h} got element {got}, library says {want}")
     return n_cmp, errs
+
+
+def _check_stsm(c: Case, out: list[int]) -> tuple[int, list[str]]:
+    halves = [(w >> (16 * h)) & 0xFFFF for w in out for h in range(2)]
+    errs: list[str] = []
+    n_cmp = 0
+    for t in range(32):
+        for j in range(c.atom.num_matrices):
+            for h in range(2):
+                e = int(c.atom.src_layout(t, 32 * j + 16 * h)) // 16
+                n_cmp += 1
+                if halves[e] != 8 * t + 2 * j + h and len(errs) < 8:
+                    errs.append(f"{c.name}: shared element {e} holds code {halves[e]}, library says thread {t} "
+                                f"register {j} half {h} (code {8 * t + 2 * j + h})")
+    return n_cmp, errs
+
+
+#: case kind -> the function that checks its raw output against the library (one per kind of :func:`cases`)
+_CHECKERS = {"wgmma": _check_mma, "mma_sync": _check_mma, "dot": _check_dot, "cp_async_atom": check_cp_async_atom,
+             "wgmma_sp": check_sparse, "wgmma_tiled": _check_wgmma_tiled, "ldsm_tile": check_tile, "stsm_tile": check_tile,
+             "cp_async": check_tile, "ldsm": _check_ldsm, "stsm": _check_stsm,
+             "mma_complex": lambda c, out: atoms_complex.check_complex(c.name, c.atom, out),
+             "dot2": lambda c, out: atoms_complex.check_dp2a(c.name, c.atom, dp2a_mode(c), out)}
 
 
 def verify(data: dict, the_cases: list[Case] | None = None) -> tuple[int, list[str]]:

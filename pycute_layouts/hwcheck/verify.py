@@ -74,6 +74,10 @@ def _verify_atom(obs: dict) -> dict:
         what = "the swizzled tile's byte_address"
     elif c.kind == "wgmma_tiled":
         what = f"the two-warpgroup partition of {c.atom.atom.name}"
+    elif c.kind == "mma_complex":
+        what = f"the host's complex GEMM through {c.atom.name}'s layouts (CuTe's f64 mma.sync sequence)"
+    elif c.kind == "dot2":
+        what = f"PTX's dp2a.{c.name.rsplit('/', 1)[1]} rule on {c.atom.name}'s A (CuTe's traits' 16-bit B holds for no mode)"
     else:
         what = f"{c.atom.name}'s layouts"
     return _row(obs, not errs, f"{n} values equal to {what}" if not errs else "; ".join(errs[:3]))
