@@ -41,6 +41,7 @@ from .admissibility import (
 )
 from .basis import E, ScaledBasis, basis_components, basis_get
 from .f2 import F2, is_pow2
+from .f2_inverse import is_f2_layout, left_inverse_f2, right_inverse_f2
 from .inttuple import (
     all_int,
     ceil_div,
@@ -1115,6 +1116,8 @@ def right_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "right_inverse")
+    if is_f2_layout(fd):
+        return right_inverse_f2(layout)
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
@@ -1240,6 +1243,8 @@ def left_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "left_inverse")
+    if is_f2_layout(fd):
+        return left_inverse_f2(layout)
     refuse_coordinate_layout(layout, "left_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "left_inverse")
