@@ -403,6 +403,7 @@ def coshape(layout: Any) -> Any:
 
     >>> coshape(Layout((4, 8), (1, 4))), coshape(Layout(8, 0))
     (32, 1)
+    >>> from pycute_layouts import E
     >>> coshape(Layout((4, 8), (E(1), E(0)))), coshape(Layout((4, 8), (E(0), 2 * E(1))))
     ((8, 4), (4, 15))
     """
