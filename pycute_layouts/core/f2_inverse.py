@@ -19,7 +19,7 @@ has no F2 strides; the meaning here is NVIDIA PyCuTe's, stated as a law and chec
 from __future__ import annotations
 
 from ..errors import AdmissibilityError, LayoutTypeError, SymbolicUndecidable
-from ..limits import MAX_EVAL_POINTS, check_budget
+from ..limits import MAX_EVAL_POINTS, check_budget, fmt
 from .f2 import F2, clmul, is_pow2
 from .layout import Layout
 
@@ -27,12 +27,22 @@ __all__ = ["is_f2_layout", "right_inverse_f2", "left_inverse_f2"]
 
 
 def is_f2_layout(fd: tuple) -> bool:
-    """True when the flat strides ``fd`` hold an F2 stride (the others must then be 0)."""
+    """True when the flat strides ``fd`` (a tuple, as ``Layout.flat_modes()[1]``) hold an F2 stride.
+
+    >>> is_f2_layout((F2(1), 0)), is_f2_layout((1, 4))
+    (True, False)
+    """
+    if type(fd) is not tuple:
+        raise LayoutTypeError(f"is_f2_layout: expected the flat strides as a tuple, got {type(fd).__name__}")
     return any(type(d) is F2 for d in fd)
 
 
 def _check(layout: Layout, who: str) -> tuple[list, list]:
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"{who}: expected a Layout with F2 strides, got {type(layout).__name__} {fmt(layout)}"[:300])
     fs, fd = layout.flat_modes()
+    if not is_f2_layout(fd):
+        raise LayoutTypeError(f"{who}: expected a Layout with F2 strides, got {layout}"[:300])
     for s in fs:
         if type(s) is not int:
             raise SymbolicUndecidable(f"{who}: {layout} has F2 strides and a symbolic shape; subs() first")
