@@ -1075,7 +1075,8 @@ def _require_int_layout(layout: Layout, who: str) -> None:
 def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
-    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout).
+    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout),
+          or F2 strides (then R has F2 strides: see core.f2_inverse).
     Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
           coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
           s0*s1 ... per component) to an index, with layout(R(c)) == c.
@@ -1184,7 +1185,8 @@ def left_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
 
     Pre:  layout has integer shapes and strides; the strides of coalesce(layout), sorted, each
-          divide the next.
+          divide the next. (F2 strides: a bijection onto [0, n) less its stride-0 modes, see
+          core.f2_inverse.)
     Post: R(layout(i)) == i for every i < size(layout) when layout is injective (see below for the
           rest).
 
