@@ -9,7 +9,7 @@ has no F2 strides; the meaning here is NVIDIA PyCuTe's, stated as a law and chec
   L's modes in stride order covering ``[0, 1)``, ``[0, c)``, ... -- except that a mode whose
   stride is ``c XOR r`` may continue the chain when its residue ``r`` only permutes what the chain
   already covers; R's stride for that mode then undoes the residue. The chain stops at the first
-  mode that does not continue it (so R is the largest right inverse made of whole modes of L).
+  mode that does not continue it (the chain goes on while some mode continues it, as CuTe's does).
 * ``left_inverse(L)``: defined where L without its stride-0 modes is a bijection onto
   ``[0, n)``; then the right inverse is also the left one (``R(L(i)) == i``, or
   ``L(R(L(i))) == L(i)`` with broadcast modes, as for integer strides). A layout whose image has
@@ -17,6 +17,8 @@ has no F2 strides; the meaning here is NVIDIA PyCuTe's, stated as a law and chec
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..errors import AdmissibilityError, LayoutTypeError, SymbolicUndecidable
 from ..limits import MAX_EVAL_POINTS, check_budget, fmt
@@ -57,13 +59,23 @@ def _check(layout: Layout, who: str) -> tuple[list, list]:
     return list(fs), vals
 
 
-def _eval_r(rs: list, rw: list, i: int) -> int:
-    """R(i) for R = rs:(F rw) (colexicographic digits, XOR of carry-less products)."""
-    out = 0
-    for s, w in zip(rs, rw):
-        out ^= clmul(w, i % s)
-        i //= s
-    return out
+def _continues(table: np.ndarray, s: int, r: int, pre: int, cur: int, rtab: np.ndarray) -> np.ndarray | None:
+    """R's values on [0, cur*s) if the mode (shape s, stride cur XOR r, domain position pre) extends R from [0, cur).
+
+    ``table`` is L on its whole domain, ``rtab`` R on [0, cur). R's new stride undoes the residue r
+    through R itself (``w = pre XOR R(r)``), and the law ``L(R(i)) == i`` is checked at every new
+    point: a residue whose carry-less products leave [0, cur), or a domain position that does not
+    split into bits, fails here. None when the mode does not continue the chain.
+    """
+    w = pre ^ (int(rtab[r]) if r else 0)
+    ks = np.arange(s, dtype=np.int64)
+    wk = np.zeros(s, dtype=np.int64)  # w (x) k for every k < s, one shift per bit of k
+    for b in range(max(s - 1, 0).bit_length()):
+        wk ^= ((ks >> b) & 1) * (w << b)
+    x = np.bitwise_xor(wk[:, None], rtab[None, :]).reshape(-1)  # R(cur*k + y) = (w (x) k) XOR R(y)
+    if int(x.max()) >= table.shape[0] or not np.array_equal(table[x], np.arange(cur * s, dtype=np.int64)):
+        return None
+    return x
 
 
 def right_inverse_f2(layout: Layout) -> Layout:
@@ -89,36 +101,28 @@ def right_inverse_f2(layout: Layout) -> Layout:
     for s in fs:
         pre.append(pre[-1] * s)
     used = [False] * len(fs)
+    table = layout.to_numpy()  # L on its domain, once (MAX_EVAL_POINTS)
+    rtab = np.zeros(1, dtype=np.int64)  # R on [0, cur)
     rs: list = []
     rw: list = []
     cur = 1
-    while True:
-        if not is_pow2(cur):
-            break  # a mode of a non-power-of-two extent ends the chain: XOR does not continue it
-        cand = [i for i in range(len(fs)) if not used[i] and fs[i] > 1 and cur <= v[i] < 2 * cur]
-        if not cand:
-            break
-        i = min(cand, key=lambda k: (v[k], k))
-        r = v[i] ^ cur  # the residue, < cur: it must only permute the part already covered
-        if not is_pow2(pre[i]):
-            break  # the domain digit does not split into bits: carry-less and integer products differ
-        w = pre[i] ^ (_eval_r(rs, rw, r) if r else 0)
-        # the law on the new part [cur, cur * s): every point checked (within MAX_EVAL_POINTS overall)
-        ok = True
-        for k in range(1, fs[i]):
-            base = clmul(w, k)
-            for y in range(cur):
-                x = base ^ _eval_r(rs, rw, y)
-                if x >= size_l or int(layout(x)) != cur * k + y:
-                    ok = False
-                    break
-            if not ok:
+    while is_pow2(cur):  # a mode of a non-power-of-two extent ends the chain: XOR does not continue it
+        cand = sorted((i for i in range(len(fs)) if not used[i] and fs[i] > 1 and cur <= v[i] < 2 * cur),
+                      key=lambda k: (v[k], k))
+        found = None
+        for i in cand:  # the first mode (by stride, then position) that continues the chain
+            nxt = _continues(table, fs[i], v[i] ^ cur, pre[i], cur, rtab) if is_pow2(pre[i]) else None
+            if nxt is not None:
+                found = i
                 break
-        if not ok:
+        if found is None:
             break
+        i = found
+        r = v[i] ^ cur
         used[i] = True
         rs.append(fs[i])
-        rw.append(w)
+        rw.append(pre[i] ^ (int(rtab[r]) if r else 0))
+        rtab = nxt
         cur *= fs[i]
     if not rs:
         return Layout(1, 0)
