@@ -1076,8 +1076,8 @@ def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
     Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout),
-          or F2 strides (then R has F2 strides and is the largest made of whole modes of layout:
-          see core.f2_inverse).
+          or F2 strides (then R has F2 strides and is built from whole modes of layout, CuTe's
+          chain with XOR residues: see core.f2_inverse).
     Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
           coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
           s0*s1 ... per component) to an index, with layout(R(c)) == c.
