@@ -49,6 +49,7 @@ CORE_ORDER = (
     "inttuple",
     "grammar",
     "layout",
+    "f2_inverse",
     "admissibility",
     "algebra",
     "tiling",

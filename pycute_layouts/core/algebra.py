@@ -41,6 +41,7 @@ from .admissibility import (
 )
 from .basis import E, ScaledBasis, basis_components, basis_get
 from .f2 import F2, is_pow2
+from .f2_inverse import is_f2_layout, left_inverse_f2, right_inverse_f2
 from .inttuple import (
     all_int,
     ceil_div,
@@ -1074,7 +1075,9 @@ def _require_int_layout(layout: Layout, who: str) -> None:
 def right_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as possible.
 
-    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout).
+    Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout),
+          or F2 strides (then R has F2 strides and is built from whole modes of layout, CuTe's
+          chain with XOR residues: see core.f2_inverse).
     Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
           coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
           s0*s1 ... per component) to an index, with layout(R(c)) == c.
@@ -1115,6 +1118,8 @@ def right_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "right_inverse")
+    if is_f2_layout(fd):
+        return right_inverse_f2(layout)
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
@@ -1181,7 +1186,8 @@ def left_inverse(layout: Layout) -> Layout:
     """A layout ``R`` with ``R(layout(i)) == i`` for every ``i < size(layout)`` (injective layouts).
 
     Pre:  layout has integer shapes and strides; the strides of coalesce(layout), sorted, each
-          divide the next.
+          divide the next. (F2 strides: a bijection onto [0, n) less its stride-0 modes, see
+          core.f2_inverse.)
     Post: R(layout(i)) == i for every i < size(layout) when layout is injective (see below for the
           rest).
 
@@ -1240,6 +1246,8 @@ def left_inverse(layout: Layout) -> Layout:
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "left_inverse")
+    if is_f2_layout(fd):
+        return left_inverse_f2(layout)
     refuse_coordinate_layout(layout, "left_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "left_inverse")

@@ -91,8 +91,8 @@ class ScaledBasis:
     __rmul__ = _scaled
 
     def __add__(self, other: Any) -> Any:
-        if type(other) is int and other == 0:
-            return self
+        if type(other) is int and other == 0 or _is_scalar(other) and type(other) is not int and other == 0:
+            return self  # 0 (also F2(0) and a sympy 0) is every kind's zero
         if not isinstance(other, ScaledBasis):
             if _is_scalar(other):
                 raise LayoutTypeError(
@@ -147,15 +147,18 @@ class ScaledBasis:
         return ScaledBasis(*(((i,) + p, c) for p, c in self.terms))
 
 
-def E(*path: int) -> ScaledBasis:  # noqa: N802 - CuTe's name
+def E(*path: int) -> Any:  # noqa: N802 - CuTe's name
     """CuTe's basis element ``E<i...>``: 1 in the component at ``path`` (outer-first), 0 elsewhere.
 
-    Pre:  path is one or more mode indices >= 0.
+    Pre:  path is mode indices >= 0 (LayoutTypeError otherwise).
     Post: E(*path) == ScaledBasis((path, 1)); it prints innermost index first, as CuTe does.
+          ``E()`` (no path) is the scalar 1, as CuTe's ``E<>{}`` (which prints ``_1``).
 
-    >>> E(1), E(0, 1), 4 * E(2)
-    (ScaledBasis('1@1'), ScaledBasis('1@1@0'), ScaledBasis('4@2'))
+    >>> E(1), E(0, 1), 4 * E(2), 3 * E()
+    (ScaledBasis('1@1'), ScaledBasis('1@1@0'), ScaledBasis('4@2'), 3)
     """
+    if not path:
+        return 1
     return ScaledBasis((tuple(path), 1))
 
 

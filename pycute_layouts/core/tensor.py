@@ -279,18 +279,32 @@ def _paths(profile: Any, path: tuple) -> list:
     return [path]
 
 
-def make_tensor(engine: np.ndarray, layout: Layout | None = None) -> Tensor:
+def make_tensor(engine: Any, layout: Layout | None = None, *, dtype: Any = None) -> Tensor:
     """A data tensor: ``engine`` viewed through ``layout`` (CuTe's ``make_tensor``).
 
     Pre:  engine is a numpy array; with a layout, a 1-D one whose length covers cosize(layout);
           without, a C-contiguous n-D array (its layout is then row-major over its shape).
+          Or (CuTe's owning ``make_tensor<T>(layout)`` / ``make_tensor<T>(shape)``) engine is a
+          Layout with non-negative integer strides, or a shape (its compact column-major layout),
+          and ``dtype`` a numpy numeric dtype (default float64): the engine is then a new zero-filled
+          array of cosize(layout) elements (at most MAX_EVAL_POINTS).
     Post: T(c) == engine.reshape(-1)[layout(c)].
 
     >>> T = make_tensor(np.arange(12).reshape(3, 4))
     >>> print(T.layout), T(2, 1)
     (3,4):(4,1)
     (None, 9)
+    >>> T = make_tensor(Layout((2, 3), (3, 1)), dtype=np.int32); T[1, 2] = 7
+    >>> T.engine.tolist(), print(make_tensor((3, 5)).layout)
+    (3,5):(1,3)
+    ([0, 0, 0, 0, 0, 7], None)
     """
+    if layout is None and not isinstance(engine, np.ndarray) and (isinstance(engine, (Layout, tuple, int))
+                                                                   and type(engine) is not bool):
+        return _owning_tensor(engine, dtype)
+    if dtype is not None:
+        raise LayoutTypeError("make_tensor: dtype is for an owning tensor (make_tensor(layout, dtype=...)); "
+                              "a given engine keeps its own dtype")
     if not isinstance(engine, np.ndarray):
         raise LayoutTypeError(f"make_tensor: the engine must be a numpy array, got {type(engine).__name__}")
     if layout is None:
@@ -308,6 +322,28 @@ def make_tensor(engine: np.ndarray, layout: Layout | None = None) -> Tensor:
     if layout.cosize() > engine.shape[0]:
         raise LayoutValueError(f"make_tensor: cosize({layout}) = {layout.cosize()} exceeds the {engine.shape[0]} elements")
     return Tensor(engine, layout)
+
+
+def _owning_tensor(layout: Any, dtype: Any) -> Tensor:
+    """CuTe's ``make_tensor<T>(layout)``: a zero-filled engine of cosize(layout) elements viewed through layout."""
+    who = "make_tensor"
+    d = _numeric_dtype(np.float64 if dtype is None else dtype, who)
+    if not isinstance(layout, Layout):
+        it.check_inttuple(layout, who, "shape")
+        it.validate_shape(layout, who)
+        layout = Layout(layout)
+    if layout.coord_profile() is not None:
+        raise LayoutTypeError(f"{who}: {layout} has basis strides; a data tensor needs integer offsets")
+    fs, fd = layout.flat_modes()
+    for x in fs + fd:
+        if type(x) is not int:
+            raise LayoutValueError(f"{who}: an owning tensor needs integer shapes and strides to allocate, got {layout}")
+    if any(x < 0 for x in fd):
+        raise LayoutValueError(f"{who}: an owning tensor needs non-negative strides (offsets into a new engine), "
+                               f"got {layout}")
+    n = layout.cosize()
+    check_budget(who, f"cosize of the layout {layout}", n, MAX_EVAL_POINTS)
+    return Tensor(np.zeros(n, dtype=d), layout)
 
 
 def make_identity_tensor(shape_: Any) -> Tensor:

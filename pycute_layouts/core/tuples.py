@@ -45,6 +45,7 @@ __all__ = [
     "flatten",
     "unflatten",
     "make_layout_like",
+    "coshape",
     "common_refinement",
     "common_coarsening",
     "coordinates",
@@ -389,6 +390,28 @@ def make_layout_like(layout: Any) -> Layout:
     sh = layout.shape
     st = it.unflatten(tuple(out), sh) if isinstance(sh, tuple) else out[0]
     return Layout.from_normalized(sh, st)
+
+
+def coshape(layout: Any) -> Any:
+    """CuTe's ``coshape``: the codomain's shape, ``1 + sum((s-1)*|d|)`` per component of the codomain.
+
+    Pre:  layout is a Layout or a Tensor (its layout); LayoutTypeError otherwise.
+    Post: an int for integer (or F2) strides, equal to ``cosize(layout)``; for basis strides a
+          tuple congruent with the codomain's profile, component ``k`` the extent reached along
+          ``E(k)`` (CuTe's ``cosize`` of such a layout is the product of it, ours its coshape: see
+          docs/differences.md).
+
+    >>> coshape(Layout((4, 8), (1, 4))), coshape(Layout(8, 0))
+    (32, 1)
+    >>> from pycute_layouts import E
+    >>> coshape(Layout((4, 8), (E(1), E(0)))), coshape(Layout((4, 8), (E(0), 2 * E(1))))
+    ((8, 4), (4, 15))
+    """
+    if isinstance(layout, Tensor):
+        layout = layout.layout
+    if not isinstance(layout, Layout):
+        raise LayoutTypeError(f"coshape: expected a Layout or a Tensor, got {type(layout).__name__} {fmt(layout)}"[:300])
+    return layout.cosize()
 
 
 def _shape_arg(x: Any, who: str) -> Any:
