@@ -60,7 +60,90 @@ def _fmt_offset(o: Any) -> str:
     return format_inttuple(o)
 
 
-class ComposedLayout:
+class _InnerLayoutView:
+    """What a composed form answers from its inner (element) layout alone.
+
+    CuTe's rule for ``A o O o B``: shape, size, cosize, rank and depth are those of ``B``. The
+    subclasses give ``inner``; ``_composed_view`` is the ComposedLayout the algebra works on.
+    """
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> Any:
+        """Shape of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).shape
+        (8, 64)
+        """
+        return self.inner.shape
+
+    def size(self) -> Any:
+        """Size of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).size()
+        512
+        """
+        return self.inner.size()
+
+    def cosize(self) -> Any:
+        """CuTe's definition: the cosize of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).cosize()
+        512
+        """
+        return self.inner.cosize()
+
+    def rank(self) -> int:
+        """Rank of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, (4, 16)), (64, (16, 1)))).rank()
+        2
+        """
+        return self.inner.rank()
+
+    def depth(self) -> int:
+        """Depth of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, (4, 16)), (64, (16, 1)))).depth()
+        2
+        """
+        return self.inner.depth()
+
+    def __len__(self) -> int:
+        return self.rank()
+
+
+class _ComposedAlgebra(_InnerLayoutView):
+    """The algebra hooks of a layout whose element view is a ComposedLayout (``_composed_view()``)."""
+
+    __slots__ = ()
+
+    def _composed_view(self) -> ComposedLayout:
+        raise NotImplementedError
+
+    def _as_rhs_of_layout(self, a: Any) -> Any:
+        return _compose_with_composed(a, self._composed_view())
+
+    def _right_inverse(self) -> Any:
+        return _inverse_of_composed(self._composed_view(), "right")
+
+    def _left_inverse(self) -> Any:
+        return _inverse_of_composed(self._composed_view(), "left")
+
+    def _max_common_layout(self, other: Any) -> Layout:
+        return _composed_max_common_layout(self._composed_view(), other)
+
+    def _max_common_vector(self, other: Any) -> int:
+        return _composed_max_common_vector(self._composed_view(), other)
+
+
+class ComposedLayout(_ComposedAlgebra):
     """``outer o offset o inner``: the function ``c -> outer(offset + inner(c))`` (CuTe's ComposedLayout).
 
     ``outer`` is a Swizzle, XorSwizzle or Layout; ``inner`` a Layout (or ComposedLayout);
@@ -128,32 +211,6 @@ class ComposedLayout:
     layout_a = outer
     layout_b = inner
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the inner layout."""
-        return self._inner.shape
-
-    def size(self) -> Any:
-        """Size of the inner layout."""
-        return self._inner.size()
-
-    def cosize(self) -> Any:
-        """CuTe's definition: the cosize of the inner layout.
-
-        >>> from pycute_layouts import Layout, Swizzle
-        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).cosize()
-        512
-        """
-        return self._inner.cosize()
-
-    def rank(self) -> int:
-        """Rank of the inner layout."""
-        return self._inner.rank()
-
-    def depth(self) -> int:
-        """Depth of the inner layout."""
-        return self._inner.depth()
-
     def is_symbolic(self) -> bool:
         """True when the inner layout or the offset is symbolic."""
         return self._inner.is_symbolic() or it.is_symbolic(self._offset)
@@ -200,30 +257,15 @@ class ComposedLayout:
     def __getitem__(self, i: int) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, self._inner[i])
 
-    def __len__(self) -> int:
-        return self.rank()
-
     # -- algebra hooks used by the module-level functions ----------------------------------
+    def _composed_view(self) -> ComposedLayout:
+        return self
+
     def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, fn(self._inner, *args, **kwargs))
 
     def _compose_with(self, tiler: Any) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, composition(self._inner, tiler))
-
-    def _as_rhs_of_layout(self, a: Any) -> Any:
-        return _compose_with_composed(a, self)
-
-    def _right_inverse(self) -> Any:
-        return _inverse_of_composed(self, "right")
-
-    def _left_inverse(self) -> Any:
-        return _inverse_of_composed(self, "left")
-
-    def _max_common_layout(self, other: Any) -> Layout:
-        return _composed_max_common_layout(self, other)
-
-    def _max_common_vector(self, other: Any) -> int:
-        return _composed_max_common_vector(self, other)
 
     def compose(self, tiler: Any) -> ComposedLayout:
         """``composition(self, tiler)``: the tiler acts on the inner layout.
@@ -396,7 +438,7 @@ def _element_bytes(element_bits: Any, who: str) -> int:
     return element_bits // 8
 
 
-class SwizzledSmemLayout:
+class SwizzledSmemLayout(_ComposedAlgebra):
     """A shared-memory tile: element layout + swizzle + the unit the swizzle acts on + element width.
 
     ``layout`` maps coordinates to *element* offsets. ``swizzle_unit`` is ``"bytes"`` (the
@@ -625,30 +667,6 @@ class SwizzledSmemLayout:
         """
         return self.layout
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the element layout."""
-        return self.layout.shape
-
-    def size(self) -> Any:
-        """Size of the element layout."""
-        return self.layout.size()
-
-    def cosize(self) -> Any:
-        """Cosize of the element layout (CuTe's cosize of a ComposedLayout)."""
-        return self.layout.cosize()
-
-    def rank(self) -> int:
-        """Rank of the element layout."""
-        return self.layout.rank()
-
-    def depth(self) -> int:
-        """Depth of the element layout."""
-        return self.layout.depth()
-
-    def __len__(self) -> int:
-        return self.rank()
-
     def __getitem__(self, i: int) -> SwizzledSmemLayout:
         return self._with_layout(self.layout[i])
 
@@ -672,20 +690,8 @@ class SwizzledSmemLayout:
         return self._with_layout(composition(self.layout, tiler))
 
     # the algebra with this as an operand: CuTe's element view Sw' o 0 o layout (as_composed)
-    def _as_rhs_of_layout(self, a: Any) -> Any:
-        return _compose_with_composed(a, self.as_composed())
-
-    def _right_inverse(self) -> Any:
-        return _inverse_of_composed(self.as_composed(), "right")
-
-    def _left_inverse(self) -> Any:
-        return _inverse_of_composed(self.as_composed(), "left")
-
-    def _max_common_layout(self, other: Any) -> Layout:
-        return _composed_max_common_layout(self.as_composed(), other)
-
-    def _max_common_vector(self, other: Any) -> int:
-        return _composed_max_common_vector(self.as_composed(), other)
+    def _composed_view(self) -> ComposedLayout:
+        return self.as_composed()
 
     def compose(self, tiler: Any) -> SwizzledSmemLayout:
         """``composition(self, tiler)``: the tiler acts on the element layout; the pointer stays.
@@ -747,7 +753,7 @@ class SwizzledSmemLayout:
 # PTX's canonical layouts before the element width is known
 
 
-class UnboundWidthSmemLayout:
+class UnboundWidthSmemLayout(_InnerLayoutView):
     """CuTe's pointer form ``Sw<B,M,S> o smem_ptr[(128/T)b](unset) o L`` with the element width still a symbol.
 
     PTX's canonical layouts (wgmma/tcgen05 tables) put a byte-address swizzle next to a layout in
@@ -796,27 +802,6 @@ class UnboundWidthSmemLayout:
         """0: the tile starts at the pointer."""
         return 0
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the element layout."""
-        return self.layout.shape
-
-    def size(self) -> Any:
-        """Size of the element layout."""
-        return self.layout.size()
-
-    def cosize(self) -> Any:
-        """Cosize of the element layout."""
-        return self.layout.cosize()
-
-    def rank(self) -> int:
-        """Rank of the element layout."""
-        return self.layout.rank()
-
-    def depth(self) -> int:
-        """Depth of the element layout."""
-        return self.layout.depth()
-
     def is_symbolic(self) -> bool:
         """True: the element width is the symbol T."""
         return True
@@ -826,9 +811,6 @@ class UnboundWidthSmemLayout:
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
             raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {fmt(i)}"[:200])
         return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
-
-    def __len__(self) -> int:
-        return self.rank()
 
     def free_symbols(self) -> set:
         """The symbols of the element layout (T among them where it appears)."""
