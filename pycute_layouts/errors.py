@@ -46,31 +46,61 @@ class LayoutError(ValueError):
 
 
 class LayoutValueError(LayoutError):
-    """A value is not acceptable (negative or zero size, non-integer shape, ...)."""
+    """A value is not acceptable (negative or zero size, non-integer shape, ...).
+
+    >>> issubclass(LayoutValueError, LayoutError)
+    True
+    """
 
 
 class LayoutTypeError(LayoutError, TypeError):
-    """An argument has the wrong type (a string where an IntTuple is expected, ...)."""
+    """An argument has the wrong type (a string where an IntTuple is expected, ...).
+
+    >>> issubclass(LayoutTypeError, LayoutError) and issubclass(LayoutTypeError, TypeError)
+    True
+    """
 
 
 class CongruenceError(LayoutError):
-    """Shape and stride (or coordinate and shape) do not have the same profile."""
+    """Shape and stride (or coordinate and shape) do not have the same profile.
+
+    >>> issubclass(CongruenceError, LayoutError)
+    True
+    """
 
 
 class AdmissibilityError(LayoutError):
-    """An algebra operation's precondition fails (CuTe's divisibility conditions, injectivity)."""
+    """An algebra operation's precondition fails (CuTe's divisibility conditions, injectivity).
+
+    >>> issubclass(AdmissibilityError, LayoutError)
+    True
+    """
 
 
 class CoordinateError(LayoutError, IndexError):
-    """A coordinate is out of range (when range checking was asked for) or malformed."""
+    """A coordinate is out of range (when range checking was asked for) or malformed.
+
+    >>> issubclass(CoordinateError, LayoutError) and issubclass(CoordinateError, IndexError)
+    True
+    """
 
 
 class SwizzleError(LayoutError):
-    """Bad Swizzle<B,M,S> parameters or an XOR map that is not what was asked."""
+    """Bad Swizzle<B,M,S> parameters or an XOR map that is not what was asked.
+
+    >>> issubclass(SwizzleError, LayoutError)
+    True
+    """
 
 
 class NotationError(LayoutError):
-    """CuTe notation that cannot be parsed; the message points at the column."""
+    """CuTe notation that cannot be parsed; the message points at the column.
+
+    >>> print(NotationError("expected ':'", "(8,4)(4,1)", 5))
+    expected ':'
+      (8,4)(4,1)
+           ^ (column 6)
+    """
 
     def __init__(self, message: str, text: str | None = None, column: int | None = None):
         self.text = text
@@ -81,19 +111,35 @@ class NotationError(LayoutError):
 
 
 class SymbolicUndecidable(LayoutError):
-    """A condition on symbolic shapes/strides cannot be decided from the symbols' assumptions."""
+    """A condition on symbolic shapes/strides cannot be decided from the symbols' assumptions.
+
+    >>> issubclass(SymbolicUndecidable, LayoutError)
+    True
+    """
 
 
 class UnitError(LayoutError):
-    """Bytes and elements were mixed, or an element width makes a conversion impossible."""
+    """Bytes and elements were mixed, or an element width makes a conversion impossible.
+
+    >>> issubclass(UnitError, LayoutError)
+    True
+    """
 
 
 class DescriptorError(LayoutError):
-    """A shared-memory layout or field value that no wgmma/tcgen05 descriptor can express."""
+    """A shared-memory layout or field value that no wgmma/tcgen05 descriptor can express.
+
+    >>> issubclass(DescriptorError, LayoutError)
+    True
+    """
 
 
 class TensorMapError(LayoutError):
-    """A cuTensorMapEncode* parameter set that violates a documented driver constraint."""
+    """A cuTensorMapEncode* parameter set that violates a documented driver constraint.
+
+    >>> issubclass(TensorMapError, LayoutError)
+    True
+    """
 
 
 class SwizzleModeError(DescriptorError, TensorMapError):
@@ -107,11 +153,19 @@ class SwizzleModeError(DescriptorError, TensorMapError):
 
 
 class ShflError(LayoutError):
-    """Bad SHFL operands (mode, Sb, Sc, active mask)."""
+    """Bad SHFL operands (mode, Sb, Sc, active mask).
+
+    >>> issubclass(ShflError, LayoutError)
+    True
+    """
 
 
 class ProofError(LayoutError):
-    """A proof could not be carried out (not a refutation: a refutation is a Counterexample)."""
+    """A proof could not be carried out (not a refutation: a refutation is a Counterexample).
+
+    >>> issubclass(ProofError, LayoutError)
+    True
+    """
 
 
 class SpecError(LayoutValueError):
@@ -123,7 +177,11 @@ class SpecError(LayoutValueError):
 
 
 class HwCheckError(LayoutError):
-    """A generator or verifier input is unusable (a bad result file, an unknown case kind)."""
+    """A generator or verifier input is unusable (a bad result file, an unknown case kind).
+
+    >>> issubclass(HwCheckError, LayoutError)
+    True
+    """
 
 
 class MissingDependencyError(LayoutError, ImportError):

@@ -196,8 +196,6 @@ def coprofile(strides: Any) -> Any:
     >>> coprofile([E(0), E(1)]), coprofile([E(0, 1), E(1)]), coprofile([E(1)])
     ((0, 0), ((0, 0), 0), (0, 0))
     """
-
-
     strides = check_sequence("coprofile", "strides", strides)
     tree: dict = {}
     for d in strides:
@@ -252,8 +250,6 @@ def basis_components(strides: tuple, profile: Any) -> list[tuple[tuple, tuple]]:
     >>> basis_components((E(0), 0, 2 * E(1)), (0, 0))
     [((0,), (1, 0, 0)), ((1,), (0, 0, 2))]
     """
-
-
     check_type("basis_components", "strides", strides, tuple)
     out = []
     for path in _leaf_paths(profile, ()):

@@ -56,7 +56,6 @@ def _is_fn(x: Any) -> bool:
 
 
 def _fmt_offset(o: Any) -> str:
-
     return format_inttuple(o)
 
 
@@ -277,11 +276,9 @@ class ComposedLayout(_ComposedAlgebra):
         return self._compose_with(tiler)
 
     def _upcast(self, n: int) -> ComposedLayout:
-
         return ComposedLayout(_upcast_fn(self._outer, n), _upcast_offset(self._offset, n), upcast(self._inner, n))
 
     def _downcast(self, n: int) -> ComposedLayout:
-
         return ComposedLayout(_downcast_fn(self._outer, n), self._offset * n, downcast(self._inner, n))
 
     def subs(self, *args: Any, **kwargs: Any) -> ComposedLayout:
@@ -291,8 +288,6 @@ class ComposedLayout(_ComposedAlgebra):
         >>> print(parse("Sw<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T))", T=8).subs(m=2, SBO=128))
         Sw<1,4,3> o 0 o ((8,2),(8,2)):((16,128),(1,8))
         """
-
-
         mapping = subs_mapping(args, kwargs)
         inner = self._inner.subs(mapping)
         return ComposedLayout(self._outer, subs_inttuple(self._offset, mapping), inner)
@@ -326,7 +321,6 @@ def _log2_exact(n: int, who: str) -> int:
 
 
 def _upcast_fn(fn: Any, n: int) -> Any:
-
     if isinstance(fn, Swizzle):
         k = _log2_exact(n, f"upcast<{n}> of {fn}")
         if fn.base < k and not fn.is_identity():
@@ -345,7 +339,6 @@ def _upcast_fn(fn: Any, n: int) -> Any:
 
 
 def _downcast_fn(fn: Any, n: int) -> Any:
-
     if isinstance(fn, Swizzle):
         k = _log2_exact(n, f"downcast<{n}> of {fn}")
         return Swizzle(fn.bits, fn.base + k, fn.shift) if not fn.is_identity() else fn
@@ -595,7 +588,6 @@ class SwizzledSmemLayout(_ComposedAlgebra):
         >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).upcast_to_bits(128).layout)
         (8,8):(8,1)
         """
-
         b = self.as_unit("bytes")
         return SwizzledSmemLayout(b.swizzle, recast(self.layout, self.element_bits, new_bits), new_bits, "bytes",
                                   self.base_address)

@@ -14,8 +14,6 @@ CHAR_W = 0.62  # monospace advance, in em
 
 
 def fmt_num(x: float) -> str:
-
-
     check_type("fmt_num", "x", x, (int, float))
     if not -1e300 < x < 1e300:
         raise LayoutValueError(f"fmt_num: x must be a finite number below 1e300 in magnitude, got {fmt(x)}")
@@ -69,11 +67,7 @@ def geometry(pic: Picture, *, max_w: float, max_h: float, want_h: float, base_fo
 
 
 def wrap_words(text: str, max_chars: float) -> list[str]:
-
-
     check_type("wrap_words", "text", text, str)
-
-
     check_type("wrap_words", "max_chars", max_chars, (int, float))
     lines: list[str] = []
     for part in text.split("; ") if text else []:
@@ -85,8 +79,6 @@ def wrap_words(text: str, max_chars: float) -> list[str]:
 
 
 def caption_line(pic: Picture) -> str:
-
-
     check_type("caption_line", "pic", pic, Picture)
     if pic.row_caption:
         return f"rows \u2193 {pic.row_caption}    columns \u2192 {pic.col_caption}"
@@ -94,17 +86,9 @@ def caption_line(pic: Picture) -> str:
 
 
 def is_labelled(pic: Picture, g: Geom, r: int, c: int) -> bool:
-
-
     check_type("is_labelled", "pic", pic, Picture)
-
-
     check_type("is_labelled", "g", g, Geom)
-
-
     check_count("is_labelled", "r", r)
-
-
     check_count("is_labelled", "c", c)
     return pic.labels is not None and r % g.label_every == 0 and c % g.label_every == 0
 

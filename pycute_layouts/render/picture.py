@@ -170,7 +170,6 @@ def _smem_grid(obj: SwizzledSmemLayout, rows: int, cols: int) -> tuple[np.ndarra
 
 
 def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> _Source:
-
     eb = element_bits
     if isinstance(obj, Layout):
         rows, cols = _grid_shape(obj, who)

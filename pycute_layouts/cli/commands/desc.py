@@ -171,7 +171,6 @@ def _kind_table_hint(value: int, kind: str, block_scaled: bool) -> str:
 
 
 def _cmd_desc(args: argparse.Namespace) -> int:
-
     if args.idesc is not None:
         return _cmd_idesc(args)
     if args.block_scaled or args.kind is not None:

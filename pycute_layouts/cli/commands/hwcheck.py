@@ -24,7 +24,6 @@ __all__ = ["register"]
 
 
 def _cmd_hwcheck(args: argparse.Namespace) -> int:
-
     if bool(args.emit) == bool(args.verify):
         raise LayoutError("hwcheck: give exactly one of --emit DIR or --verify RESULTS.json")
     if args.emit:

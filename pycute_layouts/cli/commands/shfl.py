@@ -18,7 +18,6 @@ __all__ = ["register"]
 
 
 def _cmd_shfl(args: argparse.Namespace) -> int:
-
     r = shfl_mod.shfl(args.mode, args.b, args.c, active_mask=args.active_mask)
     try:
         lay = str(shfl_mod.lane_layout(args.mode, args.b, args.c))

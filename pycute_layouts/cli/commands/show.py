@@ -141,7 +141,6 @@ def _print_values(obj: Any, args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-
     if (args.atom is None) == (args.layout is None):
         raise LayoutValueError("show: give a LAYOUT or --atom NAME (exactly one)")
     if args.atom is not None:
