@@ -925,7 +925,14 @@ def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str
 
 
 def spec_comment(kc: KernelConstants, prefix: str) -> list[str]:
-    """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``."""
+    """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``.
+
+    >>> from pycute_layouts.codegen import parse_spec
+    >>> op = {"tile": "64x64", "dtype": "bf16", "major": "K", "swizzle": "128B"}
+    >>> kc = kernel_constants(parse_spec({"kernel": "gemm", "arch": "sm90", "A": op, "B": op}))
+    >>> [line.split(" ")[:3] for line in spec_comment(kc, "#")]
+    [['#', 'Generated', 'by'], ['#', 'spec:', '{"A":']]
+    """
     check_type("spec_comment", "kc", kc, KernelConstants)
     check_type("spec_comment", "prefix", prefix, str)
     text = json.dumps(kc.spec.to_dict(), sort_keys=True)

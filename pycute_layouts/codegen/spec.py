@@ -294,6 +294,13 @@ _TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def int_field(value: Any, field: str, lo: int | None = None) -> int:
+    """The integer a spec field holds (an int, or a decimal or ``0x`` hex string).
+
+    Pre:  none (user input).  Post: an int >= ``lo`` (when given); otherwise SpecError names the field.
+
+    >>> int_field("0x40", "A.tile[0]", 1), int_field(3, "stages", 1)
+    (64, 3)
+    """
     check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         try:
@@ -309,6 +316,13 @@ def int_field(value: Any, field: str, lo: int | None = None) -> int:
 
 
 def tile_field(value: Any, field: str) -> tuple[int, int]:
+    """The ``(MN, K)`` extents a tile field holds: ``'MNxK'`` text or a pair of integers.
+
+    Pre:  none (user input).  Post: two positive ints; otherwise SpecError names the field.
+
+    >>> tile_field("128x64", "A.tile"), tile_field([64, 32], "B.tile")
+    ((128, 64), (64, 32))
+    """
     check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)

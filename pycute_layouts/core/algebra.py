@@ -116,6 +116,12 @@ def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -
 
     Pre: ``kind`` a class other than Layout and the builtin types (composition already defines those);
     ``lhs``/``rhs`` callables or None. Otherwise LayoutTypeError, and nothing is registered.
+
+    >>> class Shift:   # a stand-in operand type
+    ...     pass
+    >>> register_composition_operand(Shift, lhs=lambda a, b: "Shift o " + str(b))
+    >>> composition(Shift(), Layout(4, 2))
+    'Shift o 4:2'
     """
     if not isinstance(kind, type) or issubclass(kind, Layout) or kind.__module__ in ("builtins", "numpy"):
         raise LayoutTypeError(f"register_composition_operand: kind must be a class other than Layout and the builtin "

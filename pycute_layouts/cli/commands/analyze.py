@@ -211,7 +211,14 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: Any) -> None:
-    """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object."""
+    """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['analyze']
+    """
     sub = subparsers(sub, "analyze.register")
     a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",
                        description="Analyses of shared-memory layouts (see docs/analysis.md).")

@@ -44,7 +44,14 @@ def _cmd_codegen(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``codegen`` subcommand to an argparse subparsers object."""
+    """Add the ``codegen`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['codegen']
+    """
     sub = subparsers(sub, "codegen.register")
     h = sub.add_parser(
         "codegen", help="kernel constants (descriptors, K-step advances, TMA boxes, CuTe types) from a spec",

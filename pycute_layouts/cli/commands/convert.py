@@ -130,7 +130,14 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``convert`` subcommand to an argparse subparsers object."""
+    """Add the ``convert`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['convert']
+    """
     sub = subparsers(sub, "convert.register")
     c = sub.add_parser("convert", help="convert layouts between CuTe notation, the CuTe DSL and Triton Gluon",
                        description="Read a layout as CuTe notation, CuTe DSL output, Gluon source or Triton bases; "

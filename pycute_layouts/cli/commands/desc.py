@@ -288,7 +288,14 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
 
 
 def register(sub: Any) -> None:
-    """Add the ``desc`` subcommand to an argparse subparsers object."""
+    """Add the ``desc`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['desc']
+    """
     sub = subparsers(sub, "desc.register")
     h = sub.add_parser(
         "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",

@@ -54,7 +54,14 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``hwcheck`` subcommand to an argparse subparsers object."""
+    """Add the ``hwcheck`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['hwcheck']
+    """
     sub = subparsers(sub, "hwcheck.register")
     s = sub.add_parser("hwcheck", help="generate GPU hardware checks / verify a GPU result file",
                        description="Generate the CUDA hardware checks from the library (--emit DIR) or recompute every "

@@ -112,7 +112,14 @@ def _cmd_owners(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``owners`` subcommand to an argparse subparsers object."""
+    """Add the ``owners`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['owners']
+    """
     sub = subparsers(sub, "owners.register")
     p = sub.add_parser(
         "owners", help="which thread and register hold A/B/C(m, n) of an MMA; what thread t holds",

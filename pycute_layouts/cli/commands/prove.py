@@ -71,7 +71,14 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``prove`` subcommand to an argparse subparsers object."""
+    """Add the ``prove`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['prove']
+    """
     sub = subparsers(sub, "prove.register")
 
     h = sub.add_parser(

@@ -46,7 +46,14 @@ def _cmd_shfl(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``shfl`` subcommand to an argparse subparsers object."""
+    """Add the ``shfl`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['shfl']
+    """
     sub = subparsers(sub, "shfl.register")
     h = sub.add_parser("shfl", help="SHFL lane map: source lane and predicate for each of the 32 lanes",
                        description="Lane map of SASS SHFL.mode with Sb (5-bit index) and Sc (mask<<8 | clamp).")

@@ -177,7 +177,14 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``show`` subcommand to an argparse subparsers object."""
+    """Add the ``show`` subcommand to an argparse subparsers object.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> register(sub)
+    >>> sorted(sub.choices)
+    ['show']
+    """
     sub = subparsers(sub, "show.register")
     s = sub.add_parser(
         "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
