@@ -479,40 +479,46 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
     raise LayoutValueError(f"{who}: no TMA box of one swizzle row lands contiguously in the tile {tile}")
 
 
-def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn: int, tile_k: int,
-           stages: int, order: str, mma_mn: int | None, start: int, anchor: str, who: str,
-           with_tma: bool = True, aligned: bool = True, staged: bool = True) -> OperandConstants:
-    mod = arch_module(arch)
-    mode = swizzle_field(swizzle)
+def _check_stages(who: str, arch: str, dtype: DType, stages: Any, tile_mn: int, tile_k: int) -> int:
+    # Pre:  tile_mn, tile_k positive ints.  Post: stages a positive int whose tiles fit the 256 KiB window,
+    #       and dtype exists on arch; otherwise LayoutValueError / SpecError (refused before any stage is laid out).
     bits = dtype.element_bits
     stages = check_count(_field(who, "stages"), "stages", stages, 1)
-    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:  # refused before any stage is laid out
+    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:
         raise LayoutValueError(f"{_field(who, 'stages')}: {stages} stages of a {tile_mn}x{tile_k} {dtype.name} tile take "
                                f"{stages * tile_mn * tile_k * bits // 8} bytes, more than the {SMEM_WINDOW_BYTES}-byte "
                                "(256 KiB) shared-memory window (SMEM_WINDOW_BYTES)")
     if dtype.min_arch == "sm100" and arch != "sm100":
         raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
-    atom = mod.smem_atom(major, mode, bits)
-    o2 = (0, 1) if order == "mn_first" else (1, 0)
+    return stages
+
+
+def _check_atom_tiles(who: str, atom: Any, major: str, mode: Any, dtype: DType, tile_mn: int, tile_k: int) -> None:
+    # Pre:  atom the swizzle atom of (major, mode, dtype).  Post: the tile is a whole number of atoms.
     if tile_mn % atom.layout.shape[0] or tile_k % atom.layout.shape[1]:
         raise LayoutValueError(
             f"{_field(who, 'tile')}: the tile {tile_mn}x{tile_k} (MN x K) is not a multiple of the "
             f"{atom.layout.shape[0]}x{atom.layout.shape[1]} swizzle atom ({major}-major {mode} {dtype.name}: "
             f"{atom.layout})")
-    tile = tile_to_shape(atom.layout, (tile_mn, tile_k), o2)
-    full_shape = (tile_mn, tile_k, stages) if staged else (tile_mn, tile_k)
-    full = tile_to_shape(atom.layout, full_shape, o2 + (2,) if staged else o2)
-    tile_c = SwizzledSmemLayout(atom.byte_swizzle(), tile, bits)
-    mma_k = MMA_K_BYTES * 8 // bits
+
+
+def _mma_extents(who: str, dtype: DType, tile_mn: int, tile_k: int, mma_mn: Any) -> tuple[int, int]:
+    # Pre:  tile_mn, tile_k positive ints.  Post: (mma_mn, mma_k) in elements, each dividing the tile's extent;
+    #       mma_mn defaults to the tile's MN.
+    mma_k = MMA_K_BYTES * 8 // dtype.element_bits
     if tile_k % mma_k:
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
     mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
-    stage_bytes = tile_mn * tile_k * bits // 8
-    if int(tile.cosize()) * bits // 8 != stage_bytes:
-        raise LayoutValueError(f"{who}: the tile {tile} is not compact")
+    return mma_mn, mma_k
+
+
+def _stage_alignment(who: str, mode: Any, start: int, stages: int, stage_bytes: int, aligned: bool) -> int:
+    # Pre:  start a byte address, stage_bytes the bytes of one stage.
+    # Post: the stage alignment in bytes (the swizzle pattern boundary or TMA's, the larger); start (when
+    #       ``aligned``) and every stage start sit on it.
     align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
     if aligned and start % align:
         raise LayoutValueError(f"{who}: start address {start:#x} is not a multiple of the stage alignment {align} "
@@ -522,8 +528,13 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     if stages > 1 and stage_bytes % align:
         raise LayoutValueError(f"{_field(who, 'tile')}: a stage of {stage_bytes} B is not a multiple of the {align}-byte stage "
                                "alignment, so stage 1 would start off the swizzle pattern boundary")
-    stage_starts = tuple(start + s * stage_bytes for s in range(stages))
-    k_steps = tile_k // mma_k
+    return align
+
+
+def _stage_descs(mod: Any, tile_c: SwizzledSmemLayout, major: str, bits: int, mma_mn: int, mma_k: int,
+                 k_steps: int, stage_starts: tuple[int, ...], anchor: str, who: str) -> tuple[Any, tuple, list, list]:
+    # Pre:  stage_starts the byte address of each stage.
+    # Post: (stage 0's first descriptor, every stage's encoded descriptors, stage 0's K-step and MN-block offsets).
     per_stage = []
     offsets: list[int] = []
     mn_blocks: list[int] = []
@@ -533,6 +544,34 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         if s == 0:
             desc0, offsets, mn_blocks = descs[0], offs, mnb
         per_stage.append(tuple(d.encode() for d in descs))
+    return desc0, tuple(per_stage), offsets, mn_blocks
+
+
+def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn: int, tile_k: int,
+           stages: int, order: str, mma_mn: int | None, start: int, anchor: str, who: str,
+           with_tma: bool = True, aligned: bool = True, staged: bool = True) -> OperandConstants:
+    # Pre:  the spec's fields read (dtype, major, order, anchor); stages, tile, mma_mn, start as the user gave them.
+    # Post: every constant of one operand (tile, descriptors per stage and K step, TMA plan);
+    #       otherwise LayoutValueError / SpecError naming the field.
+    mod = arch_module(arch)
+    mode = swizzle_field(swizzle)
+    bits = dtype.element_bits
+    stages = _check_stages(who, arch, dtype, stages, tile_mn, tile_k)
+    atom = mod.smem_atom(major, mode, bits)
+    _check_atom_tiles(who, atom, major, mode, dtype, tile_mn, tile_k)
+    o2 = (0, 1) if order == "mn_first" else (1, 0)
+    tile = tile_to_shape(atom.layout, (tile_mn, tile_k), o2)
+    full_shape = (tile_mn, tile_k, stages) if staged else (tile_mn, tile_k)
+    full = tile_to_shape(atom.layout, full_shape, o2 + (2,) if staged else o2)
+    tile_c = SwizzledSmemLayout(atom.byte_swizzle(), tile, bits)
+    mma_mn, mma_k = _mma_extents(who, dtype, tile_mn, tile_k, mma_mn)
+    stage_bytes = tile_mn * tile_k * bits // 8
+    if int(tile.cosize()) * bits // 8 != stage_bytes:
+        raise LayoutValueError(f"{who}: the tile {tile} is not compact")
+    align = _stage_alignment(who, mode, start, stages, stage_bytes, aligned)
+    stage_starts = tuple(start + s * stage_bytes for s in range(stages))
+    desc0, per_stage, offsets, mn_blocks = _stage_descs(mod, tile_c, major, bits, mma_mn, mma_k, tile_k // mma_k,
+                                                        stage_starts, anchor, who)
     first = flat_divide(tile, (mma_mn, mma_k))(_, _, 0, 0)
     canon, syms, note = canonical_match(arch, major, mode, bits, (mma_mn, mma_k), first, desc0)
     tma_sw = box = None
@@ -546,7 +585,7 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         tile_k=tile_k, order=order, stages=stages, mma_mn=mma_mn, mma_k=mma_k, tile_layout=tile_c, atom=atom,
         cute_type=cute_layout_type(atom.swizzle, bits, full),
         cute_expr=_cute_expr(arch, major, mode, dtype, full_shape, order),
-        descriptor=desc0, descs=tuple(per_stage), k_step_offsets_bytes=tuple(offsets),
+        descriptor=desc0, descs=per_stage, k_step_offsets_bytes=tuple(offsets),
         mn_block_offsets_bytes=tuple(mn_blocks), stage_bytes=stage_bytes, stage_alignment_bytes=align,
         stage_starts=stage_starts, canonical=canon, canonical_symbols=syms, canonical_note=note,
         swizzle_anchor=anchor, tma_swizzle=tma_sw, tma_box_dim=box, tma_copy_coords=tuple(coords),

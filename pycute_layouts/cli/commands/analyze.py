@@ -213,11 +213,9 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['analyze']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["analyze", "explain", "(8,4):(4,1)"]).analysis
+    'explain'
     """
     sub = subparsers(sub, "analyze.register")
     a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",

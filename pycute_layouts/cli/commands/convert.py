@@ -132,11 +132,9 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``convert`` subcommand to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['convert']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["convert", "(8,64):(64,1)", "--to", "dsl"]).target
+    'dsl'
     """
     sub = subparsers(sub, "convert.register")
     c = sub.add_parser("convert", help="convert layouts between CuTe notation, the CuTe DSL and Triton Gluon",

@@ -56,11 +56,9 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``hwcheck`` subcommand to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['hwcheck']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["hwcheck", "--emit", "out"]).emit
+    'out'
     """
     sub = subparsers(sub, "hwcheck.register")
     s = sub.add_parser("hwcheck", help="generate GPU hardware checks / verify a GPU result file",

@@ -73,11 +73,9 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``prove`` subcommand to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['prove']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["prove", "--bits", "16"]).bits
+    ['16']
     """
     sub = subparsers(sub, "prove.register")
 

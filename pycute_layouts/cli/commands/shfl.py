@@ -48,11 +48,9 @@ def _cmd_shfl(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``shfl`` subcommand to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['shfl']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["shfl", "BFLY", "1", "0x1f"]).c
+    31
     """
     sub = subparsers(sub, "shfl.register")
     h = sub.add_parser("shfl", help="SHFL lane map: source lane and predicate for each of the 32 lanes",

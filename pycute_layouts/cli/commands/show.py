@@ -179,11 +179,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``show`` subcommand to an argparse subparsers object.
 
-    >>> import argparse
-    >>> sub = argparse.ArgumentParser().add_subparsers()
-    >>> register(sub)
-    >>> sorted(sub.choices)
-    ['show']
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["show", "(8,4):(4,1)", "--svg", "x.svg"]).svg
+    'x.svg'
     """
     sub = subparsers(sub, "show.register")
     s = sub.add_parser(
