@@ -527,27 +527,10 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     require_offsets(tile_layout, who)
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
         raise LayoutValueError(f"{who}: max_bits must be 1..5, got {fmt(max_bits)}")
-    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
-        pattern = pattern.access_pattern(element_bits=element_bits)
-    if isinstance(pattern, AccessPattern):
-        pat = pattern
-        if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)} "
-                                   f"({pat.access_bytes} bytes)")
-    else:
-        if access_bytes is None:
-            raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
-        pat = vector_pattern(pattern, access_bytes)
+    pat = _search_pattern(pattern, access_bytes, element_bits, who)
     if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
         raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
-    lo = max(pat.access_bytes, element_bits // 8).bit_length() - 1
-    tried: dict[Any, Swizzle | XorSwizzle] = {}
-    tried[Swizzle(0, 4, 3).to_xor()] = Swizzle(0, 4, 3)
-    for b in range(1, max_bits + 1):
-        for m in range(lo, 8):
-            for s in range(b, 14 - m - b):
-                sw = Swizzle(b, m, s)
-                tried.setdefault(sw.to_xor(), sw)
+    tried = _swizzles_to_try(max_bits, max(pat.access_bytes, element_bits // 8).bit_length() - 1)
     tma_by_map: dict[Any, list[str]] = {}
     for name, mp in tma_swizzle_maps():
         key = mp.to_xor() if isinstance(mp, Swizzle) else mp
@@ -564,3 +547,31 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     out.sort(key=lambda c: (c.wavefronts, len(c.swizzle.to_xor().pairs if isinstance(c.swizzle, Swizzle)
                                               else c.swizzle.pairs), not c.tma_modes, str(c.swizzle)))
     return out if include_conflicting else [c for c in out if c.is_conflict_free]
+
+
+def _search_pattern(pattern: Any, access_bytes: Any, element_bits: Any, who: str) -> AccessPattern:
+    # Pre:  none (user input).  Post: the warp's AccessPattern: a copy atom's own, the one given (its width
+    #       agreeing with access_bytes), or a vector access of access_bytes (then required) by thread coordinates.
+    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
+        pattern = pattern.access_pattern(element_bits=element_bits)
+    if isinstance(pattern, AccessPattern):
+        if access_bytes is not None and check_access_bytes(access_bytes, who) != pattern.access_bytes:
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pattern.name)} "
+                                   f"({pattern.access_bytes} bytes)")
+        return pattern
+    if access_bytes is None:
+        raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
+    return vector_pattern(pattern, access_bytes)
+
+
+def _swizzles_to_try(max_bits: int, lo: int) -> dict[Any, Swizzle | XorSwizzle]:
+    # Pre:  1 <= max_bits <= 5; lo = log2 of the access or element bytes, the larger.
+    # Post: {XOR map: swizzle} of the identity and every Sw<B,M,S> with B <= max_bits, lo <= M < 8, B <= S,
+    #       M + S + B <= 13, the first swizzle of each distinct map kept.
+    tried: dict[Any, Swizzle | XorSwizzle] = {Swizzle(0, 4, 3).to_xor(): Swizzle(0, 4, 3)}
+    for b in range(1, max_bits + 1):
+        for m in range(lo, 8):
+            for s in range(b, 14 - m - b):
+                sw = Swizzle(b, m, s)
+                tried.setdefault(sw.to_xor(), sw)
+    return tried

@@ -343,7 +343,22 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     """
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
-    who = "canonical_match"
+    _check_canonical_args("canonical_match", major, element_bits, shape, inner, descriptor)
+    sym, unused, why = _canonical_symbols(major, mode, element_bits, shape, descriptor)
+    if sym is None:
+        return None, {}, why
+    shown = mod.canonical_layout(major, mode, **sym)
+    check = mod.canonical_layout(major, mode, **sym, **{u: 1 for u in unused})
+    if not np.array_equal(np.asarray(check.inner.to_numpy()), np.asarray(inner.to_numpy())):
+        raise LayoutValueError(f"canonical_match: the operand {inner} is not the canonical layout {check} "
+                               "(the descriptor does not describe it)")
+    note = "" if not unused else f"{' and '.join(unused)} unused (one repetition along that mode; encoded as derived)"
+    return str(shown), sym, note
+
+
+def _check_canonical_args(who: str, major: Any, element_bits: Any, shape: Any, inner: Any, descriptor: Any) -> None:
+    # Pre:  none (caller input).  Post: element_bits divides 128, shape an (MN, K) pair of positive ints, major
+    #       'K' or 'MN', inner a Layout, descriptor has integer lbo_bytes and sbo_bytes; otherwise LayoutValueError.
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 or 128 % element_bits:
         raise LayoutValueError(f"{who}: element_bits must divide 128, got {fmt(element_bits)}"[:200])
     if not (isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(v, int) and v > 0 for v in shape)):
@@ -355,17 +370,22 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     if not isinstance(getattr(descriptor, "lbo_bytes", None), int) or not isinstance(getattr(descriptor, "sbo_bytes", None),
                                                                                       int):
         raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {fmt(descriptor)}"[:200])
+
+
+def _canonical_symbols(major: str, mode: Any, element_bits: int, shape: tuple[int, int],
+                       descriptor: Any) -> tuple[dict | None, list[str], str]:
+    # Pre:  the arguments checked (_check_canonical_args).
+    # Post: (T, m, k and the LBO/SBO that are read, in elements; the strides never read; "") for the PTX table
+    #       row of the operand's shape, or (None, [], why) when no row has that shape.
     t = 128 // element_bits
     mn, k = shape
-    w = mode.width_16B
-    rows = mode.atom_rows
     lbo = descriptor.lbo_bytes * 8 // element_bits
     sbo = descriptor.sbo_bytes * 8 // element_bits
     sym: dict[str, int] = {"T": t}
     unused: list[str] = []
     if major == "K":
         if mn % 8 or (k * element_bits) % 256:
-            return None, {}, f"no table row: K-major operands are (8*m) x (T*2k) elements; got {mn} x {k}"
+            return None, [], f"no table row: K-major operands are (8*m) x (T*2k) elements; got {mn} x {k}"
         sym["m"], sym["k"] = mn // 8, k // (2 * t)
         if sym["m"] > 1:
             sym["SBO"] = sbo
@@ -373,26 +393,20 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
             unused.append("SBO")
         if not mode.is_swizzled:
             sym["LBO"] = lbo
-    else:
-        lead = t * (w if mode.is_swizzled else 1)
-        if mn % lead or k % rows:
-            return None, {}, (f"no table row: MN-major {mode.short_name} operands are ({lead}*m) x ({rows}*k) "
-                              f"elements; got {mn} x {k} (an MN extent narrower than one swizzle row)")
-        sym["m"], sym["k"] = mn // lead, k // rows
-        mn_field, k_field = ("LBO", "SBO") if mode.is_swizzled else ("SBO", "LBO")
-        vals = {"LBO": lbo, "SBO": sbo}
-        for fld, reps in ((mn_field, sym["m"]), (k_field, sym["k"])):
-            if reps > 1:
-                sym[fld] = vals[fld]
-            else:
-                unused.append(fld)
-    shown = mod.canonical_layout(major, mode, **sym)
-    check = mod.canonical_layout(major, mode, **sym, **{u: 1 for u in unused})
-    if not np.array_equal(np.asarray(check.inner.to_numpy()), np.asarray(inner.to_numpy())):
-        raise LayoutValueError(f"canonical_match: the operand {inner} is not the canonical layout {check} "
-                               "(the descriptor does not describe it)")
-    note = "" if not unused else f"{' and '.join(unused)} unused (one repetition along that mode; encoded as derived)"
-    return str(shown), sym, note
+        return sym, unused, ""
+    lead = t * (mode.width_16B if mode.is_swizzled else 1)
+    if mn % lead or k % mode.atom_rows:
+        return None, [], (f"no table row: MN-major {mode.short_name} operands are ({lead}*m) x ({mode.atom_rows}*k) "
+                          f"elements; got {mn} x {k} (an MN extent narrower than one swizzle row)")
+    sym["m"], sym["k"] = mn // lead, k // mode.atom_rows
+    mn_field, k_field = ("LBO", "SBO") if mode.is_swizzled else ("SBO", "LBO")
+    vals = {"LBO": lbo, "SBO": sbo}
+    for fld, reps in ((mn_field, sym["m"]), (k_field, sym["k"])):
+        if reps > 1:
+            sym[fld] = vals[fld]
+        else:
+            unused.append(fld)
+    return sym, unused, ""
 
 
 def _check_start(start: Any, who: str) -> int:
@@ -691,26 +705,9 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     check_swizzle_unit(swizzle_unit, who)
     tile_s, off = _tile_of(layout, bits, swizzle_unit, who)
     inner = tile_s.layout
-    if inner.is_symbolic():
-        raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
-    if inner.rank() != 2:
-        raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
-    mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
-    k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
-    _check_tile_bytes(who, f"layout {inner}", inner.size(), bits)
+    mn, k, mma_k = _operand_extents(who, inner, dt)
     mod = arch_module(a)
-    mma_k = MMA_K_BYTES * 8 // bits
-    if k % mma_k:
-        raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
-                               f"({mma_k} = {MMA_K_BYTES} bytes)")
-    offs = np.asarray(inner.to_numpy(), dtype=np.int64)
-    uniq = np.unique(offs)
-    if len(uniq) != len(offs):
-        dup = int(np.flatnonzero(np.bincount(np.searchsorted(uniq, offs)) > 1)[0])
-        i0, i1 = np.flatnonzero(offs == uniq[dup])[:2]
-        raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
-                              f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
-                              f"offset {int(uniq[dup])}")
+    _check_injective_tile(who, inner, mn)
     try:
         tile_mode = SwizzleMode.from_swizzle(tile_s.swizzle)
     except LayoutError:
@@ -731,6 +728,38 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         mn_block_offsets_bytes=tuple(mnb), stage_bytes=int(inner.cosize()) * bits // 8,
         stage_alignment_bytes=max(d0.swizzle.pattern_boundary_bytes, 16), stage_starts=(start,),
         canonical=canon, canonical_symbols=syms, canonical_note=note, swizzle_anchor=swizzle_anchor)
+
+
+def _operand_extents(who: str, inner: Layout, dt: DType) -> tuple[int, int, int]:
+    # Pre:  inner the operand's element layout.
+    # Post: (MN, K, one instruction's K) in elements: inner bound, of rank 2, within the tile size limit, its K a
+    #       multiple of 32 bytes; otherwise LayoutValueError.
+    bits = dt.element_bits
+    if inner.is_symbolic():
+        raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
+    if inner.rank() != 2:
+        raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
+    mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
+    k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
+    _check_tile_bytes(who, f"layout {inner}", inner.size(), bits)
+    mma_k = MMA_K_BYTES * 8 // bits
+    if k % mma_k:
+        raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
+                               f"({mma_k} = {MMA_K_BYTES} bytes)")
+    return mn, k, mma_k
+
+
+def _check_injective_tile(who: str, inner: Layout, mn: int) -> None:
+    # Pre:  inner a bound rank-2 layout with MN extent mn.  Post: no two coordinates hold one element offset;
+    #       otherwise DescriptorError names two such coordinates (mn, k).
+    offs = np.asarray(inner.to_numpy(), dtype=np.int64)
+    uniq = np.unique(offs)
+    if len(uniq) != len(offs):
+        dup = int(np.flatnonzero(np.bincount(np.searchsorted(uniq, offs)) > 1)[0])
+        i0, i1 = np.flatnonzero(offs == uniq[dup])[:2]
+        raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
+                              f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
+                              f"offset {int(uniq[dup])}")
 
 
 def _check_row_start(who: str, start: int, mode: SwizzleMode, align: int) -> None:
@@ -860,19 +889,7 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
     for op in spec.operands:
         who = f"spec field '{op.name}'"
         mode = op.swizzle
-        align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
-        if op.start_address is None:
-            start = -(-cursor // align) * align
-        else:
-            start = op.start_address
-            if start % align:
-                raise SpecError(f"spec field '{op.name}.start_address': {start:#x} is not a multiple of the "
-                                f"{align}-byte stage alignment of the {mode} swizzle")
-        end = start + op.stages * op.tile_mn * op.tile_k * op.dtype.element_bits // 8
-        if end > SMEM_WINDOW_BYTES:
-            raise SpecError(f"spec field '{op.name}.stages': {op.stages} stages of {op.tile_mn}x{op.tile_k} "
-                            f"{op.dtype.name} from {start:#x} end at byte {end:#x}, beyond the 256 KiB window a "
-                            "descriptor start address can name")
+        start = _operand_start(op, cursor)
         ctx = f"{who} ({op.dtype.name}, {op.major}-major, {mode} swizzle, {spec.arch})"
         try:
             mma_mn = _mma_mn(spec, op)
@@ -889,6 +906,35 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
                             "window a descriptor start address can name")
         cursor = max(cursor, end)
         out.append(oc)
+    _check_no_overlap(out)
+    idesc, note = _instr_desc(spec, out)
+    return KernelConstants(spec, tuple(out), __version__, idesc, note)
+
+
+def _operand_start(op: Any, cursor: int) -> int:
+    # Pre:  op an operand spec; cursor the first byte after the operands placed before it.
+    # Post: its first stage's byte address: op.start_address, or cursor rounded up to the stage alignment; its
+    #       stages end inside the 256 KiB window. Otherwise SpecError naming the field.
+    mode = op.swizzle
+    align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
+    if op.start_address is None:
+        start = -(-cursor // align) * align
+    else:
+        start = op.start_address
+        if start % align:
+            raise SpecError(f"spec field '{op.name}.start_address': {start:#x} is not a multiple of the "
+                            f"{align}-byte stage alignment of the {mode} swizzle")
+    end = start + op.stages * op.tile_mn * op.tile_k * op.dtype.element_bits // 8
+    if end > SMEM_WINDOW_BYTES:
+        raise SpecError(f"spec field '{op.name}.stages': {op.stages} stages of {op.tile_mn}x{op.tile_k} "
+                        f"{op.dtype.name} from {start:#x} end at byte {end:#x}, beyond the 256 KiB window a "
+                        "descriptor start address can name")
+    return start
+
+
+def _check_no_overlap(out: list) -> None:
+    # Pre:  out the operands' constants, in spec order.  Post: no two operands' stages share a byte; otherwise
+    #       SpecError names the later operand's start_address.
     for i, a in enumerate(out):
         for b in out[i + 1:]:
             a0, a1 = a.stage_starts[0], a.stage_starts[-1] + a.stage_bytes
@@ -896,8 +942,6 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
             if a0 < b1 and b0 < a1:
                 raise SpecError(f"spec field '{b.name}.start_address': operand {b.name} [{b0:#x}, {b1:#x}) overlaps "
                                 f"operand {a.name} [{a0:#x}, {a1:#x})")
-    idesc, note = _instr_desc(spec, out)
-    return KernelConstants(spec, tuple(out), __version__, idesc, note)
 
 
 def _cta_group(spec: KernelSpec) -> int:

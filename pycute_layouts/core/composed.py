@@ -918,6 +918,14 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
     if not isinstance(layout, ComposedLayout):
         raise LayoutTypeError(f"{who}: expected a Layout, a ComposedLayout 'Sw<B,M,S> o k o L' or a "
                               f"SwizzledSmemLayout, got {type(layout).__name__}")
+    return _composed_smem(layout, bits, swizzle_unit, who)
+
+
+def _composed_smem(layout: ComposedLayout, bits: int, swizzle_unit: str, who: str) -> SwizzledSmemLayout:
+    # Pre:  layout 'Sw o k o L'; bits a checked element width; swizzle_unit checked.
+    # Post: the SwizzledSmemLayout at byte k * bits / 8 whose swizzle acts on element offsets (CuTe's meaning),
+    #       or on bytes for swizzle_unit="bytes" or an identity swizzle; otherwise LayoutTypeError,
+    #       LayoutValueError or UnitError.
     outer, inner, off = layout.outer, layout.inner, layout.offset
     if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
         raise LayoutTypeError(f"{who}: with an element width, a ComposedLayout must be 'Swizzle o offset o Layout', "
