@@ -1112,18 +1112,12 @@ def right_inverse(layout: Layout) -> Layout:
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
-    if layout is _ or layout is None:
+    answered, layout = _inverse_operand(layout, "right_inverse")
+    if answered:
         return layout
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_right_inverse", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook()
-        layout = as_layout(layout, "right_inverse")
-    fl = layout.int_flat_modes()
-    if fl is not None and fl[0]:  # the integer fast path
-        fs, fd = fl
-        n = len(fs) - 1
-        s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
+    ints = _coalesced_ints(layout)
+    if ints is not None:  # the integer fast path
+        s, d = ints
         if len(s) == 1:
             return int_layout(s, d) if d[0] == 1 else int_layout([1], [0])
         rs, rd = _right_inverse_chain(s, d, sorted(range(len(d)), key=d.__getitem__))
@@ -1143,6 +1137,36 @@ def right_inverse(layout: Layout) -> Layout:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _inverse_operand(layout: Any, who: str) -> tuple[bool, Any]:
+    """The operand of ``right_inverse``/``left_inverse`` (``who``), or the answer where it gives one itself.
+
+    Pre:  none (user input).
+    Post: ``(True, answer)`` for ``_``/None (returned as is) and for a composed layout (its ``_<who>`` hook);
+          otherwise ``(False, the operand as a Layout)``, LayoutError where it is none.
+    """
+    if layout is _ or layout is None:
+        return True, layout
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_" + who, None)
+        if hook is not None and not isinstance(layout, Layout):
+            return True, hook()
+        return False, as_layout(layout, who)
+    return False, layout
+
+
+def _coalesced_ints(layout: Layout) -> tuple[list, list] | None:
+    """The flat modes of coalesce(layout) as int lists, or None unless every leaf is an int (and there is one).
+
+    Pre:  ``layout`` a Layout.  Post: ``(shapes, strides)`` of CuTe's coalesce, for the integer fast paths.
+    """
+    fl = layout.int_flat_modes()
+    if fl is None or not fl[0]:
+        return None
+    fs, fd = fl
+    n = len(fs) - 1
+    return coalesce_ints(fs, fd, n, fs[n], fd[n])
 
 
 def _right_inverse_chain(s: tuple, d: tuple, order: Any) -> tuple[list, list]:
@@ -1229,18 +1253,12 @@ def left_inverse(layout: Layout) -> Layout:
     >>> str(R), L(5), R(L(5)), L(R(L(5)))
     ('(7,2,2):(0,2,1)', 28, 2, 7)
     """
-    if layout is _ or layout is None:
+    answered, layout = _inverse_operand(layout, "left_inverse")
+    if answered:
         return layout
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_left_inverse", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook()
-        layout = as_layout(layout, "left_inverse")
-    fl = layout.int_flat_modes()
-    if fl is not None and fl[0]:  # the integer fast path
-        fs, fd = fl
-        n = len(fs) - 1
-        rs, rd = _left_inverse_fold(*coalesce_ints(fs, fd, n, fs[n], fd[n]), layout)
+    ints = _coalesced_ints(layout)
+    if ints is not None:  # the integer fast path
+        rs, rd = _left_inverse_fold(*ints, layout)
         n = len(rs) - 1
         return int_layout(*coalesce_ints(rs, rd, n, rs[n], rd[n]))
     fs, fd = layout.flat_modes()
