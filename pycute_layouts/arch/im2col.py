@@ -294,6 +294,10 @@ class Im2colAccess:
         1  0  0  3
         2  0  0  4  halo  filled
         3  0  0  5  halo  filled
+    >>> acc.rank, acc.num_rows, acc.num_pixels, acc.num_halo, acc.smem_elems, acc.w.tolist()
+    (4, 4, 2, 2, 32, [2, 3, 4, 5])
+    >>> bool(acc.channel_in_bounds.all()), acc.smem_offsets()[1, :3].tolist(), acc.elements()["w"][::8].tolist()
+    (True, [8, 9, 10], [2, 3, 4, 5])
     """
 
     mode: str
@@ -757,8 +761,8 @@ class InterleaveInfo:
     >>> info = interleave_info("NC/8DHWC8", (12, 3, 2, 2, 1), 2)
     >>> print(info.layout)
     ((8,2),3,2,2,1):((2,192),16,48,96,384)
-    >>> info.layout(9, 1, 0, 0, 0), info.padded_channels, info.total_bytes
-    (210, 16, 384)
+    >>> info.layout(9, 1, 0, 0, 0), info.channels, info.padded_channels, info.total_bytes
+    (210, 12, 16, 384)
     """
 
     kind: str

@@ -77,7 +77,11 @@ class ScaledBasis:
 
     @staticmethod
     def of(terms: dict) -> Any:
-        """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero."""
+        """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero.
+
+        >>> ScaledBasis.of({(0,): 2, (1,): 0}), ScaledBasis.of({(1,): 0})
+        (ScaledBasis('2@0'), 0)
+        """
         check_type("ScaledBasis.of", "terms", terms, dict)
         kept = [(p, c) for p, c in terms.items() if not _is_zero(c)]
         return ScaledBasis(*kept) if kept else 0

@@ -211,7 +211,12 @@ class ComposedLayout(_ComposedAlgebra):
     layout_b = inner
 
     def is_symbolic(self) -> bool:
-        """True when the inner layout or the offset is symbolic."""
+        """True when the inner layout or the offset is symbolic.
+
+        >>> from pycute_layouts import parse
+        >>> parse("Sw<3,4,3> o 0 o (8,m):(m,1)").is_symbolic(), parse("Sw<3,4,3> o 0 o (8,64):(64,1)").is_symbolic()
+        (True, False)
+        """
         return self._inner.is_symbolic() or it.is_symbolic(self._offset)
 
     # -- evaluation ----------------------------------------------------------------------
@@ -663,7 +668,12 @@ class SwizzledSmemLayout(_ComposedAlgebra):
         return self._with_layout(self.layout[i])
 
     def is_symbolic(self) -> bool:
-        """True when the element layout is symbolic."""
+        """True when the element layout is symbolic.
+
+        >>> from pycute_layouts import parse
+        >>> parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,m):(m,1)").is_symbolic()
+        True
+        """
         return self.layout.is_symbolic()
 
     def subs(self, *args: Any, **kwargs: Any) -> SwizzledSmemLayout:
@@ -781,21 +791,41 @@ class UnboundWidthSmemLayout(_InnerLayoutView):
 
     @property
     def outer(self) -> Any:
-        """The byte-address swizzle (as for a ComposedLayout)."""
+        """The byte-address swizzle (as for a ComposedLayout).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).outer)
+        Sw<3,4,3>
+        """
         return self.swizzle
 
     @property
     def inner(self) -> Layout:
-        """The element layout (as for a ComposedLayout)."""
+        """The element layout (as for a ComposedLayout).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).inner)
+        (8,T):(T,1)
+        """
         return self.layout
 
     @property
     def offset(self) -> int:
-        """0: the tile starts at the pointer."""
+        """0: the tile starts at the pointer.
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).offset
+        0
+        """
         return 0
 
     def is_symbolic(self) -> bool:
-        """True: the element width is the symbol T."""
+        """True: the element width is the symbol T.
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,8):(8,1)")).is_symbolic()
+        True
+        """
         return True
 
     def __getitem__(self, i: int) -> UnboundWidthSmemLayout:
@@ -805,7 +835,12 @@ class UnboundWidthSmemLayout(_InnerLayoutView):
         return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
 
     def free_symbols(self) -> set:
-        """The symbols of the element layout (T among them where it appears)."""
+        """The symbols of the element layout (T among them where it appears).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> sorted(map(str, UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,m):(T,1)")).free_symbols()))
+        ['T', 'm']
+        """
         return self.layout.free_symbols()
 
     def with_element_bits(self, element_bits: Any) -> SwizzledSmemLayout:

@@ -213,6 +213,8 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object.
 
+    Usage: ``pycute-layouts analyze {banks,linear,explain,search} LAYOUT [options]``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["analyze", "explain", "(8,4):(4,1)"]).analysis
     'explain'

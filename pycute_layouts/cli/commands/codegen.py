@@ -46,6 +46,8 @@ def _cmd_codegen(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``codegen`` subcommand to an argparse subparsers object.
 
+    Usage: ``pycute-layouts codegen SPEC [--header FILE] [--python FILE] [--json FILE]``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["codegen", "gemm.toml"]).spec
     'gemm.toml'

@@ -302,6 +302,8 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
 def register(sub: Any) -> None:
     """Add the ``desc`` subcommand to an argparse subparsers object.
 
+    Usage: ``pycute-layouts desc [--layout LAYOUT | --major MJ --swizzle SW --tile MNxK] --dtype T [--arch A]``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["desc", "--layout", "(8,64):(64,1)", "--dtype", "bf16"]).arch
     'sm90'

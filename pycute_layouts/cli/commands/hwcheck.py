@@ -56,6 +56,8 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``hwcheck`` subcommand to an argparse subparsers object.
 
+    Usage: ``pycute-layouts hwcheck --emit DIR`` or ``--verify RESULTS.json``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["hwcheck", "--emit", "out"]).emit
     'out'

@@ -48,6 +48,8 @@ def _cmd_shfl(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``shfl`` subcommand to an argparse subparsers object.
 
+    Usage: ``pycute-layouts shfl MODE B C [--active-mask MASK]``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["shfl", "BFLY", "1", "0x1f"]).c
     31

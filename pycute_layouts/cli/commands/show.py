@@ -179,6 +179,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``show`` subcommand to an argparse subparsers object.
 
+    Usage: ``pycute-layouts show [LAYOUT | --atom NAME] [--svg FILE] [--png FILE] [--tikz FILE]``.
+
     >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
     >>> p.parse_args(["show", "(8,4):(4,1)", "--svg", "x.svg"]).svg
     'x.svg'
