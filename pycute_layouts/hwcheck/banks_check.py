@@ -65,7 +65,8 @@ class Case:
     pattern: AccessPattern
     group: str
 
-    def analyse(self):  # -> BankConflicts
+    def analyse(self) -> Any:
+        """The library's :class:`~pycute_layouts.analysis.BankConflicts` of this access (the class example uses it)."""
         return bank_conflicts(self.layout, self.pattern)
 
     def addresses(self) -> list[int]:
