@@ -143,6 +143,53 @@ def test_every_public_name_has_a_docstring() -> None:
     assert not missing, f"public names without a docstring: {missing}"
 
 
+#: Public names that still lack a doctest, all in files other work owned when this test was written
+#: (proofs/, hwcheck/atoms_check.py, core/layout.py, arch/smem_desc.py's classes). Shrink it; never grow it.
+DOCTEST_PENDING = frozenset({
+    "pycute_layouts.arch.smem_desc.MmaRules",
+    "pycute_layouts.arch.smem_desc.SmemDescriptorBase",
+    "pycute_layouts.core.layout.basis_like",
+    "pycute_layouts.hwcheck.atoms_check.Case",
+    "pycute_layouts.hwcheck.atoms_check.emit",
+    "pycute_layouts.proofs.bitvec.apply_map",
+    "pycute_layouts.proofs.exhaustive.first_mismatch",
+    "pycute_layouts.proofs.exhaustive.fits_window",
+    "pycute_layouts.proofs.exhaustive.prove_exhaustive",
+    "pycute_layouts.proofs.exhaustive.witness_destinations",
+    "pycute_layouts.proofs.lemmas.descriptor_swizzle",
+    "pycute_layouts.proofs.lemmas.first_period_violation",
+    "pycute_layouts.proofs.model.Pairing",
+    "pycute_layouts.proofs.report.ProofReport",
+    "pycute_layouts.proofs.report.ReportRow",
+    "pycute_layouts.proofs.results.LibraryMismatch",
+})
+
+
+def _package_modules() -> list[str]:
+    """Every module of the package but the private ones (``_gluon_worker``) and the ``__main__`` entry points."""
+    import pkgutil
+
+    import pycute_layouts
+
+    names = ["pycute_layouts"] + [m.name for m in pkgutil.walk_packages(pycute_layouts.__path__, "pycute_layouts.")]
+    return [n for n in names if not any(part.startswith("_") for part in n.split(".")[1:])]
+
+
+def test_every_public_name_has_a_doctest() -> None:
+    """Each function and class in a module's ``__all__`` (defined in the package) shows an example that runs."""
+    missing = set()
+    for name in _package_modules():
+        mod = importlib.import_module(name)
+        for n in getattr(mod, "__all__", []):
+            obj = getattr(mod, n)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            qual = f"{obj.__module__}.{obj.__qualname__}"
+            if qual.startswith("pycute_layouts.") and ">>>" not in (inspect.getdoc(obj) or ""):
+                missing.add(qual)
+    assert not missing - DOCTEST_PENDING, f"public names without a doctest: {sorted(missing - DOCTEST_PENDING)}"
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))  # document this checkout, not whatever is installed
     if "--write" in sys.argv:

@@ -323,6 +323,32 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     """
     who = "bank_conflicts"
     check_swizzle_unit(swizzle_unit, who)
+    pat = _access_pattern(thread_offsets, access_bytes, element_bits, who)
+    ab = pat.access_bytes
+    fn, dom = _byte_address_fn(layout, element_bits, who, swizzle_unit)
+    hint = ("" if element_bits is not None or isinstance(layout, SwizzledSmemLayout) else
+            "; without element_bits the layout's values are read as byte addresses: for a layout in elements "
+            "pass element_bits (--element-bits)")
+    addrs = [None if c is None else _thread_address(fn, dom, c, t, ab, hint, who) for t, c in enumerate(pat.coords)]
+    nwords = max(1, ab // BANK_WIDTH_BYTES)
+    thread_banks = tuple(() if a is None else tuple((a // 4 + k) % NUM_BANKS for k in range(nwords)) for a in addrs)
+    phases = tuple(p for p in phases_for(ab) if any(addrs[t] is not None for t in p))
+    pwords = [_phase_words(addrs, p, nwords) for p in phases]
+    counts = [tuple(len(d) for d in words) for words in pwords]
+    wavefronts = sum(max(c) for c in counts)
+    per_bank = tuple(max((c[b] for c in counts), default=0) for b in range(NUM_BANKS))
+    return BankConflicts(
+        access_bytes=ab, pattern=pat.name, phases=phases, thread_coords=pat.coords,
+        thread_addresses=tuple(addrs), thread_banks=thread_banks, phase_bank_words=tuple(counts),
+        phase_words=tuple(tuple(tuple(sorted(d.items())) for d in words) for words in pwords),
+        wavefronts=wavefronts, ideal_wavefronts=len(phases), conflict_degree=max(per_bank, default=0),
+        per_bank=per_bank,
+    )
+
+
+def _access_pattern(thread_offsets: Any, access_bytes: Any, element_bits: int | None, who: str) -> AccessPattern:
+    # Pre:  none (user input).  Post: the warp's AccessPattern: a copy atom's own, the one given (its width
+    #       agreeing with access_bytes), or 32 coordinates read at access_bytes (then required).
     if callable(getattr(thread_offsets, "access_pattern", None)):  # a copy atom (arch.atoms): its own addresses
         thread_offsets = thread_offsets.access_pattern(element_bits=element_bits or 16)
     if isinstance(thread_offsets, AccessPattern):
@@ -330,56 +356,41 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
         if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
             raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)}, "
                                    f"which accesses {pat.access_bytes} bytes per thread")
-    else:
-        if access_bytes is None:
-            raise LayoutValueError(f"{who}: access_bytes is required unless thread_offsets is an AccessPattern")
-        pat = AccessPattern("vector", check_access_bytes(access_bytes, who), warp_coords(thread_offsets, who))
-    ab = pat.access_bytes
-    fn, dom = _byte_address_fn(layout, element_bits, who, swizzle_unit)
-    addrs: list[int | None] = []
-    for t, c in enumerate(pat.coords):
-        if c is None:
-            addrs.append(None)
+        return pat
+    if access_bytes is None:
+        raise LayoutValueError(f"{who}: access_bytes is required unless thread_offsets is an AccessPattern")
+    return AccessPattern("vector", check_access_bytes(access_bytes, who), warp_coords(thread_offsets, who))
+
+
+def _thread_address(fn: Any, dom: Any, c: Any, t: int, ab: int, hint: str, who: str) -> int:
+    # Pre:  fn maps a coordinate of the domain dom to a byte address.
+    # Post: thread t's byte address: a non-negative int, a multiple of the access width ab.
+    _check_coord_in(dom, c, t, who)
+    a = fn(c)
+    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+        raise LayoutTypeError(f"{who}: thread {t}: the layout gave {fmt(a)} for coordinate {c}, not an integer "
+                              "byte address")
+    a = int(a)
+    if a < 0:
+        raise LayoutValueError(f"{who}: thread {t}: coordinate {c} has the negative byte address {a}")
+    if a % ab:
+        raise LayoutValueError(f"{who}: thread {t} accesses {ab} bytes at byte address {a}, which is not a "
+                               f"multiple of {ab} (vector accesses must be naturally aligned); coordinate {c}{hint}")
+    return a
+
+
+def _phase_words(addrs: list, phase: tuple[int, ...], nwords: int) -> list[dict[int, int]]:
+    # Pre:  addrs the threads' byte addresses (None: inactive).  Post: per bank, the distinct 4-byte words the
+    #       threads of one phase access, each mapped to the first thread that accesses it.
+    words: list[dict[int, int]] = [{} for _ in range(NUM_BANKS)]
+    for t in phase:
+        a = addrs[t]
+        if a is None:
             continue
-        _check_coord_in(dom, c, t, who)
-        a = fn(c)
-        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise LayoutTypeError(f"{who}: thread {t}: the layout gave {fmt(a)} for coordinate {c}, not an integer "
-                                  "byte address")
-        a = int(a)
-        if a < 0:
-            raise LayoutValueError(f"{who}: thread {t}: coordinate {c} has the negative byte address {a}")
-        if a % ab:
-            hint = ("" if element_bits is not None or isinstance(layout, SwizzledSmemLayout) else
-                    "; without element_bits the layout's values are read as byte addresses: for a layout in elements "
-                    "pass element_bits (--element-bits)")
-            raise LayoutValueError(f"{who}: thread {t} accesses {ab} bytes at byte address {a}, which is not a "
-                                   f"multiple of {ab} (vector accesses must be naturally aligned); coordinate {c}{hint}")
-        addrs.append(a)
-    nwords = max(1, ab // BANK_WIDTH_BYTES)
-    thread_banks = tuple(() if a is None else tuple((a // 4 + k) % NUM_BANKS for k in range(nwords)) for a in addrs)
-    phases = tuple(p for p in phases_for(ab) if any(addrs[t] is not None for t in p))
-    counts: list[tuple[int, ...]] = []
-    pwords: list[tuple[tuple[tuple[int, int], ...], ...]] = []
-    for p in phases:
-        words: list[dict[int, int]] = [{} for _ in range(NUM_BANKS)]
-        for t in p:
-            a = addrs[t]
-            if a is None:
-                continue
-            for k in range(nwords):
-                w = a // 4 + k
-                words[w % NUM_BANKS].setdefault(w, t)
-        counts.append(tuple(len(d) for d in words))
-        pwords.append(tuple(tuple(sorted(d.items())) for d in words))
-    wavefronts = sum(max(c) for c in counts)
-    per_bank = tuple(max((c[b] for c in counts), default=0) for b in range(NUM_BANKS))
-    return BankConflicts(
-        access_bytes=ab, pattern=pat.name, phases=phases, thread_coords=pat.coords,
-        thread_addresses=tuple(addrs), thread_banks=thread_banks, phase_bank_words=tuple(counts),
-        phase_words=tuple(pwords), wavefronts=wavefronts, ideal_wavefronts=len(phases),
-        conflict_degree=max(per_bank, default=0), per_bank=per_bank,
-    )
+        for k in range(nwords):
+            w = a // 4 + k
+            words[w % NUM_BANKS].setdefault(w, t)
+    return words
 
 
 # --------------------------------------------------------------------------------------------------
@@ -516,27 +527,10 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     require_offsets(tile_layout, who)
     if isinstance(max_bits, bool) or max_bits not in (1, 2, 3, 4, 5):
         raise LayoutValueError(f"{who}: max_bits must be 1..5, got {fmt(max_bits)}")
-    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
-        pattern = pattern.access_pattern(element_bits=element_bits)
-    if isinstance(pattern, AccessPattern):
-        pat = pattern
-        if access_bytes is not None and check_access_bytes(access_bytes, who) != pat.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pat.name)} "
-                                   f"({pat.access_bytes} bytes)")
-    else:
-        if access_bytes is None:
-            raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
-        pat = vector_pattern(pattern, access_bytes)
+    pat = _search_pattern(pattern, access_bytes, element_bits, who)
     if isinstance(element_bits, bool) or element_bits not in (8, 16, 32, 64, 128):
         raise UnitError(f"{who}: element_bits must be 8, 16, 32, 64 or 128, got {fmt(element_bits)}")
-    lo = max(pat.access_bytes, element_bits // 8).bit_length() - 1
-    tried: dict[Any, Swizzle | XorSwizzle] = {}
-    tried[Swizzle(0, 4, 3).to_xor()] = Swizzle(0, 4, 3)
-    for b in range(1, max_bits + 1):
-        for m in range(lo, 8):
-            for s in range(b, 14 - m - b):
-                sw = Swizzle(b, m, s)
-                tried.setdefault(sw.to_xor(), sw)
+    tried = _swizzles_to_try(max_bits, max(pat.access_bytes, element_bits // 8).bit_length() - 1)
     tma_by_map: dict[Any, list[str]] = {}
     for name, mp in tma_swizzle_maps():
         key = mp.to_xor() if isinstance(mp, Swizzle) else mp
@@ -553,3 +547,31 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
     out.sort(key=lambda c: (c.wavefronts, len(c.swizzle.to_xor().pairs if isinstance(c.swizzle, Swizzle)
                                               else c.swizzle.pairs), not c.tma_modes, str(c.swizzle)))
     return out if include_conflicting else [c for c in out if c.is_conflict_free]
+
+
+def _search_pattern(pattern: Any, access_bytes: Any, element_bits: Any, who: str) -> AccessPattern:
+    # Pre:  none (user input).  Post: the warp's AccessPattern: a copy atom's own, the one given (its width
+    #       agreeing with access_bytes), or a vector access of access_bytes (then required) by thread coordinates.
+    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
+        pattern = pattern.access_pattern(element_bits=element_bits)
+    if isinstance(pattern, AccessPattern):
+        if access_bytes is not None and check_access_bytes(access_bytes, who) != pattern.access_bytes:
+            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pattern.name)} "
+                                   f"({pattern.access_bytes} bytes)")
+        return pattern
+    if access_bytes is None:
+        raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
+    return vector_pattern(pattern, access_bytes)
+
+
+def _swizzles_to_try(max_bits: int, lo: int) -> dict[Any, Swizzle | XorSwizzle]:
+    # Pre:  1 <= max_bits <= 5; lo = log2 of the access or element bytes, the larger.
+    # Post: {XOR map: swizzle} of the identity and every Sw<B,M,S> with B <= max_bits, lo <= M < 8, B <= S,
+    #       M + S + B <= 13, the first swizzle of each distinct map kept.
+    tried: dict[Any, Swizzle | XorSwizzle] = {Swizzle(0, 4, 3).to_xor(): Swizzle(0, 4, 3)}
+    for b in range(1, max_bits + 1):
+        for m in range(lo, 8):
+            for s in range(b, 14 - m - b):
+                sw = Swizzle(b, m, s)
+                tried.setdefault(sw.to_xor(), sw)
+    return tried

@@ -127,11 +127,13 @@ class RequestCost:
     ``threads`` is ``(first, last + 1)``; ``sectors``/``lines`` the distinct 32-byte sectors and 128-byte
     lines touched (their indices: ``address // 32``, ``address // 128``); ``requested_bytes`` every
     thread's bytes (duplicates counted), ``used_bytes`` the distinct bytes.
+
+    >>> global_access(Layout(32, 1), element_bytes=4).requests[0]   # 32 threads x 4 bytes: bytes 0..127
+    RequestCost(threads=(0, 32), sector_ids=(0, 1, 2, 3), line_ids=(0,), requested_bytes=128, used_bytes=128)
     """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     threads: tuple[int, int]
     sector_ids: tuple[int, ...]
@@ -164,11 +166,15 @@ class RequestCost:
 
 @dataclass(frozen=True)
 class GlobalAccess:
-    """Global-memory cost of a TV access: one :class:`RequestCost` per request, and the totals."""
+    """Global-memory cost of a TV access: one :class:`RequestCost` per request, and the totals.
+
+    >>> r = global_access(Layout(32, 1), element_bytes=4)
+    >>> r.threads_per_request, len(r.requests), r.sectors, r.lines
+    (32, 1, 4, 1)
+    """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     element_bytes: int
     threads_per_request: int
@@ -265,11 +271,14 @@ class GroupBanks:
     """One group of threads served together: ``threads = (first, last + 1)``, ``words_per_bank[b]`` the distinct
     words bank ``b`` must serve, ``wavefronts`` the most of them (at least 1 when the group accesses anything),
     ``ideal_wavefronts = ceil(distinct words / num_banks)``.
+
+    >>> g = group_bank_conflicts(Layout(32, 2), element_bytes=4).groups[0]   # thread t: word 2t, bank 2t % 32
+    >>> g.threads, g.wavefronts, g.ideal_wavefronts, g.words_per_bank[:4]
+    ((0, 32), 2, 1, (2, 0, 2, 0))
     """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     threads: tuple[int, int]
     words_per_bank: tuple[int, ...]
@@ -279,11 +288,15 @@ class GroupBanks:
 
 @dataclass(frozen=True)
 class GroupBankConflicts:
-    """Shared-memory bank conflicts of a TV access, group by group, for ``num_banks`` banks of ``bank_bytes``."""
+    """Shared-memory bank conflicts of a TV access, group by group, for ``num_banks`` banks of ``bank_bytes``.
+
+    >>> r = group_bank_conflicts(Layout(32, 2), element_bytes=4)   # stride 2 words: 16 banks, 2 words each
+    >>> r.num_banks, r.bank_bytes, r.group_threads, r.wavefronts
+    (32, 4, 32, 2)
+    """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     num_banks: int
     bank_bytes: int

@@ -65,6 +65,10 @@ class LayoutExplanation:
     - ``swizzle``: None or a dict (text, XOR-ed bits, intact unit, row, phases, period, modes);
     - ``wgmma``: the canonical wgmma layouts it matches (major, mode, atom, LBO/SBO in bytes);
       ``wgmma_notes``: why each major did not match.
+
+    >>> e = explain(Layout((8, 4), (4, 1)), 16)   # 8 rows of 4 contiguous 16-bit elements
+    >>> e.max_contiguous_elems, e.contiguous_along, e.vector_elems, e.vector_bytes
+    (32, (1, 4), 4, 8)
     """
 
     layout: str

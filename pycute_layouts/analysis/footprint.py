@@ -157,11 +157,13 @@ class Footprint:
     """The offsets a layout touches: ``[min_offset, max_offset]`` (``span`` of them), ``distinct_offsets`` hit,
     ``holes = span - distinct_offsets`` never hit, ``total_elements = size``, ``max_reuse`` the most indices
     sharing one offset (1: injective). A size-0 layout has span 0 and offsets 0.
+
+    >>> footprint(Layout((2, 2), (1, 8)))
+    Footprint(min_offset=0, max_offset=9, span=10, distinct_offsets=4, total_elements=4, holes=6, max_reuse=1)
     """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     min_offset: int
     max_offset: int
@@ -205,11 +207,13 @@ def footprint(layout: Any) -> Footprint:
 class GapProfile:
     """The image of a layout as maximal runs of consecutive offsets ``(first, last)`` (inclusive) and the
     ``gap_sizes`` (offsets missed) between neighbouring runs; ``max_gap`` is 0 for a dense image.
+
+    >>> gaps(Layout((2, 2), (1, 8)))
+    GapProfile(runs=((0, 1), (8, 9)), gap_sizes=(6,))
     """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     runs: tuple[tuple[int, int], ...]
     gap_sizes: tuple[int, ...]
@@ -250,11 +254,13 @@ def gaps(layout: Any) -> GapProfile:
 class Aliasing:
     """How many indices share each offset: ``histogram[w]`` offsets are hit by exactly ``w`` indices;
     ``aliased_offsets`` are those hit more than once; ``duplicate_elements = size - distinct offsets``.
+
+    >>> aliasing(Layout((4, 2), (0, 1)))
+    Aliasing(histogram={4: 2}, aliased_offsets=(0, 1), duplicate_elements=6)
     """
 
     def __post_init__(self) -> None:
         check_fields(self)
-
 
     histogram: dict[int, int]
     aliased_offsets: tuple[int, ...]

@@ -523,48 +523,64 @@ def to_linear_layout(layout: Any, *, in_dims: Any = None, out_dim: str = "offset
         raise UnitError(f"{who}: swizzle_unit='bytes' reads the swizzle of {layout} on byte addresses, which needs the "
                         "element width: pass element_bits")
     if isinstance(layout, (Swizzle, XorSwizzle)):
-        xs = layout.to_xor() if isinstance(layout, Swizzle) else layout
-        nm = in_dims if isinstance(in_dims, str) else "offset" if in_dims is None else None
-        if nm is None:
-            raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {fmt(in_dims)}")
-        return LinearLayout([(nm, [int(xs(1 << i)) for i in range(xs.nbits)])], [out_dim])
+        return _swizzle_linear(layout, in_dims, out_dim, who)
     if isinstance(layout, Layout):
         rows = _layout_bases(layout, who, str(layout))
         return _assemble(rows, _in_names(in_dims, len(rows), who), out_dim)
     if isinstance(layout, ComposedLayout):
-        off = layout.offset
-        if not _is_int(off):
-            raise LayoutValueError(f"{who}: {layout} has a symbolic offset; bind it first")
-        if off != 0:
-            raise AdmissibilityError(f"{who}: {layout} is not F2-linear: the offset {off} makes it affine (it maps "
-                                     "coordinate 0 to a non-zero value; a LinearLayout maps 0 to 0)")
-        inner = to_linear_layout(layout.inner, in_dims=in_dims, out_dim="__inner__")
-        outer = layout.outer
-        if isinstance(outer, (Swizzle, XorSwizzle)):
-            rows = [(n, [int(outer(v)) for v in b]) for n, b in inner.bases.items()]
-            return LinearLayout(rows, [out_dim])
-        if isinstance(outer, (Layout, ComposedLayout)):
-            o = to_linear_layout(outer, in_dims="__inner__", out_dim=out_dim)
-            return inner.compose(o)
-        raise LayoutTypeError(f"{who}: unsupported outer function {fmt(outer)}")  # pragma: no cover - ComposedLayout checks
+        return _composed_linear(layout, in_dims, out_dim, who)
     if isinstance(layout, SwizzledSmemLayout):
-        s = layout
-        if s.base_address:
-            raise AdmissibilityError(f"{who}: {s} starts at byte {s.base_address:#x}: the map is affine (element 0 is "
-                                     "not at address 0); a LinearLayout maps 0 to 0")
-        k = _log2_exact(s.element_bits) if s.element_bits % 8 == 0 else None
-        if k is None:
-            raise UnitError(f"{who}: {s.element_bits}-bit elements: byte addresses are F2-linear only for whole, "
-                            "power-of-two-byte elements")
-        inner = to_linear_layout(s.layout, in_dims=in_dims, out_dim="__inner__")
-        eb = s.element_bits // 8
-        if s.swizzle_unit == "bytes":
-            rows = [(n, [int(s.swizzle(v * eb)) for v in b]) for n, b in inner.bases.items()]
-        else:
-            rows = [(n, [int(s.swizzle(v)) * eb for v in b]) for n, b in inner.bases.items()]
-        return LinearLayout(rows, [out_dim])
+        return _smem_linear(layout, in_dims, out_dim, who)
     raise LayoutTypeError(f"{who}: expected a Layout, ComposedLayout, SwizzledSmemLayout, Swizzle or XorSwizzle, got "
                           f"{type(layout).__name__}")
+
+
+def _swizzle_linear(layout: Any, in_dims: Any, out_dim: str, who: str) -> LinearLayout:
+    # Pre:  layout a Swizzle or XorSwizzle.  Post: one input dim (in_dims a name, or "offset") over the bits it touches.
+    xs = layout.to_xor() if isinstance(layout, Swizzle) else layout
+    nm = in_dims if isinstance(in_dims, str) else "offset" if in_dims is None else None
+    if nm is None:
+        raise LayoutTypeError(f"{who}: a swizzle has one input dimension; in_dims must be a name, got {fmt(in_dims)}")
+    return LinearLayout([(nm, [int(xs(1 << i)) for i in range(xs.nbits)])], [out_dim])
+
+
+def _composed_linear(layout: ComposedLayout, in_dims: Any, out_dim: str, who: str) -> LinearLayout:
+    # Pre:  layout 'outer o offset o inner', its units its own.
+    # Post: the inner layout's bases mapped through the outer function; AdmissibilityError for a non-zero offset.
+    off = layout.offset
+    if not _is_int(off):
+        raise LayoutValueError(f"{who}: {layout} has a symbolic offset; bind it first")
+    if off != 0:
+        raise AdmissibilityError(f"{who}: {layout} is not F2-linear: the offset {off} makes it affine (it maps "
+                                 "coordinate 0 to a non-zero value; a LinearLayout maps 0 to 0)")
+    inner = to_linear_layout(layout.inner, in_dims=in_dims, out_dim="__inner__")
+    outer = layout.outer
+    if isinstance(outer, (Swizzle, XorSwizzle)):
+        rows = [(n, [int(outer(v)) for v in b]) for n, b in inner.bases.items()]
+        return LinearLayout(rows, [out_dim])
+    if isinstance(outer, (Layout, ComposedLayout)):
+        o = to_linear_layout(outer, in_dims="__inner__", out_dim=out_dim)
+        return inner.compose(o)
+    raise LayoutTypeError(f"{who}: unsupported outer function {fmt(outer)}")  # pragma: no cover - ComposedLayout checks
+
+
+def _smem_linear(s: SwizzledSmemLayout, in_dims: Any, out_dim: str, who: str) -> LinearLayout:
+    # Pre:  s a SwizzledSmemLayout.  Post: its byte addresses as an F2-linear map (whole power-of-two-byte
+    #       elements at base address 0); otherwise AdmissibilityError / UnitError.
+    if s.base_address:
+        raise AdmissibilityError(f"{who}: {s} starts at byte {s.base_address:#x}: the map is affine (element 0 is "
+                                 "not at address 0); a LinearLayout maps 0 to 0")
+    k = _log2_exact(s.element_bits) if s.element_bits % 8 == 0 else None
+    if k is None:
+        raise UnitError(f"{who}: {s.element_bits}-bit elements: byte addresses are F2-linear only for whole, "
+                        "power-of-two-byte elements")
+    inner = to_linear_layout(s.layout, in_dims=in_dims, out_dim="__inner__")
+    eb = s.element_bits // 8
+    if s.swizzle_unit == "bytes":
+        rows = [(n, [int(s.swizzle(v * eb)) for v in b]) for n, b in inner.bases.items()]
+    else:
+        rows = [(n, [int(s.swizzle(v)) * eb for v in b]) for n, b in inner.bases.items()]
+    return LinearLayout(rows, [out_dim])
 
 
 # --------------------------------------------------------------------------------------------------

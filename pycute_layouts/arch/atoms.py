@@ -156,6 +156,7 @@ class TiledMma:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+
     def __post_init__(self) -> None:
         check_fields(self)
 

@@ -123,6 +123,7 @@ class CopyAtom:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+
     def __post_init__(self) -> None:
         check_fields(self)
 
@@ -202,11 +203,7 @@ def ldsm_layouts(num_matrices: int, trans: bool) -> tuple[Layout, Layout]:
     >>> [str(x) for x in ldsm_layouts(2, False)]
     ['((16,2),128):((128,0),1)', '(32,(32,2)):(32,(1,1024))']
     """
-
-
     check_count("ldsm_layouts", "num_matrices", num_matrices, 1, 4, LayoutValueError)
-
-
     check_bool("ldsm_layouts", "trans", trans)
     if isinstance(num_matrices, bool) or num_matrices not in (1, 2, 4):
         raise LayoutValueError(f"ldsm_layouts: num_matrices must be 1, 2 or 4, got {fmt(num_matrices)}")
@@ -229,8 +226,6 @@ def tmem_layouts(shape: str, repeat: int) -> tuple[Layout, Layout]:
     >>> [str(x) for x in tmem_layouts("16dp256b", 2)]
     ['(32,8192):(0,1)', '((4,8),(64,2,2)):((64,512),(1,4096,256))']
     """
-
-
     check_type("tmem_layouts", "shape", shape, str, LayoutValueError)
     if shape not in TMEM_SHAPES:
         raise LayoutValueError(f"tmem_layouts: unknown tcgen05 shape {fmt(shape)}; known: {', '.join(TMEM_SHAPES)}")

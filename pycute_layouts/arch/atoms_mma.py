@@ -228,17 +228,9 @@ def tv_layout(thr_shape: Any, thr_stride: Any, val_modes: list[tuple[int, int]])
     >>> print(tv_layout((4, 8), (32, 1), [(2, 16), (1, 8), (2, 8)]))
     ((4,8),(2,2)):((32,1),(16,8))
     """
-
-
     check_sequence("tv_layout", "val_modes", val_modes)
-
-
     for _vm in val_modes:
-
-
         if not isinstance(_vm, tuple) or len(_vm) != 2:
-
-
             raise LayoutTypeError(f"tv_layout: each value mode is a (size, stride) pair, got {fmt(_vm)}")
     vm = [(s, d) for s, d in val_modes if s != 1]
     if not vm:
@@ -283,14 +275,8 @@ def gmma_layouts(n: int, k: int, ab_bits: int, a_in_regs: bool) -> tuple[Layout,
     >>> print(gmma_layouts(16, 16, 16, True)[0])
     ((4,8,4),(2,2,2)):((128,1,16),(64,8,512))
     """
-
-
     for _n, _v in (("n", n), ("k", k), ("ab_bits", ab_bits)):
-
-
         check_count("gmma_layouts", _n, _v, 1, 1024)
-
-
     check_bool("gmma_layouts", "a_in_regs", a_in_regs)
     if n % 8 or not 8 <= n <= 256 or k * ab_bits != 256:
         raise LayoutValueError(f"gmma_layouts: no wgmma m64n{n}k{k} for {ab_bits}-bit inputs (n a multiple of 8 in "
@@ -314,14 +300,8 @@ def umma_layouts(m: int, n: int, k: int, two_sm: bool) -> tuple[Layout, Layout, 
     >>> print(umma_layouts(256, 128, 16, True)[3])
     (2,(128,128)):(128,(1,256))
     """
-
-
     for _n, _v in (("m", m), ("n", n), ("k", k)):
-
-
         check_count("umma_layouts", _n, _v, 1, 1024)
-
-
     check_bool("umma_layouts", "two_sm", two_sm)
     if two_sm:
         return (Layout(2, 1), Layout((2, (m // 2, k)), (m // 2, (1, m))), Layout((2, (n // 2, k)), (n // 2, (1, n))),
@@ -336,8 +316,6 @@ def gmma_n_values(int8: bool) -> tuple[int, ...]:
     >>> gmma_n_values(True)[:5], len(gmma_n_values(False))
     ((8, 16, 24, 32, 48), 32)
     """
-
-
     check_bool("gmma_n_values", "int8", int8)
     if int8:
         return (8, 16, 24) + tuple(range(32, 257, 16))

@@ -294,6 +294,10 @@ class Im2colAccess:
         1  0  0  3
         2  0  0  4  halo  filled
         3  0  0  5  halo  filled
+    >>> acc.rank, acc.num_rows, acc.num_pixels, acc.num_halo, acc.smem_elems, acc.w.tolist()
+    (4, 4, 2, 2, 32, [2, 3, 4, 5])
+    >>> bool(acc.channel_in_bounds.all()), acc.smem_offsets()[1, :3].tolist(), acc.elements()["w"][::8].tolist()
+    (True, [8, 9, 10], [2, 3, 4, 5])
     """
 
     mode: str
@@ -538,17 +542,7 @@ def im2col_load(tensor_map: Any = None, *, coords: Sequence[int], offsets: Seque
     dims = _global_dim(who, tensor_map, global_dim)
     rank = len(dims)
     ns = rank - 2
-    lower = _param(tensor_map, pixel_box_lower_corner, "pixel_box_lower_corner")
-    upper = _param(tensor_map, pixel_box_upper_corner, "pixel_box_upper_corner")
-    if lower is None or upper is None:
-        raise TensorMapError(f"{who}: pixel_box_lower_corner and pixel_box_upper_corner are required")
-    lower = _ints(who, "pixel_box_lower_corner (W, H, D order)", lower, ns)
-    upper = _ints(who, "pixel_box_upper_corner (W, H, D order)", upper, ns)
-    lo_c, hi_c = _CORNER_RANGE[rank]
-    for name, vec in (("pixel_box_lower_corner", lower), ("pixel_box_upper_corner", upper)):
-        for i, v in enumerate(vec):
-            _in_range(who, f"{name}[{i}] ({_SPATIAL_NAMES[i]})", v, lo_c, hi_c,
-                      f"rank {rank}: corner offsets must be within [{lo_c}, {hi_c}]")
+    lower, upper = _pixel_box_corners(who, tensor_map, pixel_box_lower_corner, pixel_box_upper_corner, rank)
     cpp = _channels_per_pixel(who, tensor_map, channels_per_pixel)
     ppc = _pixels_per_column(who, tensor_map, pixels_per_column)
     es = _element_strides(who, tensor_map, element_strides, rank)
@@ -574,6 +568,24 @@ def im2col_load(tensor_map: Any = None, *, coords: Sequence[int], offsets: Seque
     rows = [(_to_ndhw(n, [s + o for s, o in zip(sp, offs, strict=True)]), False) for n, sp in visits]
     shifted = tuple((lo + o, hi + o) for (lo, hi), o in zip(box, offs, strict=True))
     return _make_access("im2col", dims, crd[0], cpp, shifted, rows)
+
+
+def _pixel_box_corners(who: str, tensor_map: Any, lower: Any, upper: Any, rank: int) -> tuple[tuple, tuple]:
+    # Pre:  rank 3..5; lower/upper the keywords (None: take them from tensor_map).
+    # Post: (lower, upper), rank - 2 ints each (W, H, D order) within the driver's range for the rank;
+    #       otherwise TensorMapError.
+    lower = _param(tensor_map, lower, "pixel_box_lower_corner")
+    upper = _param(tensor_map, upper, "pixel_box_upper_corner")
+    if lower is None or upper is None:
+        raise TensorMapError(f"{who}: pixel_box_lower_corner and pixel_box_upper_corner are required")
+    lower = _ints(who, "pixel_box_lower_corner (W, H, D order)", lower, rank - 2)
+    upper = _ints(who, "pixel_box_upper_corner (W, H, D order)", upper, rank - 2)
+    lo_c, hi_c = _CORNER_RANGE[rank]
+    for name, vec in (("pixel_box_lower_corner", lower), ("pixel_box_upper_corner", upper)):
+        for i, v in enumerate(vec):
+            _in_range(who, f"{name}[{i}] ({_SPATIAL_NAMES[i]})", v, lo_c, hi_c,
+                      f"rank {rank}: corner offsets must be within [{lo_c}, {hi_c}]")
+    return lower, upper
 
 
 # --------------------------------------------------------------------------------------------
@@ -749,8 +761,8 @@ class InterleaveInfo:
     >>> info = interleave_info("NC/8DHWC8", (12, 3, 2, 2, 1), 2)
     >>> print(info.layout)
     ((8,2),3,2,2,1):((2,192),16,48,96,384)
-    >>> info.layout(9, 1, 0, 0, 0), info.padded_channels, info.total_bytes
-    (210, 16, 384)
+    >>> info.layout(9, 1, 0, 0, 0), info.channels, info.padded_channels, info.total_bytes
+    (210, 12, 16, 384)
     """
 
     kind: str

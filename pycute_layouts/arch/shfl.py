@@ -462,8 +462,26 @@ def _bools_to_mask(a: np.ndarray) -> int:
     return int(sum(1 << int(i) for i in np.flatnonzero(a)))
 
 
+class _LanePredicate:
+    """The predicate Pu of every lane, kept as ``in_range_mask`` (bit i for lane i), and the fields' check."""
+
+    __slots__ = ()
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+    @property
+    def in_range(self) -> np.ndarray:
+        """Pu per lane, a read-only bool array.
+
+        >>> lane_map("BFLY", 1, 0x1C02).in_range[:4].tolist(), bool(lane_layout("IDX", 0, 0x1F).in_range.all())
+        ([True, True, False, True], True)
+        """
+        return _mask_to_bools(self.in_range_mask)
+
+
 @dataclass(frozen=True)
-class LaneLayout:
+class LaneLayout(_LanePredicate):
     """A source-lane map of the form ``j(i) = offset + layout(i)`` for a CuTe ``Layout``.
 
     ``in_range_mask`` holds the predicate Pu of every lane (bit i for lane i): the layout says
@@ -478,9 +496,6 @@ class LaneLayout:
     layout: Layout
     in_range_mask: int = FULL_WARP
 
-    def __post_init__(self) -> None:
-        check_fields(self)
-
     def __call__(self, lane: int | np.ndarray) -> int | np.ndarray:
         """The source lane of ``lane`` (an int or an integer array).
 
@@ -493,21 +508,12 @@ class LaneLayout:
             )
         return self.offset + self.layout(_as_int(lane, "lane"))
 
-    @property
-    def in_range(self) -> np.ndarray:
-        """Pu per lane, a read-only bool array.
-
-        >>> bool(lane_layout("IDX", 0, 0x1F).in_range.all())
-        True
-        """
-        return _mask_to_bools(self.in_range_mask)
-
     def __str__(self) -> str:
         return str(self.layout) if self.offset == 0 else f"{self.offset} + {self.layout}"
 
 
 @dataclass(frozen=True)
-class ShiftLaneMap:
+class ShiftLaneMap(_LanePredicate):
     """UP/DOWN: lane ``i`` reads ``i + offset`` where in range, else itself (Pu false).
 
     ``offset`` is ``-index`` for .UP and ``+index`` for .DOWN.
@@ -519,18 +525,6 @@ class ShiftLaneMap:
 
     offset: int
     in_range_mask: int
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-
-    @property
-    def in_range(self) -> np.ndarray:
-        """Pu per lane, a read-only bool array.
-
-        >>> lane_map("DOWN", 1, 31).in_range[-2:].tolist()
-        [True, False]
-        """
-        return _mask_to_bools(self.in_range_mask)
 
     def __call__(self, lane: int | np.ndarray) -> int | np.ndarray:
         """The source lane of ``lane`` (an int or an integer array).
@@ -546,7 +540,7 @@ class ShiftLaneMap:
 
 
 @dataclass(frozen=True)
-class XorLaneMap:
+class XorLaneMap(_LanePredicate):
     """BFLY: lane ``i`` reads ``i ^ xor_constant`` where in range, else itself (Pu false).
 
     ``i ^ c`` is affine over F2, not linear, so no ``XorSwizzle`` on the 5 lane bits is this
@@ -560,18 +554,6 @@ class XorLaneMap:
 
     xor_constant: int
     in_range_mask: int
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-
-    @property
-    def in_range(self) -> np.ndarray:
-        """Pu per lane, a read-only bool array.
-
-        >>> lane_map("BFLY", 1, 0x1C02).in_range[:4].tolist()
-        [True, True, False, True]
-        """
-        return _mask_to_bools(self.in_range_mask)
 
     def __call__(self, lane: int | np.ndarray) -> int | np.ndarray:
         """The source lane of ``lane`` (an int or an integer array).

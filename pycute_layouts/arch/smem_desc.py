@@ -302,18 +302,23 @@ class _Operand:
     pattern_start: int | None  # byte address the swizzle pattern is anchored at; None: absolute
 
 
-def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_anchor: str, rules: MmaRules,
-               who: str, swizzle_unit: Any = "elements") -> _Operand:
+def _check_start(start_address: Any, swizzle_anchor: Any, who: str) -> int:
+    # Pre:  none (user input).  Post: the start byte address as an int; swizzle_anchor is 'absolute' or 'tile'.
     if isinstance(start_address, bool) or not isinstance(start_address, (int, np.integer)) \
             or start_address < 0:
         raise DescriptorError(f"{who}: start_address must be a non-negative int (a shared-memory byte "
                               f"address), got {fmt(start_address)}")
-    start = int(start_address)
     if not isinstance(swizzle_anchor, str) or swizzle_anchor not in ("absolute", "tile"):
         raise DescriptorError(f"{who}: swizzle_anchor must be 'absolute' (the swizzle acts on absolute "
                               "shared-memory addresses, as TMA writes) or 'tile' (it acts on byte offsets "
                               f"from start_address), got {fmt(swizzle_anchor)}")
-    offset_elems = 0
+    return int(start_address)
+
+
+def _bind_width(layout: Any, element_bits: int, who: str) -> Any:
+    # Pre:  element_bits is the operand's element width.
+    # Post: an UnboundWidthSmemLayout is bound to it (the swizzle stays on bytes); a plain Layout has
+    #       checked offsets and no F2 strides; anything else comes back unchanged.
     if isinstance(layout, UnboundWidthSmemLayout):
         try:  # PTX's canonical layout with T unbound: the element width binds T (the swizzle stays on bytes)
             layout = layout.with_element_bits(element_bits)
@@ -324,57 +329,62 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
         if any(type(d) is F2 for d in flatten(layout.stride)):
             raise DescriptorError(f"{who}: {fmt(layout, True)} has F2 (XOR) strides; a descriptor describes a layout of "
                                   "integer strides under a swizzle mode: write it as 'Sw<B,M,S> o 0 o L'")
-    if isinstance(layout, SwizzledSmemLayout):
-        if layout.element_bits != element_bits:
-            raise DescriptorError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements "
-                                  f"but element_bits={element_bits} was passed")
-        if swizzle_anchor != "absolute":
-            raise DescriptorError(f"{who}: a SwizzledSmemLayout swizzles absolute addresses by definition; "
-                                  "swizzle_anchor='tile' needs a ComposedLayout")
+    return layout
+
+
+def _smem_parts(layout: SwizzledSmemLayout, element_bits: int, start: int, swizzle_anchor: str,
+                who: str) -> tuple[Any, Layout, int]:
+    # Pre:  layout is a SwizzledSmemLayout (its swizzle acts on absolute byte addresses).
+    # Post: (byte swizzle, inner layout, start byte address), the start taken from the layout when not passed.
+    if layout.element_bits != element_bits:
+        raise DescriptorError(f"{who}: the SwizzledSmemLayout holds {layout.element_bits}-bit elements "
+                              f"but element_bits={element_bits} was passed")
+    if swizzle_anchor != "absolute":
+        raise DescriptorError(f"{who}: a SwizzledSmemLayout swizzles absolute addresses by definition; "
+                              "swizzle_anchor='tile' needs a ComposedLayout")
+    try:
+        sw = layout.byte_swizzle()
+    except LayoutError as e:
+        raise DescriptorError(f"{who}: the layout's swizzle has no byte-address form: {e}") from None
+    if layout.base_address and start and layout.base_address != start:
+        raise DescriptorError(f"{who}: start_address={start:#x} contradicts the layout's "
+                              f"base_address={layout.base_address:#x}; pass one of them")
+    return sw, layout.layout, start or layout.base_address
+
+
+def _composed_parts(layout: ComposedLayout, element_bits: int, swizzle_unit: Any,
+                    who: str) -> tuple[Any, Layout, int]:
+    # Pre:  layout is a ComposedLayout 'Sw<B,M,S> o k o L'.
+    # Post: (byte swizzle, inner layout L, integer offset k in elements); the swizzle acts on element
+    #       offsets unless swizzle_unit="bytes" (CuTe's unit rule, core.composed.smem_layout_of).
+    sw, inner = layout.outer, layout.inner
+    if not isinstance(sw, (Swizzle, XorSwizzle)):
+        raise DescriptorError(f"{who}: the outer function of a ComposedLayout must be a swizzle "
+                              f"(Sw<B,M,S> o k o L), got {sw}")
+    if not isinstance(inner, Layout):
+        raise DescriptorError(f"{who}: the inner layout must be a plain Layout, got {inner}")
+    offset_elems = layout.offset
+    if not isinstance(offset_elems, (int, np.integer)):
+        raise DescriptorError(f"{who}: the ComposedLayout's offset {offset_elems} is symbolic; bind it "
+                              "first")
+    try:  # the descriptor needs the swizzle's byte-address form
+        sw = smem_layout_of(ComposedLayout(sw, 0, inner), element_bits, swizzle_unit=swizzle_unit,
+                            who=who).byte_swizzle()
+    except LayoutError as e:
+        raise DescriptorError(f"{who}: {element_unit_note(layout, element_bits)} ({e})") from None
+    if swizzle_unit == "elements" and not layout.outer.is_identity():
         try:
-            sw = layout.byte_swizzle()
-        except LayoutError as e:
-            raise DescriptorError(f"{who}: the layout's swizzle has no byte-address form: {e}") from None
-        if layout.base_address and start and layout.base_address != start:
-            raise DescriptorError(f"{who}: start_address={start:#x} contradicts the layout's "
-                                  f"base_address={layout.base_address:#x}; pass one of them")
-        start = start or layout.base_address
-        inner = layout.layout
-    elif isinstance(layout, ComposedLayout):
-        sw = layout.outer
-        inner = layout.inner
-        if not isinstance(sw, (Swizzle, XorSwizzle)):
-            raise DescriptorError(f"{who}: the outer function of a ComposedLayout must be a swizzle "
-                                  f"(Sw<B,M,S> o k o L), got {sw}")
-        if not isinstance(inner, Layout):
-            raise DescriptorError(f"{who}: the inner layout must be a plain Layout, got {inner}")
-        offset_elems = layout.offset
-        if not isinstance(offset_elems, (int, np.integer)):
-            raise DescriptorError(f"{who}: the ComposedLayout's offset {offset_elems} is symbolic; bind it "
-                                  "first")
-        offset_elems = int(offset_elems)
-        # CuTe's unit rule (core.composed.smem_layout_of): the swizzle acts on element offsets unless
-        # swizzle_unit="bytes"; the descriptor needs its byte-address form
-        try:
-            sw = smem_layout_of(ComposedLayout(sw, 0, inner), element_bits, swizzle_unit=swizzle_unit,
-                                who=who).byte_swizzle()
-        except LayoutError as e:
-            raise DescriptorError(f"{who}: {element_unit_note(layout, element_bits)} ({e})") from None
-        if swizzle_unit == "elements" and not layout.outer.is_identity():
-            try:
-                SwizzleMode.from_swizzle(sw)
-            except DescriptorError:
-                raise DescriptorError(f"{who}: " + element_unit_note(
-                    layout, element_bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, "
-                    "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
-    elif isinstance(layout, Layout):
-        sw = Swizzle(0, 4, 3)
-        inner = layout
-    else:
-        raise DescriptorError(f"{who}: expected a Layout (no swizzle), a ComposedLayout 'Sw<B,M,S> o k o L' "
-                              "(swizzle on element offsets, CuTe's meaning) or a SwizzledSmemLayout "
-                              f"('Sw<B,M,S> o smem_ptr[Nb](unset) o L', swizzle on byte addresses), got "
-                              f"{type(layout).__name__}")
+            SwizzleMode.from_swizzle(sw)
+        except DescriptorError:
+            raise DescriptorError(f"{who}: " + element_unit_note(
+                layout, element_bits, "which is no swizzle atom (atoms on byte addresses: Sw<1,4,3> 32B, "
+                "Sw<2,4,3> 64B, Sw<3,4,3> 128B, Sw<2,5,2> 128B_base32B)", SwizzleMode.from_swizzle)) from None
+    return sw, inner, int(offset_elems)
+
+
+def _operand_mode(sw: Any, inner: Layout, rules: MmaRules, who: str) -> SwizzleMode:
+    # Pre:  sw is a byte-address swizzle.  Post: the swizzle mode it is, one the rules' architecture
+    #       supports, and inner has no unbound symbols.
     try:
         mode = SwizzleMode.from_swizzle(sw)
     except DescriptorError as e:
@@ -386,6 +396,29 @@ def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_ancho
         raise DescriptorError(f"{who}: the layout {inner} has unbound symbols "
                               f"({', '.join(sorted(map(str, inner.free_symbols())))}); bind them first "
                               "(layout.subs(...))")
+    return mode
+
+
+def _normalize(layout: Any, element_bits: int, start_address: Any, swizzle_anchor: str, rules: MmaRules,
+               who: str, swizzle_unit: Any = "elements") -> _Operand:
+    # Pre:  none on layout, start_address, swizzle_anchor (user input); element_bits already checked.
+    # Post: the operand as one element layout, its swizzle mode and its absolute start bit address;
+    #       otherwise DescriptorError names what does not fit.
+    start = _check_start(start_address, swizzle_anchor, who)
+    layout = _bind_width(layout, element_bits, who)
+    offset_elems = 0
+    if isinstance(layout, SwizzledSmemLayout):
+        sw, inner, start = _smem_parts(layout, element_bits, start, swizzle_anchor, who)
+    elif isinstance(layout, ComposedLayout):
+        sw, inner, offset_elems = _composed_parts(layout, element_bits, swizzle_unit, who)
+    elif isinstance(layout, Layout):
+        sw, inner = Swizzle(0, 4, 3), layout
+    else:
+        raise DescriptorError(f"{who}: expected a Layout (no swizzle), a ComposedLayout 'Sw<B,M,S> o k o L' "
+                              "(swizzle on element offsets, CuTe's meaning) or a SwizzledSmemLayout "
+                              "('Sw<B,M,S> o smem_ptr[Nb](unset) o L', swizzle on byte addresses), got "
+                              f"{type(layout).__name__}")
+    mode = _operand_mode(sw, inner, rules, who)
     start_bits = start * 8 + offset_elems * element_bits
     pattern = None if swizzle_anchor == "absolute" else start
     return _Operand(inner, mode, element_bits, start_bits, pattern)

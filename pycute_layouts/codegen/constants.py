@@ -343,7 +343,22 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     """
     mod = arch_module(arch)
     mode = swizzle_field(swizzle)
-    who = "canonical_match"
+    _check_canonical_args("canonical_match", major, element_bits, shape, inner, descriptor)
+    sym, unused, why = _canonical_symbols(major, mode, element_bits, shape, descriptor)
+    if sym is None:
+        return None, {}, why
+    shown = mod.canonical_layout(major, mode, **sym)
+    check = mod.canonical_layout(major, mode, **sym, **{u: 1 for u in unused})
+    if not np.array_equal(np.asarray(check.inner.to_numpy()), np.asarray(inner.to_numpy())):
+        raise LayoutValueError(f"canonical_match: the operand {inner} is not the canonical layout {check} "
+                               "(the descriptor does not describe it)")
+    note = "" if not unused else f"{' and '.join(unused)} unused (one repetition along that mode; encoded as derived)"
+    return str(shown), sym, note
+
+
+def _check_canonical_args(who: str, major: Any, element_bits: Any, shape: Any, inner: Any, descriptor: Any) -> None:
+    # Pre:  none (caller input).  Post: element_bits divides 128, shape an (MN, K) pair of positive ints, major
+    #       'K' or 'MN', inner a Layout, descriptor has integer lbo_bytes and sbo_bytes; otherwise LayoutValueError.
     if isinstance(element_bits, bool) or not isinstance(element_bits, int) or element_bits <= 0 or 128 % element_bits:
         raise LayoutValueError(f"{who}: element_bits must divide 128, got {fmt(element_bits)}"[:200])
     if not (isinstance(shape, tuple) and len(shape) == 2 and all(isinstance(v, int) and v > 0 for v in shape)):
@@ -355,17 +370,22 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
     if not isinstance(getattr(descriptor, "lbo_bytes", None), int) or not isinstance(getattr(descriptor, "sbo_bytes", None),
                                                                                       int):
         raise LayoutValueError(f"{who}: descriptor must be a shared-memory descriptor, got {fmt(descriptor)}"[:200])
+
+
+def _canonical_symbols(major: str, mode: Any, element_bits: int, shape: tuple[int, int],
+                       descriptor: Any) -> tuple[dict | None, list[str], str]:
+    # Pre:  the arguments checked (_check_canonical_args).
+    # Post: (T, m, k and the LBO/SBO that are read, in elements; the strides never read; "") for the PTX table
+    #       row of the operand's shape, or (None, [], why) when no row has that shape.
     t = 128 // element_bits
     mn, k = shape
-    w = mode.width_16B
-    rows = mode.atom_rows
     lbo = descriptor.lbo_bytes * 8 // element_bits
     sbo = descriptor.sbo_bytes * 8 // element_bits
     sym: dict[str, int] = {"T": t}
     unused: list[str] = []
     if major == "K":
         if mn % 8 or (k * element_bits) % 256:
-            return None, {}, f"no table row: K-major operands are (8*m) x (T*2k) elements; got {mn} x {k}"
+            return None, [], f"no table row: K-major operands are (8*m) x (T*2k) elements; got {mn} x {k}"
         sym["m"], sym["k"] = mn // 8, k // (2 * t)
         if sym["m"] > 1:
             sym["SBO"] = sbo
@@ -373,26 +393,20 @@ def canonical_match(arch: str, major: str, swizzle: Any, element_bits: int, shap
             unused.append("SBO")
         if not mode.is_swizzled:
             sym["LBO"] = lbo
-    else:
-        lead = t * (w if mode.is_swizzled else 1)
-        if mn % lead or k % rows:
-            return None, {}, (f"no table row: MN-major {mode.short_name} operands are ({lead}*m) x ({rows}*k) "
-                              f"elements; got {mn} x {k} (an MN extent narrower than one swizzle row)")
-        sym["m"], sym["k"] = mn // lead, k // rows
-        mn_field, k_field = ("LBO", "SBO") if mode.is_swizzled else ("SBO", "LBO")
-        vals = {"LBO": lbo, "SBO": sbo}
-        for fld, reps in ((mn_field, sym["m"]), (k_field, sym["k"])):
-            if reps > 1:
-                sym[fld] = vals[fld]
-            else:
-                unused.append(fld)
-    shown = mod.canonical_layout(major, mode, **sym)
-    check = mod.canonical_layout(major, mode, **sym, **{u: 1 for u in unused})
-    if not np.array_equal(np.asarray(check.inner.to_numpy()), np.asarray(inner.to_numpy())):
-        raise LayoutValueError(f"canonical_match: the operand {inner} is not the canonical layout {check} "
-                               "(the descriptor does not describe it)")
-    note = "" if not unused else f"{' and '.join(unused)} unused (one repetition along that mode; encoded as derived)"
-    return str(shown), sym, note
+        return sym, unused, ""
+    lead = t * (mode.width_16B if mode.is_swizzled else 1)
+    if mn % lead or k % mode.atom_rows:
+        return None, [], (f"no table row: MN-major {mode.short_name} operands are ({lead}*m) x ({mode.atom_rows}*k) "
+                          f"elements; got {mn} x {k} (an MN extent narrower than one swizzle row)")
+    sym["m"], sym["k"] = mn // lead, k // mode.atom_rows
+    mn_field, k_field = ("LBO", "SBO") if mode.is_swizzled else ("SBO", "LBO")
+    vals = {"LBO": lbo, "SBO": sbo}
+    for fld, reps in ((mn_field, sym["m"]), (k_field, sym["k"])):
+        if reps > 1:
+            sym[fld] = vals[fld]
+        else:
+            unused.append(fld)
+    return sym, unused, ""
 
 
 def _check_start(start: Any, who: str) -> int:
@@ -479,40 +493,46 @@ def _tma_plan(oc_major: str, mode: Any, dtype: DType, bits: int, tile: Layout, t
     raise LayoutValueError(f"{who}: no TMA box of one swizzle row lands contiguously in the tile {tile}")
 
 
-def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn: int, tile_k: int,
-           stages: int, order: str, mma_mn: int | None, start: int, anchor: str, who: str,
-           with_tma: bool = True, aligned: bool = True, staged: bool = True) -> OperandConstants:
-    mod = arch_module(arch)
-    mode = swizzle_field(swizzle)
+def _check_stages(who: str, arch: str, dtype: DType, stages: Any, tile_mn: int, tile_k: int) -> int:
+    # Pre:  tile_mn, tile_k positive ints.  Post: stages a positive int whose tiles fit the 256 KiB window,
+    #       and dtype exists on arch; otherwise LayoutValueError / SpecError (refused before any stage is laid out).
     bits = dtype.element_bits
     stages = check_count(_field(who, "stages"), "stages", stages, 1)
-    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:  # refused before any stage is laid out
+    if stages * tile_mn * tile_k * bits > SMEM_WINDOW_BYTES * 8:
         raise LayoutValueError(f"{_field(who, 'stages')}: {stages} stages of a {tile_mn}x{tile_k} {dtype.name} tile take "
                                f"{stages * tile_mn * tile_k * bits // 8} bytes, more than the {SMEM_WINDOW_BYTES}-byte "
                                "(256 KiB) shared-memory window (SMEM_WINDOW_BYTES)")
     if dtype.min_arch == "sm100" and arch != "sm100":
         raise SpecError(f"{_field(who, 'dtype')}: {dtype.name} operands exist only for tcgen05 (sm100), not {arch}")
-    atom = mod.smem_atom(major, mode, bits)
-    o2 = (0, 1) if order == "mn_first" else (1, 0)
+    return stages
+
+
+def _check_atom_tiles(who: str, atom: Any, major: str, mode: Any, dtype: DType, tile_mn: int, tile_k: int) -> None:
+    # Pre:  atom the swizzle atom of (major, mode, dtype).  Post: the tile is a whole number of atoms.
     if tile_mn % atom.layout.shape[0] or tile_k % atom.layout.shape[1]:
         raise LayoutValueError(
             f"{_field(who, 'tile')}: the tile {tile_mn}x{tile_k} (MN x K) is not a multiple of the "
             f"{atom.layout.shape[0]}x{atom.layout.shape[1]} swizzle atom ({major}-major {mode} {dtype.name}: "
             f"{atom.layout})")
-    tile = tile_to_shape(atom.layout, (tile_mn, tile_k), o2)
-    full_shape = (tile_mn, tile_k, stages) if staged else (tile_mn, tile_k)
-    full = tile_to_shape(atom.layout, full_shape, o2 + (2,) if staged else o2)
-    tile_c = SwizzledSmemLayout(atom.byte_swizzle(), tile, bits)
-    mma_k = MMA_K_BYTES * 8 // bits
+
+
+def _mma_extents(who: str, dtype: DType, tile_mn: int, tile_k: int, mma_mn: Any) -> tuple[int, int]:
+    # Pre:  tile_mn, tile_k positive ints.  Post: (mma_mn, mma_k) in elements, each dividing the tile's extent;
+    #       mma_mn defaults to the tile's MN.
+    mma_k = MMA_K_BYTES * 8 // dtype.element_bits
     if tile_k % mma_k:
         raise LayoutValueError(f"{_field(who, 'tile')}: tile K = {tile_k} is not a multiple of one instruction's K ({mma_k} "
                                f"{dtype.name} = {MMA_K_BYTES} bytes)")
     mma_mn = tile_mn if mma_mn is None else check_count(_field(who, "mma_mn"), "mma_mn", mma_mn, 1)
     if tile_mn % mma_mn:
         raise LayoutValueError(f"{_field(who, 'mma_mn')}: mma_mn = {mma_mn} does not divide the tile's MN = {tile_mn}")
-    stage_bytes = tile_mn * tile_k * bits // 8
-    if int(tile.cosize()) * bits // 8 != stage_bytes:
-        raise LayoutValueError(f"{who}: the tile {tile} is not compact")
+    return mma_mn, mma_k
+
+
+def _stage_alignment(who: str, mode: Any, start: int, stages: int, stage_bytes: int, aligned: bool) -> int:
+    # Pre:  start a byte address, stage_bytes the bytes of one stage.
+    # Post: the stage alignment in bytes (the swizzle pattern boundary or TMA's, the larger); start (when
+    #       ``aligned``) and every stage start sit on it.
     align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
     if aligned and start % align:
         raise LayoutValueError(f"{who}: start address {start:#x} is not a multiple of the stage alignment {align} "
@@ -522,8 +542,13 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
     if stages > 1 and stage_bytes % align:
         raise LayoutValueError(f"{_field(who, 'tile')}: a stage of {stage_bytes} B is not a multiple of the {align}-byte stage "
                                "alignment, so stage 1 would start off the swizzle pattern boundary")
-    stage_starts = tuple(start + s * stage_bytes for s in range(stages))
-    k_steps = tile_k // mma_k
+    return align
+
+
+def _stage_descs(mod: Any, tile_c: SwizzledSmemLayout, major: str, bits: int, mma_mn: int, mma_k: int,
+                 k_steps: int, stage_starts: tuple[int, ...], anchor: str, who: str) -> tuple[Any, tuple, list, list]:
+    # Pre:  stage_starts the byte address of each stage.
+    # Post: (stage 0's first descriptor, every stage's encoded descriptors, stage 0's K-step and MN-block offsets).
     per_stage = []
     offsets: list[int] = []
     mn_blocks: list[int] = []
@@ -533,6 +558,34 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         if s == 0:
             desc0, offsets, mn_blocks = descs[0], offs, mnb
         per_stage.append(tuple(d.encode() for d in descs))
+    return desc0, tuple(per_stage), offsets, mn_blocks
+
+
+def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn: int, tile_k: int,
+           stages: int, order: str, mma_mn: int | None, start: int, anchor: str, who: str,
+           with_tma: bool = True, aligned: bool = True, staged: bool = True) -> OperandConstants:
+    # Pre:  the spec's fields read (dtype, major, order, anchor); stages, tile, mma_mn, start as the user gave them.
+    # Post: every constant of one operand (tile, descriptors per stage and K step, TMA plan);
+    #       otherwise LayoutValueError / SpecError naming the field.
+    mod = arch_module(arch)
+    mode = swizzle_field(swizzle)
+    bits = dtype.element_bits
+    stages = _check_stages(who, arch, dtype, stages, tile_mn, tile_k)
+    atom = mod.smem_atom(major, mode, bits)
+    _check_atom_tiles(who, atom, major, mode, dtype, tile_mn, tile_k)
+    o2 = (0, 1) if order == "mn_first" else (1, 0)
+    tile = tile_to_shape(atom.layout, (tile_mn, tile_k), o2)
+    full_shape = (tile_mn, tile_k, stages) if staged else (tile_mn, tile_k)
+    full = tile_to_shape(atom.layout, full_shape, o2 + (2,) if staged else o2)
+    tile_c = SwizzledSmemLayout(atom.byte_swizzle(), tile, bits)
+    mma_mn, mma_k = _mma_extents(who, dtype, tile_mn, tile_k, mma_mn)
+    stage_bytes = tile_mn * tile_k * bits // 8
+    if int(tile.cosize()) * bits // 8 != stage_bytes:
+        raise LayoutValueError(f"{who}: the tile {tile} is not compact")
+    align = _stage_alignment(who, mode, start, stages, stage_bytes, aligned)
+    stage_starts = tuple(start + s * stage_bytes for s in range(stages))
+    desc0, per_stage, offsets, mn_blocks = _stage_descs(mod, tile_c, major, bits, mma_mn, mma_k, tile_k // mma_k,
+                                                        stage_starts, anchor, who)
     first = flat_divide(tile, (mma_mn, mma_k))(_, _, 0, 0)
     canon, syms, note = canonical_match(arch, major, mode, bits, (mma_mn, mma_k), first, desc0)
     tma_sw = box = None
@@ -546,7 +599,7 @@ def _build(name: str, arch: str, dtype: DType, major: str, swizzle: Any, tile_mn
         tile_k=tile_k, order=order, stages=stages, mma_mn=mma_mn, mma_k=mma_k, tile_layout=tile_c, atom=atom,
         cute_type=cute_layout_type(atom.swizzle, bits, full),
         cute_expr=_cute_expr(arch, major, mode, dtype, full_shape, order),
-        descriptor=desc0, descs=tuple(per_stage), k_step_offsets_bytes=tuple(offsets),
+        descriptor=desc0, descs=per_stage, k_step_offsets_bytes=tuple(offsets),
         mn_block_offsets_bytes=tuple(mn_blocks), stage_bytes=stage_bytes, stage_alignment_bytes=align,
         stage_starts=stage_starts, canonical=canon, canonical_symbols=syms, canonical_note=note,
         swizzle_anchor=anchor, tma_swizzle=tma_sw, tma_box_dim=box, tma_copy_coords=tuple(coords),
@@ -652,26 +705,9 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
     check_swizzle_unit(swizzle_unit, who)
     tile_s, off = _tile_of(layout, bits, swizzle_unit, who)
     inner = tile_s.layout
-    if inner.is_symbolic():
-        raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
-    if inner.rank() != 2:
-        raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
-    mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
-    k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
-    _check_tile_bytes(who, f"layout {inner}", inner.size(), bits)
+    mn, k, mma_k = _operand_extents(who, inner, dt)
     mod = arch_module(a)
-    mma_k = MMA_K_BYTES * 8 // bits
-    if k % mma_k:
-        raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
-                               f"({mma_k} = {MMA_K_BYTES} bytes)")
-    offs = np.asarray(inner.to_numpy(), dtype=np.int64)
-    uniq = np.unique(offs)
-    if len(uniq) != len(offs):
-        dup = int(np.flatnonzero(np.bincount(np.searchsorted(uniq, offs)) > 1)[0])
-        i0, i1 = np.flatnonzero(offs == uniq[dup])[:2]
-        raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
-                              f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
-                              f"offset {int(uniq[dup])}")
+    _check_injective_tile(who, inner, mn)
     try:
         tile_mode = SwizzleMode.from_swizzle(tile_s.swizzle)
     except LayoutError:
@@ -692,6 +728,38 @@ def describe_layout(layout: Any, arch: Any, major: Any, dtype: Any, start_addres
         mn_block_offsets_bytes=tuple(mnb), stage_bytes=int(inner.cosize()) * bits // 8,
         stage_alignment_bytes=max(d0.swizzle.pattern_boundary_bytes, 16), stage_starts=(start,),
         canonical=canon, canonical_symbols=syms, canonical_note=note, swizzle_anchor=swizzle_anchor)
+
+
+def _operand_extents(who: str, inner: Layout, dt: DType) -> tuple[int, int, int]:
+    # Pre:  inner the operand's element layout.
+    # Post: (MN, K, one instruction's K) in elements: inner bound, of rank 2, within the tile size limit, its K a
+    #       multiple of 32 bytes; otherwise LayoutValueError.
+    bits = dt.element_bits
+    if inner.is_symbolic():
+        raise LayoutValueError(f"{who}: the layout {inner} has unbound symbols; bind them (-D NAME=VALUE)")
+    if inner.rank() != 2:
+        raise LayoutValueError(f"{who}: an operand layout has two modes (MN, K); {inner} has rank {inner.rank()}")
+    mn = int(np.prod(flatten(inner.shape[0]))) if isinstance(inner.shape[0], tuple) else int(inner.shape[0])
+    k = int(np.prod(flatten(inner.shape[1]))) if isinstance(inner.shape[1], tuple) else int(inner.shape[1])
+    _check_tile_bytes(who, f"layout {inner}", inner.size(), bits)
+    mma_k = MMA_K_BYTES * 8 // bits
+    if k % mma_k:
+        raise LayoutValueError(f"{who}: the layout's K = {k} {dt.name} is not a multiple of one instruction's K "
+                               f"({mma_k} = {MMA_K_BYTES} bytes)")
+    return mn, k, mma_k
+
+
+def _check_injective_tile(who: str, inner: Layout, mn: int) -> None:
+    # Pre:  inner a bound rank-2 layout with MN extent mn.  Post: no two coordinates hold one element offset;
+    #       otherwise DescriptorError names two such coordinates (mn, k).
+    offs = np.asarray(inner.to_numpy(), dtype=np.int64)
+    uniq = np.unique(offs)
+    if len(uniq) != len(offs):
+        dup = int(np.flatnonzero(np.bincount(np.searchsorted(uniq, offs)) > 1)[0])
+        i0, i1 = np.flatnonzero(offs == uniq[dup])[:2]
+        raise DescriptorError(f"{who}: the layout {inner} is not injective: coordinates (mn, k) = "
+                              f"{(int(i0) % mn, int(i0) // mn)} and {(int(i1) % mn, int(i1) // mn)} both hold element "
+                              f"offset {int(uniq[dup])}")
 
 
 def _check_row_start(who: str, start: int, mode: SwizzleMode, align: int) -> None:
@@ -821,19 +889,7 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
     for op in spec.operands:
         who = f"spec field '{op.name}'"
         mode = op.swizzle
-        align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
-        if op.start_address is None:
-            start = -(-cursor // align) * align
-        else:
-            start = op.start_address
-            if start % align:
-                raise SpecError(f"spec field '{op.name}.start_address': {start:#x} is not a multiple of the "
-                                f"{align}-byte stage alignment of the {mode} swizzle")
-        end = start + op.stages * op.tile_mn * op.tile_k * op.dtype.element_bits // 8
-        if end > SMEM_WINDOW_BYTES:
-            raise SpecError(f"spec field '{op.name}.stages': {op.stages} stages of {op.tile_mn}x{op.tile_k} "
-                            f"{op.dtype.name} from {start:#x} end at byte {end:#x}, beyond the 256 KiB window a "
-                            "descriptor start address can name")
+        start = _operand_start(op, cursor)
         ctx = f"{who} ({op.dtype.name}, {op.major}-major, {mode} swizzle, {spec.arch})"
         try:
             mma_mn = _mma_mn(spec, op)
@@ -850,6 +906,35 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
                             "window a descriptor start address can name")
         cursor = max(cursor, end)
         out.append(oc)
+    _check_no_overlap(out)
+    idesc, note = _instr_desc(spec, out)
+    return KernelConstants(spec, tuple(out), __version__, idesc, note)
+
+
+def _operand_start(op: Any, cursor: int) -> int:
+    # Pre:  op an operand spec; cursor the first byte after the operands placed before it.
+    # Post: its first stage's byte address: op.start_address, or cursor rounded up to the stage alignment; its
+    #       stages end inside the 256 KiB window. Otherwise SpecError naming the field.
+    mode = op.swizzle
+    align = max(mode.pattern_boundary_bytes, _tma_alignment(mode))
+    if op.start_address is None:
+        start = -(-cursor // align) * align
+    else:
+        start = op.start_address
+        if start % align:
+            raise SpecError(f"spec field '{op.name}.start_address': {start:#x} is not a multiple of the "
+                            f"{align}-byte stage alignment of the {mode} swizzle")
+    end = start + op.stages * op.tile_mn * op.tile_k * op.dtype.element_bits // 8
+    if end > SMEM_WINDOW_BYTES:
+        raise SpecError(f"spec field '{op.name}.stages': {op.stages} stages of {op.tile_mn}x{op.tile_k} "
+                        f"{op.dtype.name} from {start:#x} end at byte {end:#x}, beyond the 256 KiB window a "
+                        "descriptor start address can name")
+    return start
+
+
+def _check_no_overlap(out: list) -> None:
+    # Pre:  out the operands' constants, in spec order.  Post: no two operands' stages share a byte; otherwise
+    #       SpecError names the later operand's start_address.
     for i, a in enumerate(out):
         for b in out[i + 1:]:
             a0, a1 = a.stage_starts[0], a.stage_starts[-1] + a.stage_bytes
@@ -857,8 +942,6 @@ def kernel_constants(spec: KernelSpec) -> KernelConstants:
             if a0 < b1 and b0 < a1:
                 raise SpecError(f"spec field '{b.name}.start_address': operand {b.name} [{b0:#x}, {b1:#x}) overlaps "
                                 f"operand {a.name} [{a0:#x}, {a1:#x})")
-    idesc, note = _instr_desc(spec, out)
-    return KernelConstants(spec, tuple(out), __version__, idesc, note)
 
 
 def _cta_group(spec: KernelSpec) -> int:
@@ -925,16 +1008,15 @@ def _instr_desc(spec: KernelSpec, ops: list[OperandConstants]) -> tuple[Any, str
 
 
 def spec_comment(kc: KernelConstants, prefix: str) -> list[str]:
-    """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``."""
+    """The two generated-file comment lines (generator, spec as JSON), each starting with ``prefix``.
 
-
-
-
+    >>> from pycute_layouts.codegen import parse_spec
+    >>> op = {"tile": "64x64", "dtype": "bf16", "major": "K", "swizzle": "128B"}
+    >>> kc = kernel_constants(parse_spec({"kernel": "gemm", "arch": "sm90", "A": op, "B": op}))
+    >>> [line.split(" ")[:3] for line in spec_comment(kc, "#")]
+    [['#', 'Generated', 'by'], ['#', 'spec:', '{"A":']]
+    """
     check_type("spec_comment", "kc", kc, KernelConstants)
-
-
-
-
     check_type("spec_comment", "prefix", prefix, str)
     text = json.dumps(kc.spec.to_dict(), sort_keys=True)
     return [f"{prefix} Generated by pycute_layouts {kc.version} (pycute_layouts.codegen); do not edit.",

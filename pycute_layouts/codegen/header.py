@@ -188,19 +188,34 @@ def emit_header(kc: KernelConstants) -> str:
         L += [*umma.header_lines(kc.instr_desc), ""]
     elif kc.instr_desc_note:
         L += [f"// {kc.instr_desc_note}", ""]
-    L.append("#if defined(__cuda_cuda_h__)  // <cuda.h> included: the driver's enumerators")
+    L += _driver_enum_lines(kc)
+    L.append("")
+    L.append("}  // namespace " + kc.kernel)
+    L.append("")
+    L += _cute_check_lines(kc)
+    L += ["", f"#endif  // {guard}", ""]
+    return "\n".join(L)
+
+
+def _driver_enum_lines(kc: KernelConstants) -> list[str]:
+    # Pre:  kc KernelConstants.  Post: the block that, with <cuda.h> included, checks each operand's TMA swizzle
+    #       against the driver's enumerator and names its CUtensorMapSwizzle and CUtensorMapDataType.
+    L = ["#if defined(__cuda_cuda_h__)  // <cuda.h> included: the driver's enumerators"]
     for o in kc.operands:
         L.append(f"static_assert(int({o.tma_swizzle_name}) == Operand{o.name}::kTmaSwizzle, "
                  f"\"{o.name}: CUtensorMapSwizzle\");")
         L.append(f"inline constexpr CUtensorMapSwizzle kTmaSwizzleEnum{o.name} = {o.tma_swizzle_name};")
         L.append(f"inline constexpr CUtensorMapDataType kTmaDataType{o.name} = {o.tma_data_type};")
     L.append("#endif")
-    L.append("")
-    L.append("}  // namespace " + kc.kernel)
-    L.append("")
+    return L
+
+
+def _cute_check_lines(kc: KernelConstants) -> list[str]:
+    # Pre:  kc KernelConstants.  Post: the PYCUTE_LAYOUTS_WITH_CUTE block: per operand its CuTe smem layout type,
+    #       checked to be what CuTe's expression builds, its cosize and the offsets of its K steps.
     header = "cute/atom/mma_traits_sm90_gmma.hpp" if kc.arch == "sm90" else "cute/atom/mma_traits_sm100.hpp"
-    L += ["#ifdef PYCUTE_LAYOUTS_WITH_CUTE", "#include <type_traits>", "#include <cute/tensor.hpp>",
-          f"#include <{header}>", f"namespace {kc.kernel} {{"]
+    L = ["#ifdef PYCUTE_LAYOUTS_WITH_CUTE", "#include <type_traits>", "#include <cute/tensor.hpp>",
+         f"#include <{header}>", f"namespace {kc.kernel} {{"]
     for o in kc.operands:
         s = f"Operand{o.name}"
         L.append(f"// CuTe type of operand {o.name}'s smem (MN, K, stage) layout, and the CuTe expression that builds it")
@@ -213,5 +228,4 @@ def emit_header(kc: KernelConstants) -> str:
                  f"cute::Int<0>{{}}))::value * {s}::kElementBits / 8 == {s}::kKStepOffsetBytes[{k}]"
                  for k in range(o.k_steps)]
         L.append(f"static_assert({' && '.join(steps)}, \"{o.name}: CuTe's offsets of the K steps\");")
-    L += [f"}}  // namespace {kc.kernel}", "#endif  // PYCUTE_LAYOUTS_WITH_CUTE", "", f"#endif  // {guard}", ""]
-    return "\n".join(L)
+    return L + [f"}}  // namespace {kc.kernel}", "#endif  // PYCUTE_LAYOUTS_WITH_CUTE"]

@@ -294,6 +294,13 @@ _TOP_KEYS = ("kernel", "arch", "smem_base", "mma", "A", "B")
 
 
 def int_field(value: Any, field: str, lo: int | None = None) -> int:
+    """The integer a spec field holds (an int, or a decimal or ``0x`` hex string).
+
+    Pre:  none (user input).  Post: an int >= ``lo`` (when given); otherwise SpecError names the field.
+
+    >>> int_field("0x40", "A.tile[0]", 1), int_field(3, "stages", 1)
+    (64, 3)
+    """
     check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         try:
@@ -309,6 +316,13 @@ def int_field(value: Any, field: str, lo: int | None = None) -> int:
 
 
 def tile_field(value: Any, field: str) -> tuple[int, int]:
+    """The ``(MN, K)`` extents a tile field holds: ``'MNxK'`` text or a pair of integers.
+
+    Pre:  none (user input).  Post: two positive ints; otherwise SpecError names the field.
+
+    >>> tile_field("128x64", "A.tile"), tile_field([64, 32], "B.tile")
+    ((128, 64), (64, 32))
+    """
     check_type("spec", "a field name", field, str, SpecError)
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\w+)\s*[xX*,]\s*(\w+)\s*", value)
@@ -430,23 +444,7 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
     64
     """
     if text is None:
-        if source is None:
-            raise SpecError("spec: pass a path or text=")
-        if hasattr(source, "read") and not isinstance(source, (str, Path)):
-            try:
-                text = source.read()
-            except (OSError, UnicodeDecodeError, ValueError) as e:
-                raise SpecError(f"spec: cannot read {fmt_value(source)}: {e}"[:200]) from None
-            if isinstance(text, bytes):
-                try:
-                    text = text.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise SpecError(f"spec: {fmt_value(source)} is not UTF-8 text"[:200]) from None
-        else:
-            text = read_text_file(source, "spec", SpecError)
-            suffix = Path(source).suffix.lower()
-            if fmt is None and suffix in (".json", ".toml"):
-                fmt = suffix[1:]
+        text, fmt = _read_spec(source, fmt)
     if not isinstance(text, str):
         raise SpecError(f"spec: text must be a string, got {fmt_value(text)}"[:200])
     if fmt is not None and not isinstance(fmt, str):
@@ -454,6 +452,35 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
     check_text_nesting(text, "spec", SpecError)
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "toml"
+    return parse_spec(_decode_spec(text, fmt))
+
+
+def _read_spec(source: Any, fmt: Any) -> tuple[Any, Any]:
+    # Pre:  source a path or a file object (user input).
+    # Post: (its text, the format: fmt, else the path's .json/.toml suffix, else None); SpecError when unreadable.
+    if source is None:
+        raise SpecError("spec: pass a path or text=")
+    if hasattr(source, "read") and not isinstance(source, (str, Path)):
+        try:
+            text = source.read()
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise SpecError(f"spec: cannot read {fmt_value(source)}: {e}"[:200]) from None
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError:
+                raise SpecError(f"spec: {fmt_value(source)} is not UTF-8 text"[:200]) from None
+        return text, fmt
+    text = read_text_file(source, "spec", SpecError)
+    suffix = Path(source).suffix.lower()
+    if fmt is None and suffix in (".json", ".toml"):
+        fmt = suffix[1:]
+    return text, fmt
+
+
+def _decode_spec(text: str, fmt: str) -> Any:
+    # Pre:  text within the nesting limit; fmt a string.
+    # Post: the JSON or TOML data of text; SpecError for invalid text or an unknown format.
     if fmt == "json":
         try:
             data = json.loads(text)
@@ -478,6 +505,6 @@ def load_spec(source: Any = None, fmt: str | None = None, *, text: str | None = 
             raise SpecError(f"spec: invalid TOML: {e}") from None
     else:
         raise SpecError(f"spec: unknown format {fmt_value(fmt)} (toml or json)")
-    return parse_spec(data)
+    return data
 
 

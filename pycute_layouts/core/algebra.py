@@ -117,6 +117,12 @@ def register_composition_operand(kind: type, lhs: Any = None, rhs: Any = None) -
 
     Pre: ``kind`` a class other than Layout and the builtin types (composition already defines those);
     ``lhs``/``rhs`` callables or None. Otherwise LayoutTypeError, and nothing is registered.
+
+    >>> class Shift:   # a stand-in operand type
+    ...     pass
+    >>> register_composition_operand(Shift, lhs=lambda a, b: "Shift o " + str(b))
+    >>> composition(Shift(), Layout(4, 2))
+    'Shift o 4:2'
     """
     if not isinstance(kind, type) or issubclass(kind, Layout) or kind.__module__ in ("builtins", "numpy"):
         raise LayoutTypeError(f"register_composition_operand: kind must be a class other than Layout and the builtin "
@@ -689,25 +695,38 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
             res_d.append(rest_d * ld[i])
             rest_s = rest_s // new_s
             rest_d = next_d
-        if not res_s:
-            out.append((rest_s, rest_d * last_d))
-        elif rest_s == 1:
-            out.append((res_s[0], res_d[0]) if len(res_s) == 1 else (tuple(res_s), tuple(res_d)))
-            continue
-        else:
-            res_s.append(rest_s)
-            res_d.append(rest_d * last_d)
-            out.append((tuple(res_s), tuple(res_d)))
+        out.append(_int_leaf_mode(res_s, res_d, rest_s, rest_d * last_d))
         if acc is not None and rest_s != 1:  # A's last mode extends: any sum fits, only signs matter
             if rest_d > 0:
                 acc[last] = 1
             else:
                 acc[2 * n - 1] = acc[2 * n] = 1
-    if acc is not None and acc[-1]:
-        pos = [j for j in range(n) if acc[j]]
-        if pos and len(set(pos) | {j for j in range(n) if acc[n + j]}) > 1:
-            raise ModesInteract
+    if acc is not None and acc[-1] and _signs_mix(acc, n):
+        raise ModesInteract
     return _nest_like(rs, out)
+
+
+def _int_leaf_mode(res_s: list, res_d: list, rest_s: int, rest_d: int) -> tuple:
+    """One leaf of B composed: its parts ``res_s:res_d`` in A's first modes, then ``rest_s:rest_d`` in the last.
+
+    Pre:  ``rest_d`` already scaled by A's last stride.  Post: the leaf's (shape, stride), a pair of
+    tuples where it spans several modes of A.
+    """
+    if not res_s:
+        return rest_s, rest_d
+    if rest_s == 1:
+        return (res_s[0], res_d[0]) if len(res_s) == 1 else (tuple(res_s), tuple(res_d))
+    return tuple(res_s) + (rest_s,), tuple(res_d) + (rest_d,)
+
+
+def _signs_mix(acc: list, n: int) -> bool:
+    """Whether B put offsets of one sign into one mode of A and of the other sign into another mode.
+
+    Pre:  ``acc`` as in ``_compose_int`` (``acc[j]`` positive, ``acc[n + j]`` negative offsets of mode j).
+    Post: True when the positive modes are not empty and the union of both is more than one mode.
+    """
+    pos = [j for j in range(n) if acc[j]]
+    return bool(pos) and len(set(pos) | {j for j in range(n) if acc[n + j]}) > 1
 
 
 def _nest_like(rs: Any, out: list) -> Layout:
@@ -751,17 +770,12 @@ def _composition_impl(
             raise_empty(Layout.from_normalized(rs, rd), "composition")
         parts = [_composition_impl(ls, ld, s, d, flat_a, acc, pieces, counter) for s, d in zip(rs, rd)]
         return Layout.from_normalized(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
-    leaf = 0
-    if pieces is not None:
-        leaf = counter[0]
-        counter[0] = leaf + 1
+    leaf = _next_leaf(counter) if pieces is not None else 0
     if rd == 0 if type(rd) is int else is_eq(rd, 0):
         return Layout.from_normalized(rs, 0)
     if not isinstance(ls, tuple):
         return Layout.from_normalized(rs, simplify(rd * ld))
-    res_s: list = []
-    res_d: list = []
-    rest_s, rest_d = rs, rd
+    res_s, res_d, rest_s, rest_d = [], [], rs, rd  # B's leaf: its parts in A's modes, what is left of it
     n = len(ls)
     for i in range(n - 1):
         cs, cd = ls[i], ld[i]
@@ -792,23 +806,35 @@ def _composition_impl(
         res_d.append(simplify(rest_d * cd))
         rest_s = simplify(rest_s / new_s) if type(rest_s) is not int or type(new_s) is not int else rest_s // new_s
         rest_d = next_d
-    last_d = ld[n - 1]
     rest_is_one = rest_s == 1 if type(rest_s) is int else is_eq(rest_s, 1)
     if not rest_is_one and (acc is not None or pieces is not None):
         # A's last mode extends, so any sum fits there; only the signs matter (the mixed-sign rule)
         sign = signum(rest_d)
         if sign:
-            step = rest_d if sign > 0 else -rest_d
-            _record_piece(acc, pieces, n, n - 1, rest_s, step, sign, None, leaf, len(res_s))
+            _record_piece(acc, pieces, n, n - 1, rest_s, rest_d * sign, sign, None, leaf, len(res_s))
+    return _leaf_layout(res_s, res_d, rest_s, rest_d * ld[n - 1], rest_is_one)
+
+
+def _next_leaf(counter: list) -> int:
+    """The number of B's next leaf (``counter[0]``), counted up."""
+    leaf = counter[0]
+    counter[0] = leaf + 1
+    return leaf
+
+
+def _leaf_layout(res_s: list, res_d: list, rest_s: Any, rest_d: Any, rest_is_one: bool) -> Layout:
+    """One leaf of B composed: its parts ``res_s:res_d`` in A's first modes, then ``rest_s:rest_d`` in the last.
+
+    Pre:  ``rest_d`` already scaled by A's last stride; ``rest_is_one`` whether ``rest_s == 1``.
+    Post: the leaf's layout (one mode, or a tuple of modes where it spans several modes of A).
+    """
     if not res_s:
-        return Layout.from_normalized(simplify(rest_s), simplify(rest_d * last_d))
+        return Layout.from_normalized(simplify(rest_s), simplify(rest_d))
     if rest_is_one:
         if len(res_s) == 1:
             return Layout.from_normalized(res_s[0], res_d[0])
         return Layout.from_normalized(tuple(res_s), tuple(res_d))
-    res_s.append(simplify(rest_s))
-    res_d.append(simplify(rest_d * last_d))
-    return Layout.from_normalized(tuple(res_s), tuple(res_d))
+    return Layout.from_normalized(tuple(res_s) + (simplify(rest_s),), tuple(res_d) + (simplify(rest_d),))
 
 
 def _note_negative(acc: list, n: int, i: int) -> int:
@@ -1089,28 +1115,15 @@ def right_inverse(layout: Layout) -> Layout:
     >>> print(right_inverse(Layout(4, 2)))
     1:0
     """
-    if layout is _ or layout is None:
+    answered, layout = _inverse_operand(layout, "right_inverse")
+    if answered:
         return layout
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_right_inverse", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook()
-        layout = as_layout(layout, "right_inverse")
-    fl = layout.int_flat_modes()
-    if fl is not None and fl[0]:  # the integer fast path
-        fs, fd = fl
-        n = len(fs) - 1
-        s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
+    ints = _coalesced_ints(layout)
+    if ints is not None:  # the integer fast path
+        s, d = ints
         if len(s) == 1:
             return int_layout(s, d) if d[0] == 1 else int_layout([1], [0])
-        cur = 1
-        rs: list = []
-        rd: list = []
-        for i in sorted(range(len(d)), key=d.__getitem__):
-            if d[i] == cur:
-                rs.append(s[i])
-                rd.append(_prefix(s, i))
-                cur = s[i] * d[i]
+        rs, rd = _right_inverse_chain(s, d, sorted(range(len(d)), key=d.__getitem__))
         if not rs:
             return int_layout([1], [0])
         n = len(rs) - 1
@@ -1124,21 +1137,58 @@ def right_inverse(layout: Layout) -> Layout:
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
-    pre = [1]
-    for x in s:
-        pre.append(pre[-1] * x)
-    order = _sorted_strides(d, layout, "right_inverse")
-    rs, rd = [], []
-    cur = 1
-    for i in order:
-        if d[i] == cur if type(d[i]) is int and type(cur) is int else is_eq(d[i], cur):
-            rs.append(s[i])
-            rd.append(pre[i])
-            cur = s[i] * d[i]
+    rs, rd = _right_inverse_chain(s, d, _sorted_strides(d, layout, "right_inverse"))
     if not rs:
         return Layout.from_normalized(1, 0)
     ss, dd = coalesce_ints(rs, rd, len(rs) - 1, rs[-1], rd[-1])  # leaves not known to be plain ints here
     return Layout.from_normalized(ss[0], dd[0]) if len(ss) == 1 else Layout.from_normalized(tuple(ss), tuple(dd))
+
+
+def _inverse_operand(layout: Any, who: str) -> tuple[bool, Any]:
+    """The operand of ``right_inverse``/``left_inverse`` (``who``), or the answer where it gives one itself.
+
+    Pre:  none (user input).
+    Post: ``(True, answer)`` for ``_``/None (returned as is) and for a composed layout (its ``_<who>`` hook);
+          otherwise ``(False, the operand as a Layout)``, LayoutError where it is none.
+    """
+    if layout is _ or layout is None:
+        return True, layout
+    if type(layout) is not Layout:
+        hook = getattr(layout, "_" + who, None)
+        if hook is not None and not isinstance(layout, Layout):
+            return True, hook()
+        return False, as_layout(layout, who)
+    return False, layout
+
+
+def _coalesced_ints(layout: Layout) -> tuple[list, list] | None:
+    """The flat modes of coalesce(layout) as int lists, or None unless every leaf is an int (and there is one).
+
+    Pre:  ``layout`` a Layout.  Post: ``(shapes, strides)`` of CuTe's coalesce, for the integer fast paths.
+    """
+    fl = layout.int_flat_modes()
+    if fl is None or not fl[0]:
+        return None
+    fs, fd = fl
+    n = len(fs) - 1
+    return coalesce_ints(fs, fd, n, fs[n], fd[n])
+
+
+def _right_inverse_chain(s: tuple, d: tuple, order: Any) -> tuple[list, list]:
+    """The modes of ``s:d`` (coalesced, flat) whose strides chain ``1, s_a, s_a*s_b ...``, and their index strides.
+
+    Pre:  ``order`` the mode indices by ascending stride.
+    Post: ``(rs, rd)``: the right inverse ``rs:rd`` before coalescing (empty when no stride is 1).
+    """
+    rs: list = []
+    rd: list = []
+    cur = 1
+    for i in order:
+        if d[i] == cur if type(d[i]) is int and type(cur) is int else is_eq(d[i], cur):
+            rs.append(s[i])
+            rd.append(_prefix(s, i))
+            cur = s[i] * d[i]
+    return rs, rd
 
 
 def _sorted_strides(d: tuple, layout: Layout, who: str) -> list:
@@ -1209,38 +1259,12 @@ def left_inverse(layout: Layout) -> Layout:
     >>> str(R), L(5), R(L(5)), L(R(L(5)))
     ('(7,2,2):(0,2,1)', 28, 2, 7)
     """
-    if layout is _ or layout is None:
+    answered, layout = _inverse_operand(layout, "left_inverse")
+    if answered:
         return layout
-    if type(layout) is not Layout:
-        hook = getattr(layout, "_left_inverse", None)
-        if hook is not None and not isinstance(layout, Layout):
-            return hook()
-        layout = as_layout(layout, "left_inverse")
-    fl = layout.int_flat_modes()
-    if fl is not None and fl[0]:  # the integer fast path
-        fs, fd = fl
-        n = len(fs) - 1
-        s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
-        for x in d:
-            if x < 0:
-                raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
-        order = sorted(range(len(d)), key=d.__getitem__) if len(d) > 1 else (0,)
-        rs: list = []
-        rd: list = [0]
-        sz = 1
-        for i in order:
-            di = d[i]
-            if di == 0:
-                continue
-            if di % sz != 0:
-                raise AdmissibilityError(
-                    f"left_inverse: divisibility condition fails: stride {di} is not a multiple of {sz}, the size "
-                    f"covered by the smaller strides of coalesce({layout})"
-                )
-            rs.append(di // sz)
-            rd.append(_prefix(s, i))
-            sz = di
-        rs.append(s[order[-1]])
+    ints = _coalesced_ints(layout)
+    if ints is not None:  # the integer fast path
+        rs, rd = _left_inverse_fold(*ints, layout)
         n = len(rs) - 1
         return int_layout(*coalesce_ints(rs, rd, n, rs[n], rd[n]))
     fs, fd = layout.flat_modes()
@@ -1251,30 +1275,38 @@ def left_inverse(layout: Layout) -> Layout:
     refuse_coordinate_layout(layout, "left_inverse")
     if not (all_int(fs) and all_int(fd)):
         _require_int_layout(layout, "left_inverse")
-    s, d = _flat_modes(layout)
+    rs, rd = _left_inverse_fold(*_flat_modes(layout), layout)
+    return coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
+
+
+def _left_inverse_fold(s: Any, d: Any, layout: Layout) -> tuple[list, list]:
+    """CuTe's left_inverse fold over the strides ``d`` of coalesce(layout) (shapes ``s``), ascending.
+
+    Pre:  ``s:d`` the flat modes of coalesce(layout), integers.
+    Post: ``(rs, rd)``, the inverse before coalescing: each nonzero stride a multiple of the size the smaller
+          ones cover; otherwise AdmissibilityError (also for a negative stride).
+    """
     for x in d:
         if x < 0:
             raise AdmissibilityError(f"left_inverse: negative stride {x} in {layout} is not supported")
-    pre = [1]
-    for x in s:
-        pre.append(pre[-1] * x)
-    order = sorted(range(len(d)), key=lambda i: d[i])
+    order = sorted(range(len(d)), key=d.__getitem__) if len(d) > 1 else (0,)
     rs: list = []
     rd: list = [0]
     sz = 1
     for i in order:
-        if d[i] == 0:
+        di = d[i]
+        if di == 0:
             continue
-        if d[i] % sz != 0:
+        if di % sz != 0:
             raise AdmissibilityError(
-                f"left_inverse: divisibility condition fails: stride {d[i]} is not a multiple of {sz}, the size "
+                f"left_inverse: divisibility condition fails: stride {di} is not a multiple of {sz}, the size "
                 f"covered by the smaller strides of coalesce({layout})"
             )
-        rs.append(d[i] // sz)
-        rd.append(pre[i])
-        sz = sz * (d[i] // sz)
+        rs.append(di // sz)
+        rd.append(_prefix(s, i))
+        sz = di
     rs.append(s[order[-1]])
-    return coalesce_flat(Layout.from_normalized(tuple(rs), tuple(rd)))
+    return rs, rd
 
 
 def tiler_to_layout(tiler: Any) -> Layout:

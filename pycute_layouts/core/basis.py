@@ -77,7 +77,11 @@ class ScaledBasis:
 
     @staticmethod
     def of(terms: dict) -> Any:
-        """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero."""
+        """The stride with these ``{path: coefficient}`` terms: a ScaledBasis, or 0 when none is nonzero.
+
+        >>> ScaledBasis.of({(0,): 2, (1,): 0}), ScaledBasis.of({(1,): 0})
+        (ScaledBasis('2@0'), 0)
+        """
         check_type("ScaledBasis.of", "terms", terms, dict)
         kept = [(p, c) for p, c in terms.items() if not _is_zero(c)]
         return ScaledBasis(*kept) if kept else 0
@@ -199,8 +203,6 @@ def coprofile(strides: Any) -> Any:
     >>> coprofile([E(0), E(1)]), coprofile([E(0, 1), E(1)]), coprofile([E(1)])
     ((0, 0), ((0, 0), 0), (0, 0))
     """
-
-
     strides = check_sequence("coprofile", "strides", strides)
     tree: dict = {}
     for d in strides:
@@ -255,8 +257,6 @@ def basis_components(strides: tuple, profile: Any) -> list[tuple[tuple, tuple]]:
     >>> basis_components((E(0), 0, 2 * E(1)), (0, 0))
     [((0,), (1, 0, 0)), ((1,), (0, 0, 2))]
     """
-
-
     check_type("basis_components", "strides", strides, tuple)
     out = []
     for path in _leaf_paths(profile, ()):

@@ -56,11 +56,93 @@ def _is_fn(x: Any) -> bool:
 
 
 def _fmt_offset(o: Any) -> str:
-
     return format_inttuple(o)
 
 
-class ComposedLayout:
+class _InnerLayoutView:
+    """What a composed form answers from its inner (element) layout alone.
+
+    CuTe's rule for ``A o O o B``: shape, size, cosize, rank and depth are those of ``B``. The
+    subclasses give ``inner``; ``_composed_view`` is the ComposedLayout the algebra works on.
+    """
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> Any:
+        """Shape of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).shape
+        (8, 64)
+        """
+        return self.inner.shape
+
+    def size(self) -> Any:
+        """Size of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).size()
+        512
+        """
+        return self.inner.size()
+
+    def cosize(self) -> Any:
+        """CuTe's definition: the cosize of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).cosize()
+        512
+        """
+        return self.inner.cosize()
+
+    def rank(self) -> int:
+        """Rank of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, (4, 16)), (64, (16, 1)))).rank()
+        2
+        """
+        return self.inner.rank()
+
+    def depth(self) -> int:
+        """Depth of the inner (element) layout.
+
+        >>> from pycute_layouts import Layout, Swizzle
+        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, (4, 16)), (64, (16, 1)))).depth()
+        2
+        """
+        return self.inner.depth()
+
+    def __len__(self) -> int:
+        return self.rank()
+
+
+class _ComposedAlgebra(_InnerLayoutView):
+    """The algebra hooks of a layout whose element view is a ComposedLayout (``_composed_view()``)."""
+
+    __slots__ = ()
+
+    def _composed_view(self) -> ComposedLayout:
+        raise NotImplementedError
+
+    def _as_rhs_of_layout(self, a: Any) -> Any:
+        return _compose_with_composed(a, self._composed_view())
+
+    def _right_inverse(self) -> Any:
+        return _inverse_of_composed(self._composed_view(), "right")
+
+    def _left_inverse(self) -> Any:
+        return _inverse_of_composed(self._composed_view(), "left")
+
+    def _max_common_layout(self, other: Any) -> Layout:
+        return _composed_max_common_layout(self._composed_view(), other)
+
+    def _max_common_vector(self, other: Any) -> int:
+        return _composed_max_common_vector(self._composed_view(), other)
+
+
+class ComposedLayout(_ComposedAlgebra):
     """``outer o offset o inner``: the function ``c -> outer(offset + inner(c))`` (CuTe's ComposedLayout).
 
     ``outer`` is a Swizzle, XorSwizzle or Layout; ``inner`` a Layout (or ComposedLayout);
@@ -128,34 +210,13 @@ class ComposedLayout:
     layout_a = outer
     layout_b = inner
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the inner layout."""
-        return self._inner.shape
-
-    def size(self) -> Any:
-        """Size of the inner layout."""
-        return self._inner.size()
-
-    def cosize(self) -> Any:
-        """CuTe's definition: the cosize of the inner layout.
-
-        >>> from pycute_layouts import Layout, Swizzle
-        >>> ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))).cosize()
-        512
-        """
-        return self._inner.cosize()
-
-    def rank(self) -> int:
-        """Rank of the inner layout."""
-        return self._inner.rank()
-
-    def depth(self) -> int:
-        """Depth of the inner layout."""
-        return self._inner.depth()
-
     def is_symbolic(self) -> bool:
-        """True when the inner layout or the offset is symbolic."""
+        """True when the inner layout or the offset is symbolic.
+
+        >>> from pycute_layouts import parse
+        >>> parse("Sw<3,4,3> o 0 o (8,m):(m,1)").is_symbolic(), parse("Sw<3,4,3> o 0 o (8,64):(64,1)").is_symbolic()
+        (True, False)
+        """
         return self._inner.is_symbolic() or it.is_symbolic(self._offset)
 
     # -- evaluation ----------------------------------------------------------------------
@@ -200,30 +261,15 @@ class ComposedLayout:
     def __getitem__(self, i: int) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, self._inner[i])
 
-    def __len__(self) -> int:
-        return self.rank()
-
     # -- algebra hooks used by the module-level functions ----------------------------------
+    def _composed_view(self) -> ComposedLayout:
+        return self
+
     def _apply_to_inner(self, fn: Any, *args: Any, **kwargs: Any) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, fn(self._inner, *args, **kwargs))
 
     def _compose_with(self, tiler: Any) -> ComposedLayout:
         return ComposedLayout(self._outer, self._offset, composition(self._inner, tiler))
-
-    def _as_rhs_of_layout(self, a: Any) -> Any:
-        return _compose_with_composed(a, self)
-
-    def _right_inverse(self) -> Any:
-        return _inverse_of_composed(self, "right")
-
-    def _left_inverse(self) -> Any:
-        return _inverse_of_composed(self, "left")
-
-    def _max_common_layout(self, other: Any) -> Layout:
-        return _composed_max_common_layout(self, other)
-
-    def _max_common_vector(self, other: Any) -> int:
-        return _composed_max_common_vector(self, other)
 
     def compose(self, tiler: Any) -> ComposedLayout:
         """``composition(self, tiler)``: the tiler acts on the inner layout.
@@ -235,11 +281,9 @@ class ComposedLayout:
         return self._compose_with(tiler)
 
     def _upcast(self, n: int) -> ComposedLayout:
-
         return ComposedLayout(_upcast_fn(self._outer, n), _upcast_offset(self._offset, n), upcast(self._inner, n))
 
     def _downcast(self, n: int) -> ComposedLayout:
-
         return ComposedLayout(_downcast_fn(self._outer, n), self._offset * n, downcast(self._inner, n))
 
     def subs(self, *args: Any, **kwargs: Any) -> ComposedLayout:
@@ -249,8 +293,6 @@ class ComposedLayout:
         >>> print(parse("Sw<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T))", T=8).subs(m=2, SBO=128))
         Sw<1,4,3> o 0 o ((8,2),(8,2)):((16,128),(1,8))
         """
-
-
         mapping = subs_mapping(args, kwargs)
         inner = self._inner.subs(mapping)
         return ComposedLayout(self._outer, subs_inttuple(self._offset, mapping), inner)
@@ -284,7 +326,6 @@ def _log2_exact(n: int, who: str) -> int:
 
 
 def _upcast_fn(fn: Any, n: int) -> Any:
-
     if isinstance(fn, Swizzle):
         k = _log2_exact(n, f"upcast<{n}> of {fn}")
         if fn.base < k and not fn.is_identity():
@@ -303,7 +344,6 @@ def _upcast_fn(fn: Any, n: int) -> Any:
 
 
 def _downcast_fn(fn: Any, n: int) -> Any:
-
     if isinstance(fn, Swizzle):
         k = _log2_exact(n, f"downcast<{n}> of {fn}")
         return Swizzle(fn.bits, fn.base + k, fn.shift) if not fn.is_identity() else fn
@@ -396,7 +436,7 @@ def _element_bytes(element_bits: Any, who: str) -> int:
     return element_bits // 8
 
 
-class SwizzledSmemLayout:
+class SwizzledSmemLayout(_ComposedAlgebra):
     """A shared-memory tile: element layout + swizzle + the unit the swizzle acts on + element width.
 
     ``layout`` maps coordinates to *element* offsets. ``swizzle_unit`` is ``"bytes"`` (the
@@ -553,7 +593,6 @@ class SwizzledSmemLayout:
         >>> print(SwizzledSmemLayout(Swizzle(3, 4, 3), Layout((8, 64), (64, 1)), 16).upcast_to_bits(128).layout)
         (8,8):(8,1)
         """
-
         b = self.as_unit("bytes")
         return SwizzledSmemLayout(b.swizzle, recast(self.layout, self.element_bits, new_bits), new_bits, "bytes",
                                   self.base_address)
@@ -625,35 +664,16 @@ class SwizzledSmemLayout:
         """
         return self.layout
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the element layout."""
-        return self.layout.shape
-
-    def size(self) -> Any:
-        """Size of the element layout."""
-        return self.layout.size()
-
-    def cosize(self) -> Any:
-        """Cosize of the element layout (CuTe's cosize of a ComposedLayout)."""
-        return self.layout.cosize()
-
-    def rank(self) -> int:
-        """Rank of the element layout."""
-        return self.layout.rank()
-
-    def depth(self) -> int:
-        """Depth of the element layout."""
-        return self.layout.depth()
-
-    def __len__(self) -> int:
-        return self.rank()
-
     def __getitem__(self, i: int) -> SwizzledSmemLayout:
         return self._with_layout(self.layout[i])
 
     def is_symbolic(self) -> bool:
-        """True when the element layout is symbolic."""
+        """True when the element layout is symbolic.
+
+        >>> from pycute_layouts import parse
+        >>> parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,m):(m,1)").is_symbolic()
+        True
+        """
         return self.layout.is_symbolic()
 
     def subs(self, *args: Any, **kwargs: Any) -> SwizzledSmemLayout:
@@ -672,20 +692,8 @@ class SwizzledSmemLayout:
         return self._with_layout(composition(self.layout, tiler))
 
     # the algebra with this as an operand: CuTe's element view Sw' o 0 o layout (as_composed)
-    def _as_rhs_of_layout(self, a: Any) -> Any:
-        return _compose_with_composed(a, self.as_composed())
-
-    def _right_inverse(self) -> Any:
-        return _inverse_of_composed(self.as_composed(), "right")
-
-    def _left_inverse(self) -> Any:
-        return _inverse_of_composed(self.as_composed(), "left")
-
-    def _max_common_layout(self, other: Any) -> Layout:
-        return _composed_max_common_layout(self.as_composed(), other)
-
-    def _max_common_vector(self, other: Any) -> int:
-        return _composed_max_common_vector(self.as_composed(), other)
+    def _composed_view(self) -> ComposedLayout:
+        return self.as_composed()
 
     def compose(self, tiler: Any) -> SwizzledSmemLayout:
         """``composition(self, tiler)``: the tiler acts on the element layout; the pointer stays.
@@ -747,7 +755,7 @@ class SwizzledSmemLayout:
 # PTX's canonical layouts before the element width is known
 
 
-class UnboundWidthSmemLayout:
+class UnboundWidthSmemLayout(_InnerLayoutView):
     """CuTe's pointer form ``Sw<B,M,S> o smem_ptr[(128/T)b](unset) o L`` with the element width still a symbol.
 
     PTX's canonical layouts (wgmma/tcgen05 tables) put a byte-address swizzle next to a layout in
@@ -783,42 +791,41 @@ class UnboundWidthSmemLayout:
 
     @property
     def outer(self) -> Any:
-        """The byte-address swizzle (as for a ComposedLayout)."""
+        """The byte-address swizzle (as for a ComposedLayout).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).outer)
+        Sw<3,4,3>
+        """
         return self.swizzle
 
     @property
     def inner(self) -> Layout:
-        """The element layout (as for a ComposedLayout)."""
+        """The element layout (as for a ComposedLayout).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> print(UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).inner)
+        (8,T):(T,1)
+        """
         return self.layout
 
     @property
     def offset(self) -> int:
-        """0: the tile starts at the pointer."""
+        """0: the tile starts at the pointer.
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,T):(T,1)")).offset
+        0
+        """
         return 0
 
-    @property
-    def shape(self) -> Any:
-        """Shape of the element layout."""
-        return self.layout.shape
-
-    def size(self) -> Any:
-        """Size of the element layout."""
-        return self.layout.size()
-
-    def cosize(self) -> Any:
-        """Cosize of the element layout."""
-        return self.layout.cosize()
-
-    def rank(self) -> int:
-        """Rank of the element layout."""
-        return self.layout.rank()
-
-    def depth(self) -> int:
-        """Depth of the element layout."""
-        return self.layout.depth()
-
     def is_symbolic(self) -> bool:
-        """True: the element width is the symbol T."""
+        """True: the element width is the symbol T.
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,8):(8,1)")).is_symbolic()
+        True
+        """
         return True
 
     def __getitem__(self, i: int) -> UnboundWidthSmemLayout:
@@ -827,11 +834,13 @@ class UnboundWidthSmemLayout:
             raise LayoutTypeError(f"UnboundWidthSmemLayout: a mode index is an int, got {fmt(i)}"[:200])
         return UnboundWidthSmemLayout(self.swizzle, self.layout[int(i)])
 
-    def __len__(self) -> int:
-        return self.rank()
-
     def free_symbols(self) -> set:
-        """The symbols of the element layout (T among them where it appears)."""
+        """The symbols of the element layout (T among them where it appears).
+
+        >>> from pycute_layouts import Swizzle, parse
+        >>> sorted(map(str, UnboundWidthSmemLayout(Swizzle(3, 4, 3), parse("(8,m):(T,1)")).free_symbols()))
+        ['T', 'm']
+        """
         return self.layout.free_symbols()
 
     def with_element_bits(self, element_bits: Any) -> SwizzledSmemLayout:
@@ -944,6 +953,14 @@ def smem_layout_of(layout: Any, element_bits: Any, *, swizzle_unit: Any = "eleme
     if not isinstance(layout, ComposedLayout):
         raise LayoutTypeError(f"{who}: expected a Layout, a ComposedLayout 'Sw<B,M,S> o k o L' or a "
                               f"SwizzledSmemLayout, got {type(layout).__name__}")
+    return _composed_smem(layout, bits, swizzle_unit, who)
+
+
+def _composed_smem(layout: ComposedLayout, bits: int, swizzle_unit: str, who: str) -> SwizzledSmemLayout:
+    # Pre:  layout 'Sw o k o L'; bits a checked element width; swizzle_unit checked.
+    # Post: the SwizzledSmemLayout at byte k * bits / 8 whose swizzle acts on element offsets (CuTe's meaning),
+    #       or on bytes for swizzle_unit="bytes" or an identity swizzle; otherwise LayoutTypeError,
+    #       LayoutValueError or UnitError.
     outer, inner, off = layout.outer, layout.inner, layout.offset
     if not isinstance(outer, (Swizzle, XorSwizzle)) or not isinstance(inner, Layout):
         raise LayoutTypeError(f"{who}: with an element width, a ComposedLayout must be 'Swizzle o offset o Layout', "

@@ -44,7 +44,11 @@ __all__ = ["Constructors", "parse_text", "parse_layout_text", "parse_inttuple_te
 class Constructors(NamedTuple):
     """What the parser builds with: ``layout(shape[, stride])``, ``swizzle(b, m, s)``,
     ``composed(outer, offset, inner)`` and ``smem_ptr(swizzle, layout, element_bits, base_address=...)``
-    (CuTe's ``Sw o smem_ptr[Nb](unset) o L``); a parser handed only ``layout`` reads plain layouts."""
+    (CuTe's ``Sw o smem_ptr[Nb](unset) o L``); a parser handed only ``layout`` reads plain layouts.
+
+    >>> parse_text(Constructors(layout=lambda s, d=None: f"shape {s} stride {d}"), "(8,4):(4,1)", {})
+    'shape (8, 4) stride (4, 1)'
+    """
 
     layout: Any
     swizzle: Any = None

@@ -989,12 +989,7 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
             if len(a) != len(b):
                 raise CongruenceError(f"shape_div: ranks differ: {a} vs {b}")
             return tuple(shape_div(x, y) for x, y in zip(a, b))
-        out = []
-        rest = b
-        for e in a:
-            out.append(shape_div(e, rest))
-            rest = shape_div(rest, e)
-        return tuple(out)
+        return _divide_modes(shape_div, a, b)
     if isinstance(b, tuple):
         return shape_div(a, product(b))
     if type(a) is int and type(b) is int:
@@ -1015,6 +1010,20 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
         if isinstance(verdict, SymbolicUndecidable):
             raise verdict  # one half is undecidable and the other does not hold: no verdict
     raise AdmissibilityError(f"shape_div: divisibility fails: neither {a} nor {b} divides the other")
+
+
+def _divide_modes(div: Any, a: tuple, b: Any) -> tuple:
+    """CuTe's tuple-by-integer division: mode i of ``a`` divided by what the modes before it left of ``b``.
+
+    Pre:  ``div`` is shape_div or ceil_div; ``b`` an integer.
+    Post: ``(div(a0, b), div(a1, div(b, a0)), ...)``.
+    """
+    out = []
+    rest = b
+    for e in a:
+        out.append(div(e, rest))
+        rest = div(rest, e)
+    return tuple(out)
 
 
 def three_valued(fn: Any, *args: Any) -> Any:
@@ -1043,12 +1052,7 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
                 raise CongruenceError(f"ceil_div: divisor {b} has more modes than {a}")
             bb = tuple(b) + (1,) * (len(a) - len(b))
             return tuple(ceil_div(x, y) for x, y in zip(a, bb))
-        out = []
-        rest = b
-        for e in a:
-            out.append(ceil_div(e, rest))
-            rest = ceil_div(rest, e)
-        return tuple(out)
+        return _divide_modes(ceil_div, a, b)
     if isinstance(b, tuple):
         return ceil_div(a, product(b))
     if type(a) is int and type(b) is int:

@@ -101,7 +101,6 @@ def symbols(names: str) -> tuple:
     >>> symbols("SBO")
     (SBO,)
     """
-
     if not isinstance(names, str):
         raise LayoutTypeError(f"symbols: expected a string of names such as 'm n k', got {fmt(names)}")
     parts = names.replace(",", " ").split()

@@ -99,15 +99,27 @@ class Tensor:
 
     @property
     def shape(self) -> Any:
-        """The layout's shape."""
+        """The layout's shape.
+
+        >>> make_tensor(np.arange(6), Layout((2, 3))).shape
+        (2, 3)
+        """
         return self.layout.shape
 
     def size(self) -> Any:
-        """Number of elements (the layout's size)."""
+        """Number of elements (the layout's size).
+
+        >>> make_tensor(np.arange(6), Layout((2, 3))).size()
+        6
+        """
         return self.layout.size()
 
     def rank(self) -> int:
-        """Number of top-level modes."""
+        """Number of top-level modes.
+
+        >>> make_identity_tensor(((2, 3), 4)).rank()
+        2
+        """
         return self.layout.rank()
 
     def depth(self) -> int:
@@ -147,7 +159,11 @@ class Tensor:
         return self._with(composition(self.layout, tiler))
 
     def is_coordinate(self) -> bool:
-        """True for a coordinate tensor (no storage; its elements are coordinates)."""
+        """True for a coordinate tensor (no storage; its elements are coordinates).
+
+        >>> make_identity_tensor((2, 3)).is_coordinate(), make_tensor(np.arange(6), Layout((2, 3))).is_coordinate()
+        (True, False)
+        """
         return self.engine is None
 
     def _with(self, layout: Layout, extra: Any = 0) -> Tensor:

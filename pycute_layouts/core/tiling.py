@@ -549,9 +549,7 @@ def upcast(layout: Layout, n: int) -> Layout:
     n = _check_pos_int(n, "upcast")
     require_modes(layout, "upcast")
 
-    def go(s, d):
-        if isinstance(s, tuple):
-            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+    def leaf(s, d):
         if d == 0 if type(d) is int else is_eq(d, 0):
             return s, d
         if type(d) is int:
@@ -563,8 +561,7 @@ def upcast(layout: Layout, n: int) -> Layout:
             return s, simplify(d / n)
         raise SymbolicUndecidable(f"upcast<{n}>: cannot decide that {n} divides the symbolic stride {d}")
 
-    s, d = go(layout.shape, layout.stride)
-    return Layout.from_normalized(s, d)
+    return Layout.from_normalized(*_map_leaves(leaf, layout.shape, layout.stride))
 
 
 def downcast(layout: Layout, n: int) -> Layout:
@@ -588,15 +585,22 @@ def downcast(layout: Layout, n: int) -> Layout:
     if 1 not in flatten(layout.stride) and -1 not in flatten(layout.stride):
         raise AdmissibilityError(f"downcast<{n}>: layout {layout} has no stride-1 mode (CuTe requires adjacent elements)")
 
-    def go(s, d):
-        if isinstance(s, tuple):
-            return tuple(zip(*[go(x, y) for x, y in zip(s, d)])) if s else ((), ())
+    def leaf(s, d):
         if d == 1 or d == -1:
             return s * n, d
         return s, d * n
 
-    s, d = go(layout.shape, layout.stride)
-    return Layout.from_normalized(s, d)
+    return Layout.from_normalized(*_map_leaves(leaf, layout.shape, layout.stride))
+
+
+def _map_leaves(leaf: Any, s: Any, d: Any) -> tuple[Any, Any]:
+    """``leaf(shape, stride) -> (shape', stride')`` applied to every leaf mode of ``s:d``, the nesting kept.
+
+    Pre:  ``s`` and ``d`` congruent.  Post: the new (shape, stride), congruent with ``s`` (``()`` stays ``()``).
+    """
+    if isinstance(s, tuple):
+        return tuple(zip(*[_map_leaves(leaf, x, y) for x, y in zip(s, d)])) if s else ((), ())
+    return leaf(s, d)
 
 
 def recast(layout: Layout, old_bits: int, new_bits: int) -> Layout:

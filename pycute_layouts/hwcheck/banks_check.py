@@ -51,7 +51,13 @@ RANDOM_SEED = 20261121
 
 @dataclass(frozen=True)
 class Case:
-    """One warp access: the name, the PTX kind, the library's layout and pattern."""
+    """One warp access: the name, the PTX kind, the library's layout and pattern.
+
+    >>> pat = vector_pattern(Layout(32, 8), 4, name="stride8")   # 4-byte loads 8 bytes apart: banks 0, 2, ..
+    >>> c = Case("b32/stride8B", "b32", Layout(SMEM_BYTES, 1), pat, "vector")
+    >>> c.addresses()[:4], c.analyse().wavefronts
+    ([0, 8, 16, 24], 2)
+    """
 
     name: str
     kind: str
@@ -59,7 +65,8 @@ class Case:
     pattern: AccessPattern
     group: str
 
-    def analyse(self):  # -> BankConflicts
+    def analyse(self) -> Any:
+        """The library's :class:`~pycute_layouts.analysis.BankConflicts` of this access (the class example uses it)."""
         return bank_conflicts(self.layout, self.pattern)
 
     def addresses(self) -> list[int]:
@@ -190,6 +197,13 @@ def emit(outdir: Path) -> list[dict]:
 
     Pre:  ``outdir`` a directory path (created if missing).
     Post: the two files written.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     n = len(emit(Path(d)))
+    ...     names = sorted(f.name for f in Path(d).iterdir())
+    >>> names, n == len(plan())
+    (['banks_cases.cuh', 'banks_plan.json'], True)
     """
     outdir = Path(make_output_dir(outdir, "banks_check.emit", HwCheckError))
     p = plan()

@@ -200,6 +200,13 @@ def emit_gemm(out: Any) -> int:
 
     Pre:  ``out`` an existing directory (a :class:`pathlib.Path`).
     Post: the files written; the number of GEMM cases.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     n = emit_gemm(Path(d))
+    ...     names = sorted(f.name for f in Path(d).iterdir())
+    >>> names, n == len(gemm_cases())
+    (['gemm_configs.cuh', 'gemm_plan.json'], True)
     """
     out = Path(make_output_dir(out, "emit_gemm", HwCheckError))
     cfgs = configs()
@@ -251,6 +258,12 @@ def verify_gemm(obs: dict) -> tuple[bool, str]:
     Pre:  ``obs`` a ``gemm`` record of a result file.
     Post: held when the constants the GPU ran are the library's and the product is exact (a planted fault:
     wrong); HwCheckError for a malformed record.
+
+    >>> try:
+    ...     verify_gemm({"id": 3})
+    ... except HwCheckError as e:
+    ...     print(e)
+    hwcheck --verify: gemm case 3 is malformed: KeyError: 'cfg'
     """
     check_type("verify_gemm", "obs", obs, dict, HwCheckError)
     try:

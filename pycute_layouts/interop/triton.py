@@ -791,22 +791,7 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     if isinstance(obj, (MmaAtom, CopyAtom)):
         raise LayoutTypeError(f"{who}: pass a thread-value layout (e.g. atom.layout('C')), not the atom {obj.name}")
     if kind == "tmem":
-        shp = _check_shape(shape, who, (2,))
-        if not isinstance(obj, Layout):
-            raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, "
-                                  f"got {fmt(obj)}"[:300])
-        want = _table(obj, shp, who)
-        for bm in (128, 64):
-            for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
-                for cs in (1, 2, 4):
-                    try:
-                        cand = tensor_memory_layout((bm, bn), shp, cs)
-                    except LayoutError:
-                        continue
-                    if np.array_equal(_table(cand, shp, who), want):
-                        return f"gl.nvidia.blackwell.TensorMemoryLayout(block=({bm}, {bn}), col_stride={cs})"
-        raise LayoutValueError(f"{who}: {obj} is no Gluon TensorMemoryLayout over {list(shp)} (Gluon has no public linear "
-                               "tensor-memory layout to fall back on)")
+        return _gluon_tmem(obj, shape, who)
     if kind == "shared" or (kind is None and isinstance(obj, (SwizzledSmemLayout, ComposedLayout))):
         shp = _check_shape(shape, who)
         tab = _table(obj, shp, who)
@@ -817,17 +802,9 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
     b = to_linear_bases(obj, shape, kind=kind, warp_size=warp_size)
     shp = tuple(int(s) for s in shape)
     if b["kind"] == "shared":
-        bits = _shared_bits(obj, element_bits)
-        if bits in (8, 16, 32) and len(shp) == 2:
-            for w in (128, 64, 32, 0):
-                for tr in (False, True):
-                    try:
-                        cand = nvmma_shared_layout(w, bits, shp, tr)
-                    except LayoutError:
-                        continue
-                    if to_linear_bases(cand, shp, kind="shared")["offset_bases"] == b["offset_bases"]:
-                        return (f"gl.NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, rank=2, "
-                                f"transposed={tr})")
+        named = _named_nvmma(b["offset_bases"], shp, _shared_bits(obj, element_bits))
+        if named is not None:
+            return named
         named = _named_swizzled(b["offset_bases"], shp)
         if named is not None:
             return named
@@ -837,6 +814,45 @@ def to_gluon(obj: Any, shape: Any, *, kind: str | None = None, element_bits: int
         return named
     return (f"gl.DistributedLinearLayout(reg_bases={b['reg_bases']}, lane_bases={b['lane_bases']}, "
             f"warp_bases={b['warp_bases']}, block_bases=[], shape={list(shp)})")
+
+
+def _gluon_tmem(obj: Any, shape: Any, who: str) -> str:
+    # Pre:  none on obj, shape (user input).
+    # Post: the Gluon TensorMemoryLayout (block, col_stride) whose map over the 2-D shape is obj's;
+    #       otherwise LayoutTypeError / LayoutValueError (Gluon has no linear tensor-memory layout).
+    shp = _check_shape(shape, who, (2,))
+    if not isinstance(obj, Layout):
+        raise LayoutTypeError(f"{who}: a tensor-memory layout is a Layout (d0, d1) -> lane << 16 | column, "
+                              f"got {fmt(obj)}"[:300])
+    want = _table(obj, shp, who)
+    for bm in (128, 64):
+        for bn in sorted({min(1 << k, shp[1]) for k in range(_log2(shp[1]) + 1)}, reverse=True):
+            for cs in (1, 2, 4):
+                try:
+                    cand = tensor_memory_layout((bm, bn), shp, cs)
+                except LayoutError:
+                    continue
+                if np.array_equal(_table(cand, shp, who), want):
+                    return f"gl.nvidia.blackwell.TensorMemoryLayout(block=({bm}, {bn}), col_stride={cs})"
+    raise LayoutValueError(f"{who}: {obj} is no Gluon TensorMemoryLayout over {list(shp)} (Gluon has no public linear "
+                           "tensor-memory layout to fall back on)")
+
+
+def _named_nvmma(offset_bases: Any, shp: tuple, bits: Any) -> str | None:
+    # Pre:  offset_bases the shared layout's F2 bases over the shape shp.
+    # Post: the gl.NVMMASharedLayout (swizzle width, transposed) with the same bases, or None (only 2-D
+    #       shapes of 8-, 16- or 32-bit elements have one).
+    if bits not in (8, 16, 32) or len(shp) != 2:
+        return None
+    for w in (128, 64, 32, 0):
+        for tr in (False, True):
+            try:
+                cand = nvmma_shared_layout(w, bits, shp, tr)
+            except LayoutError:
+                continue
+            if to_linear_bases(cand, shp, kind="shared")["offset_bases"] == offset_bases:
+                return f"gl.NVMMASharedLayout(swizzle_byte_width={w}, element_bitwidth={bits}, rank=2, transposed={tr})"
+    return None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ class Picture:
     def _repr_svg_(self) -> str | None:
         """IPython's display protocol: the picture (see :mod:`pycute_layouts.core.display`), or None for text."""
         return rich_repr(self, "svg")
+
     def __post_init__(self) -> None:
         check_fields(self)
 
@@ -170,7 +171,6 @@ def _smem_grid(obj: SwizzledSmemLayout, rows: int, cols: int) -> tuple[np.ndarra
 
 
 def _source(obj: Any, element_bits: int | None, swizzle_unit: str, who: str) -> _Source:
-
     eb = element_bits
     if isinstance(obj, Layout):
         rows, cols = _grid_shape(obj, who)

@@ -368,16 +368,7 @@ def mma_svg(p: Any, tile_shape: Any = None) -> str:
     width = max(bx + n * cw + pad, pad + len(p.title) * 14 * CHAR_W + pad, pad + legend_row_w + pad)
     rows_of_legend = (nthr + 7) // 8
     height = legend_y + rows_of_legend * 18 + pad
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{math.ceil(width)}" height="{math.ceil(height)}" '
-           f'viewBox="0 0 {math.ceil(width)} {math.ceil(height)}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace">',
-           f"<title>{_esc(p.title)}</title>",
-           f'<rect class="background" x="0" y="0" width="{math.ceil(width)}" height="{math.ceil(height)}" fill="#ffffff"/>',
-           f'<text class="title" x="{pad}" y="{pad + 14}" font-size="14" font-weight="bold">{_esc(p.title)}</text>']
-    y = pad + 16
-    for line in (*p.notes, "label T<thread>V<value>: the thread and its register (value index) holding the element; "
-                 "color: thread mod 16"):
-        y += 13
-        out.append(f'<text class="subtitle" x="{pad}" y="{fmt_num(y)}" font-size="10" fill="#333333">{_esc(line)}</text>')
+    out = _mma_svg_head(p, width, height, pad)
     out.append('<g class="axes" fill="#333333">')
     out.append(f'<text class="caption" x="{fmt_num(bx)}" y="{fmt_num(by - 16)}" font-size="10">B (K x N): rows k, '
                "columns n</text>")
@@ -392,13 +383,35 @@ def mma_svg(p: Any, tile_shape: Any = None) -> str:
     out += _svg_block(b, bx, by, cw, ch, font)
     out += _svg_block(a, ax, cy, cw, ch, font)
     out += _svg_block(c, bx, cy, cw, ch, font)
-    out.append('<g class="legend" font-size="10">')
-    for i, (kk, t) in enumerate(c.legend):
+    out += _mma_svg_legend(c.legend, legend_w, pad, legend_y)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _mma_svg_head(p: Any, width: float, height: float, pad: float) -> list[str]:
+    # Pre:  p an MmaPicture; width x height the SVG's size.  Post: the <svg> element's opening, its title, white
+    #       background, the title text and one subtitle line per note (then the label legend line).
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{math.ceil(width)}" height="{math.ceil(height)}" '
+           f'viewBox="0 0 {math.ceil(width)} {math.ceil(height)}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace">',
+           f"<title>{_esc(p.title)}</title>",
+           f'<rect class="background" x="0" y="0" width="{math.ceil(width)}" height="{math.ceil(height)}" fill="#ffffff"/>',
+           f'<text class="title" x="{pad}" y="{pad + 14}" font-size="14" font-weight="bold">{_esc(p.title)}</text>']
+    y = pad + 16
+    for line in (*p.notes, "label T<thread>V<value>: the thread and its register (value index) holding the element; "
+                 "color: thread mod 16"):
+        y += 13
+        out.append(f'<text class="subtitle" x="{pad}" y="{fmt_num(y)}" font-size="10" fill="#333333">{_esc(line)}</text>')
+    return out
+
+
+def _mma_svg_legend(legend: Any, legend_w: list[float], pad: float, legend_y: float) -> list[str]:
+    # Pre:  legend_w the width of each legend entry.  Post: the thread legend, 8 swatches a row, from legend_y down.
+    out = ['<g class="legend" font-size="10">']
+    for i, (kk, t) in enumerate(legend):
         lx = pad + sum(legend_w[(i // 8) * 8:i])
         ly = legend_y + (i // 8) * 18
         out.append(f'<rect class="swatch" x="{fmt_num(lx)}" y="{fmt_num(ly - 10)}" width="12" height="12" '
                    f'fill="{PALETTE[kk % len(PALETTE)]}" stroke="#444444" stroke-width="0.5"/>')
         out.append(f'<text x="{fmt_num(lx + 18)}" y="{fmt_num(ly)}">{_esc(t)}</text>')
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
+    return out

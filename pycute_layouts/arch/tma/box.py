@@ -315,29 +315,46 @@ def box_to_smem(
     for i, d in enumerate(dims):
         if d < 1:
             raise TensorMapError(f"{who}: box_dims[{i}] must be >= 1, got {d}")
+    row_bytes = _box_row_bytes(who, info, dims[0], elem_bytes)
+    natural = row_bytes if info.span_bytes is None or info.mode is SwizzleMode.NONE else info.span_bytes
+    pitch = natural if row_pitch_bytes is None else check_int(who, "row_pitch_bytes", row_pitch_bytes, lo=row_bytes)
+    dst = _box_destination(who, info, dst_address)
+    rows = math.prod(dims[1:])
+    if rows * row_bytes > MAX_BOX_BYTES:
+        raise TensorMapError(
+            f"{who}: a box of {rows * row_bytes} bytes exceeds the {MAX_BOX_BYTES}-byte model limit"
+        )
+    dense = np.arange(rows, dtype=np.int64)[:, None] * pitch + np.arange(row_bytes, dtype=np.int64)[None, :]
+    placed = info.byte_map(dense + dst) - dst
+    return placed.reshape(tuple(reversed(dims[1:])) + (row_bytes,))
+
+
+def _box_row_bytes(who: str, info: Any, inner_elems: int, elem_bytes: Any) -> int:
+    # Pre:  inner_elems >= 1, the box's innermost extent.
+    # Post: the innermost row in bytes: a whole number, within the mode's swizzle span; otherwise TensorMapError.
     if isinstance(elem_bytes, (bool, np.bool_)) or not isinstance(elem_bytes, (numbers.Rational, np.integer)):
         raise TensorMapError(f"{who}: elem_bytes must be a positive int or Fraction, got {fmt(elem_bytes)}")
     eb = Fraction(int(elem_bytes)) if isinstance(elem_bytes, np.integer) else Fraction(elem_bytes)
     if eb <= 0:
         raise TensorMapError(f"{who}: elem_bytes must be positive, got {fmt_number(eb)}")
-    row = dims[0] * eb
+    row = inner_elems * eb
     if row.denominator != 1:
         raise TensorMapError(
-            f"{who}: the innermost row must be a whole number of bytes: box_dims[0]={dims[0]}, "
+            f"{who}: the innermost row must be a whole number of bytes: box_dims[0]={inner_elems}, "
             f"elem_bytes={fmt_number(eb)} -> {fmt_number(row)} bytes"
         )
     row_bytes = int(row)
     if info.span_bytes is not None and row_bytes > info.span_bytes:
         raise TensorMapError(
             f"{who}: the box inner dimension must be <= the swizzle span of {info.mode.tma_name} "
-            f"({info.span_bytes} bytes): box_dims[0]={dims[0]}, elem_bytes={fmt_number(eb)} -> {row_bytes} bytes"
+            f"({info.span_bytes} bytes): box_dims[0]={inner_elems}, elem_bytes={fmt_number(eb)} -> {row_bytes} bytes"
         )
-    natural = row_bytes if info.span_bytes is None or info.mode is SwizzleMode.NONE else info.span_bytes
-    pitch = (
-        natural
-        if row_pitch_bytes is None
-        else check_int(who, "row_pitch_bytes", row_pitch_bytes, lo=row_bytes)
-    )
+    return row_bytes
+
+
+def _box_destination(who: str, info: Any, dst_address: Any) -> int:
+    # Pre:  none (user input).  Post: a 32-bit shared-memory byte address aligned as the mode requires;
+    #       otherwise TensorMapError.
     dst = check_int(who, "dst_address", dst_address, lo=0)
     if dst >= 1 << 32:
         raise TensorMapError(f"{who}: dst_address must be a 32-bit shared-memory byte address (< 2**32), got {dst}")
@@ -347,11 +364,4 @@ def box_to_smem(
             f"{info.required_alignment_bytes} bytes: dst_address={dst} (dst_address % "
             f"{info.required_alignment_bytes} = {dst % info.required_alignment_bytes})"
         )
-    rows = math.prod(dims[1:])
-    if rows * row_bytes > MAX_BOX_BYTES:
-        raise TensorMapError(
-            f"{who}: a box of {rows * row_bytes} bytes exceeds the {MAX_BOX_BYTES}-byte model limit"
-        )
-    dense = np.arange(rows, dtype=np.int64)[:, None] * pitch + np.arange(row_bytes, dtype=np.int64)[None, :]
-    placed = info.byte_map(dense + dst) - dst
-    return placed.reshape(tuple(reversed(dims[1:])) + (row_bytes,))
+    return dst

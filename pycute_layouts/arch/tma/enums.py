@@ -361,8 +361,6 @@ def fmt_number(x: Fraction | int) -> str:
     >>> fmt_number(Fraction(3, 4)), fmt_number(8)
     ('0.75', '8')
     """
-
-
     check_type("fmt_number", "x", x, (int, Fraction, np.integer), TensorMapError)
     f = Fraction(x)
     return fmt(f.numerator) if f.denominator == 1 else repr(float(f))

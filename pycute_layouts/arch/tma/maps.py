@@ -134,8 +134,7 @@ class _TensorMapBase:
         set_(self, "swizzle", SwizzleMode.parse(self.swizzle))
         set_(self, "l2_promotion", L2Promotion.parse(self.l2_promotion))
         set_(self, "oob_fill", OobFill.parse(self.oob_fill))
-        set_(self, "global_dim", check_int_seq(fn, "globalDim", self.global_dim))
-        set_(self, "global_strides", check_int_seq(fn, "globalStrides", self.global_strides))
+        self._set_checked(check_int_seq, global_dim="globalDim", global_strides="globalStrides")
         if self.tensor_rank is None:
             set_(self, "tensor_rank", len(self.global_dim))
         set_(self, "tensor_rank", check_int(fn, "tensorRank", self.tensor_rank, 0, 2**32 - 1))
@@ -147,7 +146,16 @@ class _TensorMapBase:
         if self.element_strides is None:
             rank = self.tensor_rank  # one stride per dimension; past the maximum rank (5) one per globalDim entry
             set_(self, "element_strides", (1,) * (rank if rank <= 5 else len(self.global_dim)))
-        set_(self, "element_strides", check_int_seq(fn, "elementStrides", self.element_strides))
+        self._set_checked(check_int_seq, element_strides="elementStrides")
+
+    def _set_checked(self, check: Any, **params: str) -> None:
+        """Each field ``attr="cuTensorMap name"`` replaced by ``check(encode function, name, value)``, in order.
+
+        Pre:  ``check`` is check_int or check_int_seq.  Post: the fields hold the checked values; otherwise
+        TensorMapError names the encode function and the parameter.
+        """
+        for attr, name in params.items():
+            object.__setattr__(self, attr, check(self._FUNCTION, name, getattr(self, attr)))
 
     # -- shared rule groups ---------------------------------------------------------------
     def _check_rank_and_lengths(self, c: _Checker) -> None:
@@ -393,7 +401,7 @@ class TiledTensorMap(_TensorMapBase):
 
     def __post_init__(self) -> None:
         self._normalise_common()
-        object.__setattr__(self, "box_dim", check_int_seq(TILED, "boxDim", self.box_dim))
+        self._set_checked(check_int_seq, box_dim="boxDim")
 
     def _specific(self, c: _Checker, direction: str) -> None:
         self._check_rank_and_lengths(c)
@@ -513,19 +521,9 @@ class Im2colTensorMap(_TensorMapBase):
 
     def __post_init__(self) -> None:
         self._normalise_common()
-        set_ = object.__setattr__
-        set_(
-            self,
-            "pixel_box_lower_corner",
-            check_int_seq(IM2COL, "pixelBoxLowerCorner", self.pixel_box_lower_corner),
-        )
-        set_(
-            self,
-            "pixel_box_upper_corner",
-            check_int_seq(IM2COL, "pixelBoxUpperCorner", self.pixel_box_upper_corner),
-        )
-        set_(self, "channels_per_pixel", check_int(IM2COL, "channelsPerPixel", self.channels_per_pixel))
-        set_(self, "pixels_per_column", check_int(IM2COL, "pixelsPerColumn", self.pixels_per_column))
+        self._set_checked(check_int_seq, pixel_box_lower_corner="pixelBoxLowerCorner",
+                          pixel_box_upper_corner="pixelBoxUpperCorner")
+        self._set_checked(check_int, channels_per_pixel="channelsPerPixel", pixels_per_column="pixelsPerColumn")
 
     def _specific(self, c: _Checker, direction: str) -> None:
         self._check_rank_and_lengths(c)
@@ -596,21 +594,10 @@ class Im2colWideTensorMap(_TensorMapBase):
 
     def __post_init__(self) -> None:
         self._normalise_common()
-        fn = IM2COL_WIDE
-        set_ = object.__setattr__
-        set_(self, "mode", Im2colWideMode.parse(self.mode))
-        set_(
-            self,
-            "pixel_box_lower_corner_width",
-            check_int(fn, "pixelBoxLowerCornerWidth", self.pixel_box_lower_corner_width),
-        )
-        set_(
-            self,
-            "pixel_box_upper_corner_width",
-            check_int(fn, "pixelBoxUpperCornerWidth", self.pixel_box_upper_corner_width),
-        )
-        set_(self, "channels_per_pixel", check_int(fn, "channelsPerPixel", self.channels_per_pixel))
-        set_(self, "pixels_per_column", check_int(fn, "pixelsPerColumn", self.pixels_per_column))
+        object.__setattr__(self, "mode", Im2colWideMode.parse(self.mode))
+        self._set_checked(check_int, pixel_box_lower_corner_width="pixelBoxLowerCornerWidth",
+                          pixel_box_upper_corner_width="pixelBoxUpperCornerWidth",
+                          channels_per_pixel="channelsPerPixel", pixels_per_column="pixelsPerColumn")
 
     def _specific(self, c: _Checker, direction: str) -> None:
         self._check_rank_and_lengths(c)

@@ -211,7 +211,14 @@ def _access_args(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: Any) -> None:
-    """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object."""
+    """Add the ``analyze`` subcommand (with banks, linear, explain, search) to an argparse subparsers object.
+
+    Usage: ``pycute-layouts analyze {banks,linear,explain,search} LAYOUT [options]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["analyze", "explain", "(8,4):(4,1)"]).analysis
+    'explain'
+    """
     sub = subparsers(sub, "analyze.register")
     a = sub.add_parser("analyze", help="bank conflicts, F2-linear form, explanations, swizzle search",
                        description="Analyses of shared-memory layouts (see docs/analysis.md).")
@@ -222,7 +229,13 @@ def register(sub: Any) -> None:
         return 2
 
     a.set_defaults(func=_help)
+    for add in (_add_banks, _add_linear, _add_explain, _add_search):
+        add(asub)
 
+
+def _add_banks(asub: Any) -> None:
+    # Pre:  asub the analyses' subparsers.
+    # Post: ``analyze banks`` added: wavefronts of one warp access through a layout.
     b = asub.add_parser("banks", help="wavefronts and bank conflicts of one warp access",
                         description="Wavefronts of one warp access through LAYOUT. Without --element-bits, LAYOUT's "
                                     "values are byte addresses; with it, LAYOUT is an element layout read with "
@@ -238,6 +251,10 @@ def register(sub: Any) -> None:
     _common(b)
     b.set_defaults(func=_cmd_banks)
 
+
+def _add_linear(asub: Any) -> None:
+    # Pre:  asub the analyses' subparsers.
+    # Post: ``analyze linear`` added: a power-of-two layout's F2-linear bases.
     li = asub.add_parser("linear", help="the F2-linear (Triton LinearLayout) form of a power-of-two layout",
                          description="Bases of LAYOUT as an F2-linear map (one basis per input bit), and back.")
     li.add_argument("layout")
@@ -246,6 +263,10 @@ def register(sub: Any) -> None:
     _common(li)
     li.set_defaults(func=_cmd_linear)
 
+
+def _add_explain(asub: Any) -> None:
+    # Pre:  asub the analyses' subparsers.
+    # Post: ``analyze explain`` added: a layout's readable description (optionally an MMA atom's elements in it).
     e = asub.add_parser("explain", help="a readable description of a layout",
                         description="Shape tree, strides, contiguity, vector width, swizzle, canonical wgmma layout.")
     e.add_argument("layout")
@@ -258,6 +279,10 @@ def register(sub: Any) -> None:
     _common(e)
     e.set_defaults(func=_cmd_explain)
 
+
+def _add_search(asub: Any) -> None:
+    # Pre:  asub the analyses' subparsers.
+    # Post: ``analyze search`` added: the swizzles that make an access conflict-free.
     s = asub.add_parser("search", help="swizzles that make an access conflict-free",
                         description="Try Swizzle<B,M,S> (B<=3) and the TMA modes on TILE (an element layout) and "
                                     "list the conflict-free ones, fewest wavefronts first, each in both CuTe forms: "

@@ -44,7 +44,14 @@ def _cmd_codegen(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``codegen`` subcommand to an argparse subparsers object."""
+    """Add the ``codegen`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts codegen SPEC [--header FILE] [--python FILE] [--json FILE]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["codegen", "gemm.toml"]).spec
+    'gemm.toml'
+    """
     sub = subparsers(sub, "codegen.register")
     h = sub.add_parser(
         "codegen", help="kernel constants (descriptors, K-step advances, TMA boxes, CuTe types) from a spec",

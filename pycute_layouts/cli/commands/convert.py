@@ -130,7 +130,14 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``convert`` subcommand to an argparse subparsers object."""
+    """Add the ``convert`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts convert TEXT [--from F] [--to T] [--shape D0,D1]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["convert", "(8,64):(64,1)", "--to", "dsl"]).target
+    'dsl'
+    """
     sub = subparsers(sub, "convert.register")
     c = sub.add_parser("convert", help="convert layouts between CuTe notation, the CuTe DSL and Triton Gluon",
                        description="Read a layout as CuTe notation, CuTe DSL output, Gluon source or Triton bases; "

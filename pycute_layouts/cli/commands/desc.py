@@ -56,10 +56,22 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     check_type("format_desc", "oc", oc, OperandConstants)
     check_type("format_desc", "instruction_note", instruction_note, str)
     check_type("format_desc", "swizzle_reason", swizzle_reason, str)
-    d = oc.descriptor
+    lines = _desc_tile_lines(oc, instruction_note, swizzle_reason) + _desc_field_lines(oc) + _instruction_table(oc)
+    if oc.tma_box_dim is not None:
+        lines.append(f"TMA          : {oc.tma_swizzle_name} ({int(oc.tma_swizzle)}), {oc.tma_data_type}, boxDim "
+                     f"{{{oc.tma_box_dim[0]}, {oc.tma_box_dim[1]}}} ({oc.tma_box_bytes} B), {oc.tma_copies} "
+                     f"cop{'y' if oc.tma_copies == 1 else 'ies'} per tile at byte offsets "
+                     f"{', '.join(str(x) for x in oc.tma_copy_offsets_bytes)}")
+    if oc.dtype is not None and oc.dtype.name in ("e4m3", "e5m2"):
+        lines.append(f"note         : {FP8_TMA_NOTE}")
+    return "\n".join(lines)
+
+
+def _desc_tile_lines(oc: Any, instruction_note: str, swizzle_reason: str) -> list[str]:
+    # Pre:  oc an OperandConstants.  Post: the report's first part: the operand, its smem layout (and CuTe
+    #       type), the instruction shape and count, the canonical layout it matches.
     unit = "wgmma.mma_async" if oc.arch == "sm90" else "tcgen05.mma"
     dt = oc.dtype.name if oc.dtype else f"{oc.element_bits}-bit"
-    lt_bits = "bits 62-63" if oc.arch == "sm90" else "bits 61-63"
     how = (f"tile_to_shape(smem_atom, ({oc.tile_mn},{oc.tile_k})), {oc.order}" if oc.order
            else "the layout given, in CuTe's pointer form")
     n_mn = len(oc.mn_block_offsets_bytes)
@@ -85,7 +97,15 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     lines.append(f"canonical    : {canon}" + (f"  [{syms}; LBO/SBO in elements]" if syms else ""))
     if oc.canonical and oc.canonical_note:
         lines.append(f"               {oc.canonical_note}")
-    lines += [
+    return lines
+
+
+def _desc_field_lines(oc: Any) -> list[str]:
+    # Pre:  oc an OperandConstants.  Post: the descriptor's fields with their bit ranges, its value and
+    #       template, the K-step table and the MN block offsets.
+    d = oc.descriptor
+    lt_bits = "bits 62-63" if oc.arch == "sm90" else "bits 61-63"
+    lines = [
         f"LBO          : {d.lbo_bytes} B, encoded {d.lbo_16B} (16-byte units; bits 16-29)",
         f"SBO          : {d.sbo_bytes} B, encoded {d.sbo_16B} (16-byte units; bits 32-45)",
         f"layout type  : {d.layout_type} ({d.swizzle} swizzle; {lt_bits})",
@@ -101,18 +121,10 @@ def format_desc(oc: Any, *, instruction_note: str = "", swizzle_reason: str = ""
     ]
     for k, (off, adv, v) in enumerate(zip(oc.k_step_offsets_bytes, oc.k_step_advance_16B, oc.descs[0], strict=True)):
         lines.append(f"  {k:>2}  {off:>8}  {adv:>11}  {v:#018x}")
-    if n_mn > 1:
+    if len(oc.mn_block_offsets_bytes) > 1:
         lines.append(f"MN blocks    : {oc.mma_mn}-row blocks start at byte offsets "
                      f"{', '.join(str(x) for x in oc.mn_block_offsets_bytes)}")
-    lines += _instruction_table(oc)
-    if oc.tma_box_dim is not None:
-        lines.append(f"TMA          : {oc.tma_swizzle_name} ({int(oc.tma_swizzle)}), {oc.tma_data_type}, boxDim "
-                     f"{{{oc.tma_box_dim[0]}, {oc.tma_box_dim[1]}}} ({oc.tma_box_bytes} B), {oc.tma_copies} "
-                     f"cop{'y' if oc.tma_copies == 1 else 'ies'} per tile at byte offsets "
-                     f"{', '.join(str(x) for x in oc.tma_copy_offsets_bytes)}")
-    if oc.dtype is not None and oc.dtype.name in ("e4m3", "e5m2"):
-        lines.append(f"note         : {FP8_TMA_NOTE}")
-    return "\n".join(lines)
+    return lines
 
 
 def _instructions(oc: Any) -> list[tuple[int, int, int, int]]:
@@ -171,7 +183,6 @@ def _kind_table_hint(value: int, kind: str, block_scaled: bool) -> str:
 
 
 def _cmd_desc(args: argparse.Namespace) -> int:
-
     if args.idesc is not None:
         return _cmd_idesc(args)
     if args.block_scaled or args.kind is not None:
@@ -289,7 +300,14 @@ def _thread_reads(oc: Any, args: argparse.Namespace) -> list[str]:
 
 
 def register(sub: Any) -> None:
-    """Add the ``desc`` subcommand to an argparse subparsers object."""
+    """Add the ``desc`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts desc [--layout LAYOUT | --major MJ --swizzle SW --tile MNxK] --dtype T [--arch A]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["desc", "--layout", "(8,64):(64,1)", "--dtype", "bf16"]).arch
+    'sm90'
+    """
     sub = subparsers(sub, "desc.register")
     h = sub.add_parser(
         "desc", help="wgmma/tcgen05 smem descriptor of an operand tile: LBO/SBO, 64-bit value, K-step advances",

@@ -24,7 +24,6 @@ __all__ = ["register"]
 
 
 def _cmd_hwcheck(args: argparse.Namespace) -> int:
-
     if bool(args.emit) == bool(args.verify):
         raise LayoutError("hwcheck: give exactly one of --emit DIR or --verify RESULTS.json")
     if args.emit:
@@ -55,7 +54,14 @@ def _cmd_hwcheck(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``hwcheck`` subcommand to an argparse subparsers object."""
+    """Add the ``hwcheck`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts hwcheck --emit DIR`` or ``--verify RESULTS.json``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["hwcheck", "--emit", "out"]).emit
+    'out'
+    """
     sub = subparsers(sub, "hwcheck.register")
     s = sub.add_parser("hwcheck", help="generate GPU hardware checks / verify a GPU result file",
                        description="Generate the CUDA hardware checks from the library (--emit DIR) or recompute every "

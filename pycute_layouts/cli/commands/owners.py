@@ -112,7 +112,14 @@ def _cmd_owners(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``owners`` subcommand to an argparse subparsers object."""
+    """Add the ``owners`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts owners ATOM [--coord ROW,COL] [--thread T,...]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["owners", "SM80_16x8x16_F32F16F16F32_TN", "--thread", "5"]).thread
+    '5'
+    """
     sub = subparsers(sub, "owners.register")
     p = sub.add_parser(
         "owners", help="which thread and register hold A/B/C(m, n) of an MMA; what thread t holds",

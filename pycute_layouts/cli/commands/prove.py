@@ -71,7 +71,14 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``prove`` subcommand to an argparse subparsers object."""
+    """Add the ``prove`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts prove [--mode M] [--major MJ] [--bits B] [--arch A]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["prove", "--bits", "16"]).bits
+    ['16']
+    """
     sub = subparsers(sub, "prove.register")
 
     h = sub.add_parser(

@@ -18,7 +18,6 @@ __all__ = ["register"]
 
 
 def _cmd_shfl(args: argparse.Namespace) -> int:
-
     r = shfl_mod.shfl(args.mode, args.b, args.c, active_mask=args.active_mask)
     try:
         lay = str(shfl_mod.lane_layout(args.mode, args.b, args.c))
@@ -47,7 +46,14 @@ def _cmd_shfl(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``shfl`` subcommand to an argparse subparsers object."""
+    """Add the ``shfl`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts shfl MODE B C [--active-mask MASK]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["shfl", "BFLY", "1", "0x1f"]).c
+    31
+    """
     sub = subparsers(sub, "shfl.register")
     h = sub.add_parser("shfl", help="SHFL lane map: source lane and predicate for each of the 32 lanes",
                        description="Lane map of SASS SHFL.mode with Sb (5-bit index) and Sc (mask<<8 | clamp).")

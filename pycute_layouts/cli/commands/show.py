@@ -141,7 +141,6 @@ def _print_values(obj: Any, args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-
     if (args.atom is None) == (args.layout is None):
         raise LayoutValueError("show: give a LAYOUT or --atom NAME (exactly one)")
     if args.atom is not None:
@@ -178,7 +177,14 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add the ``show`` subcommand to an argparse subparsers object."""
+    """Add the ``show`` subcommand to an argparse subparsers object.
+
+    Usage: ``pycute-layouts show [LAYOUT | --atom NAME] [--svg FILE] [--png FILE] [--tikz FILE]``.
+
+    >>> p = argparse.ArgumentParser(); register(p.add_subparsers())
+    >>> p.parse_args(["show", "(8,4):(4,1)", "--svg", "x.svg"]).svg
+    'x.svg'
+    """
     sub = subparsers(sub, "show.register")
     s = sub.add_parser(
         "show", help="print a layout's function as a table, or draw it (SVG/PNG/TikZ)",
