@@ -235,20 +235,13 @@ def _mma(ptx: str, d: str, a: str, b: str, c: str, na: int, nb: int, nc: int) ->
     return f'  asm volatile("{ptx} {", ".join(groups)};" : {outs} : {ins});'
 
 
-def complex_kernel(i: int, name: str, atom: Any) -> str:
-    """The CUDA kernel of a complex atom's case: CuTe's f64 mma.sync sequence on registers loaded by the layouts.
-
-    >>> src = complex_kernel(0, "x", atoms.mma_atom("SM80_8x8x4_C64C64C64C64_TN"))
-    >>> src.count('asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64'), "nai[j] = -ai[j]" in src
-    (4, True)
-    """
-    _complex_atom("complex_kernel", atom)
-    check_count("complex_kernel", "i", i, 0, None, HwCheckError)
-    check_type("complex_kernel", "name", name, str, HwCheckError)
+def _complex_load(atom: Any) -> str:
+    """CUDA statements that read lane t's A, B (re, im) and C (re, im or t0, t1, t2) doubles from ``regs``."""
+    # Pre:  atom is a complex MMA atom (checked by the caller).
+    # Post: declares ar, ai, br, bi and c[parts][nc] for the body.
     na, nb, nc, parts = _counts(atom)
     per = 4 * (na + nb) + 2 * parts * nc
-    ptx = _f64_ptx(atom)
-    load = f"""  const uint32_t* w = regs + t * {per};
+    return f"""  const uint32_t* w = regs + t * {per};
   double ar[{na}], ai[{na}], br[{nb}], bi[{nb}];
 #pragma unroll
   for (int j = 0; j < {na}; ++j) {{
@@ -267,8 +260,16 @@ def complex_kernel(i: int, name: str, atom: Any) -> str:
     for (int p = 0; p < {parts}; ++p)
       c[p][j] = __hiloint2double(w[{4 * (na + nb)} + {2 * parts} * j + 2 * p + 1], w[{4 * (na + nb)} + {2 * parts} * j + 2 * p]);
 """
+
+
+def _complex_body(atom: Any) -> str:
+    """CUDA statements of CuTe's complex fma: four f64 mma.sync (C64) or the three of the Gauss form (GC64), into d."""
+    # Pre:  the statements of _complex_load precede these.
+    # Post: d[parts][nc] holds lane t's D values.
+    na, nb, nc, parts = _counts(atom)
+    ptx = _f64_ptx(atom)
     if parts == 2:
-        body = f"""  // CuTe's SM80/SM90 C64 fma: four f64 mma.sync on the real and imaginary parts, in its order
+        return f"""  // CuTe's SM80/SM90 C64 fma: four f64 mma.sync on the real and imaginary parts, in its order
   double nai[{na}];
 #pragma unroll
   for (int j = 0; j < {na}; ++j) nai[j] = -ai[j];
@@ -281,8 +282,7 @@ def complex_kernel(i: int, name: str, atom: Any) -> str:
   // d.imag() =  a.real() * b.imag() + d.imag()
 {_mma(ptx, "d[1]", "ar", "bi", "d[1]", na, nb, nc)}
 """
-    else:
-        body = f"""  // CuTe's SM80_8x8x4_GC64C64C64GC64_TN fma: three f64 mma.sync into the GaussComplex (t0, t1, t2)
+    return f"""  // CuTe's SM80_8x8x4_GC64C64C64GC64_TN fma: three f64 mma.sync into the GaussComplex (t0, t1, t2)
   double as[{na}], bs[{nb}];
 #pragma unroll
   for (int j = 0; j < {na}; ++j) as[j] = ar[j] + ai[j];
@@ -295,6 +295,21 @@ def complex_kernel(i: int, name: str, atom: Any) -> str:
   // t2 = (a.real() + a.imag()) * (b.real() + b.imag()) + c.t2
 {_mma(ptx, "d[2]", "as", "bs", "c[2]", na, nb, nc)}
 """
+
+
+def complex_kernel(i: int, name: str, atom: Any) -> str:
+    """The CUDA kernel of a complex atom's case: CuTe's f64 mma.sync sequence on registers loaded by the layouts.
+
+    >>> src = complex_kernel(0, "x", atoms.mma_atom("SM80_8x8x4_C64C64C64C64_TN"))
+    >>> src.count('asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64'), "nai[j] = -ai[j]" in src
+    (4, True)
+    """
+    _complex_atom("complex_kernel", atom)
+    check_count("complex_kernel", "i", i, 0, None, HwCheckError)
+    check_type("complex_kernel", "name", name, str, HwCheckError)
+    na, nb, nc, parts = _counts(atom)
+    ptx = _f64_ptx(atom)
+    load, body = _complex_load(atom), _complex_body(atom)
     return f"""
 // case {i}: {name}: {atom.name} as CuTe executes it ({'3' if parts == 3 else '4'} x {ptx}); operands by layout_a/b/c
 __global__ void case{i}(const uint8_t*, int, int, const uint32_t* regs, uint32_t* out) {{
@@ -413,7 +428,12 @@ def dp2a_traits(atom: Any, a_word: int, b_word: int) -> int:
 
 
 def dp2a_kernel(i: int, name: str, mode: str) -> str:
-    """The CUDA kernel of a dp2a case: each lane one ``dp2a.{mode}.s32.s32`` (CuTe writes ``dp2a.s32.s32``)."""
+    """The CUDA kernel of a dp2a case: each lane one ``dp2a.{mode}.s32.s32`` (CuTe writes ``dp2a.s32.s32``).
+
+    >>> src = dp2a_kernel(3, "x", "lo")
+    >>> "__global__ void case3(" in src, src.count('asm volatile("dp2a.lo.s32.s32 %0, %1, %2, %3;"')
+    (True, 1)
+    """
     check_count("dp2a_kernel", "i", i, 0, None, HwCheckError)
     check_type("dp2a_kernel", "name", name, str, HwCheckError)
     _mode("dp2a_kernel", mode)
