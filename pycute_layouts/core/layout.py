@@ -140,23 +140,30 @@ _INT_BOUND = 10**MAX_INT_DIGITS
 
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
-    """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
-    plain ints with positive shapes (the fast path; zero extents take the checked one); None otherwise."""
+    """``(flatten(s), flatten(d))`` for the fast path of ``Layout(s, d)``, or None for the checked path.
+
+    Pre:  ``s``, ``d`` are tuples of equal length.
+    Post: not None iff ``s``, ``d`` are congruent nested tuples of plain ints (at most MAX_NESTING_DEPTH deep),
+          every shape positive and every leaf within MAX_INT_DIGITS digits (the checked path refuses the rest
+          or normalises it: zero extents, sympy leaves, lists).
+    """
     fs: list = []
     fd: list = []
+    B = _INT_BOUND
     i = 0
     for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0:
+            if type(y) is not int or not 0 < x < B or not -B < y < B:
                 return None
             fs.append(x)
             fd.append(y)
         elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
             j = 0
             for a in x:
-                if type(a) is not int or a <= 0 or type(y[j]) is not int:
+                b = y[j]
+                if type(a) is not int or type(b) is not int or not 0 < a < B or not -B < b < B:
                     if not _fast_flat_into(x, y, fs, fd, 1):
                         return None
                     break
@@ -169,7 +176,9 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     return tuple(fs), tuple(fd)
 
 
-def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int) -> bool:
+    """Append the leaves of ``s``/``d`` (tuples of equal length) to ``fs``/``fd``; False (nothing promised
+    about ``fs``/``fd``) where ``_fast_flat_nested`` returns None."""
     if level >= MAX_NESTING_DEPTH:
         return False  # the checked path says why
     i = 0
@@ -184,6 +193,29 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> b
         elif type(x) is not tuple or type(y) is not tuple or len(x) != len(y) or not _fast_flat_into(x, y, fs, fd, level + 1):
             return False
     return True
+
+
+def _int_offset(c: int, fs: tuple, fd: tuple) -> int:
+    """``L(c)`` for the flat int modes ``fs:fd`` (positive shapes) of ``L``: mixed-radix digits of ``c``
+    times the strides, the last digit unbounded (CuTe: the last mode extends).
+
+    Pre:  ``fs``, ``fd`` are non-empty tuples of ints, ``fs`` positive, ``c`` an int.
+    Post: ``sum(digit_i * fd[i])`` with ``digit_i = c // prod(fs[:i]) % fs[i]`` (no modulo on the last).
+    """
+    n = len(fs) - 1
+    if n == 3:
+        s = fs[0]
+        q = c // s
+        t = fs[1]
+        u = q // t
+        v = fs[2]
+        return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
+    r = 0
+    for i in range(n):
+        s = fs[i]
+        r += c % s * fd[i]
+        c //= s
+    return r + c * fd[n]
 
 
 class Layout:
@@ -446,15 +478,19 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, c: Any = _NOARG, *coord: Any, check: bool = False) -> Any:
-        if type(c) is int and check is False and not coord:
-            # the integer fast path: index -> offset over the cached flat modes (unrolled for rank <= 4)
+        """``L(i)``, ``L(c0, c1, ...)`` or ``L((c0, c1))``: the offset (a coordinate for basis strides).
+
+        Pre:  an index, a flat or a hierarchical coordinate of the shape; ``check=True`` also bounds an
+              index to ``[0, size)``. Post: CuTe's ``L(c)``; a coordinate with ``_`` gives the sub-layout.
+        """
+        if type(c) is int and check is False and not coord:  # the integer fast path (no sympy, no checks)
             fl = self._fl
             if fl is None:
                 fl = self.flat_modes()
             if self._fi:
                 fs, fd = fl
                 n = len(fs)
-                if n == 2:
+                if n == 2:  # the commonest flat ranks inline (a call costs as much as the arithmetic)
                     s = fs[0]
                     return c % s * fd[0] + c // s * fd[1]
                 if n == 3:
@@ -462,27 +498,19 @@ class Layout:
                     q = c // s
                     t = fs[1]
                     return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
-                if n == 1:
-                    return c * fd[0]
-                if n == 4:
-                    s = fs[0]
-                    q = c // s
-                    t = fs[1]
-                    u = q // t
-                    v = fs[2]
-                    return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
-                if n:
-                    n -= 1
-                    r = 0
-                    for i in range(n):
-                        s = fs[i]
-                        r += c % s * fd[i]
-                        c //= s
-                    return r + c * fd[n]
+                if n:  # (an empty layout: _index refuses it)
+                    return _int_offset(c, fs, fd)
             if c.bit_length() > 200:  # a symbolic layout would carry it into sympy's printer
                 check_count("Layout", "the index", c, None, None, CoordinateError)
             return self._index(c)
-        coord = coord if c is _NOARG else (c,) + coord
+        return self._call_checked(coord if c is _NOARG else (c,) + coord, check)
+
+    def _call_checked(self, coord: tuple, check: Any) -> Any:
+        """``__call__`` for everything but a plain int index of an integer layout.
+
+        Pre:  ``coord`` is the tuple of call arguments. Post: validated (LayoutError otherwise), then
+              dispatched by kind: ``_`` slices, int index, numpy array, F2 index, coordinate.
+        """
         if check is not False and check is not True and not isinstance(check, np.bool_):
             raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
         if len(coord) == 0:
@@ -511,6 +539,11 @@ class Layout:
             return self._eval_numpy(c, check)
         if type(c) is F2:
             return self._f2_index(c)
+        return self._coord_offset(c, check)
+
+    def _coord_offset(self, c: Any, check: Any) -> Any:
+        """A (flat or hierarchical) coordinate -> offset. Pre: ``c`` is a validated coordinate tuple or leaf.
+        Post: ``crd2idx(c, shape, stride)``, as a coordinate for basis strides, an int for F2 strides."""
         check_coord(c, self._s)
         r = it.crd2idx(c, self._s, self._d, check=check)
         cp = self.coord_profile()

@@ -30,12 +30,15 @@ at a06ed55 and after = this branch, run one after the other on the same machine)
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib.util
 import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
@@ -43,16 +46,52 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import pycute_layouts as pl  # noqa: E402
 
-try:
-    from oracles import load_pycute  # noqa: E402
+#: where PyCuTe's source is looked for when PYCUTE_LAYOUTS_BENCH_PYCUTE is not set
+PYCUTE_DEFAULT_DIR = "/tmp/peer/pycute_src"
 
-    pc = load_pycute()
-except Exception:  # pragma: no cover - oracle harness missing
-    pc = None
-try:
-    import tensor_layouts as tl  # noqa: E402
-except Exception:  # pragma: no cover
-    tl = None
+
+def _load_package(alias: str, parent: str, pkg: str) -> ModuleType:
+    """Import ``parent/pkg`` (a package directory) under the module name ``alias`` (nothing installed,
+    no module shadowed: its relative imports resolve under ``alias``)."""
+    init = os.path.join(parent, pkg, "__init__.py")
+    if not os.path.isfile(init):
+        raise FileNotFoundError(f"no {init}")
+    spec = importlib.util.spec_from_file_location(alias, init, submodule_search_locations=[os.path.join(parent, pkg)])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot build an import spec for {init}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_peers(base: str | None) -> tuple[dict[str, ModuleType | None], dict[str, str]]:
+    """The libraries to time (None where absent) and, for the absent ones, why."""
+    libs: dict[str, ModuleType | None] = {"pycute_layouts": pl}
+    why: dict[str, str] = {}
+    if base:  # an earlier checkout of this package, timed in the same rounds (before/after)
+        libs["base"] = _load_package("_pycute_layouts_bench_base", base, "pycute_layouts")
+    try:
+        from oracles import load_pycute, pycute_skip_reason
+
+        libs["pycute"] = load_pycute()
+        if libs["pycute"] is None:
+            why["pycute"] = pycute_skip_reason()
+    except Exception as e:  # pragma: no cover - oracle harness missing
+        libs["pycute"], why["pycute"] = None, f"{type(e).__name__}: {e}"
+    src = os.environ.get("PYCUTE_LAYOUTS_BENCH_PYCUTE", PYCUTE_DEFAULT_DIR)
+    try:
+        libs["PyCuTe"] = _load_package("_pycute_nvlabs_bench", src, "pycute")
+    except Exception as e:
+        libs["PyCuTe"] = None
+        why["PyCuTe"] = (f"not found ({type(e).__name__}: {e}); put the `pycute` package of github NVlabs/CuTe "
+                         f"in a folder and set PYCUTE_LAYOUTS_BENCH_PYCUTE to it (default {PYCUTE_DEFAULT_DIR})")
+    try:
+        import tensor_layouts as tl
+    except Exception as e:  # pragma: no cover
+        tl, why["tensor-layouts"] = None, f"not installed ({type(e).__name__}); pip install tensor-layouts"
+    libs["tensor-layouts"] = tl
+    return libs, why
 
 
 def _rand_shape(rng: random.Random, rank: int) -> tuple:
@@ -74,7 +113,8 @@ def _compact(shape: tuple, rng: random.Random, rowmajor: bool) -> tuple:
 def make_cases(n: int, seed: int = 0) -> dict[str, list]:
     """Inputs for every operation as plain nested tuples, the same for every library."""
     rng = random.Random(seed)
-    cases: dict[str, list] = {k: [] for k in ("layout", "compose", "complement", "divide", "zdivide", "tile")}
+    keys = ("layout", "compose", "complement", "divide", "zdivide", "tile", "product", "bproduct")
+    cases: dict[str, list] = {k: [] for k in keys}
     for _ in range(n):
         s = _rand_shape(rng, rng.choice([2, 3]))
         d = _compact(s, rng, rng.random() < 0.5)
@@ -88,23 +128,19 @@ def make_cases(n: int, seed: int = 0) -> dict[str, list]:
         cases["divide"].append(((s, d), (rng.choice([2, 4]), rng.choice([1, 2]))))
         cases["zdivide"].append(((s, d), (2, 2)))
         cases["tile"].append((((8, 8), (8, 1)), (rng.choice([16, 32, 64]), rng.choice([16, 32, 64]))))
+        cases["product"].append(((s, d), (rng.choice([2, 3, 4]), 1)))
+        a, b = rng.choice([2, 4]), rng.choice([2, 4])
+        cases["bproduct"].append((((a, b), (b, 1)), ((rng.choice([2, 3]), rng.choice([2, 4])), (1, 3))))
     return cases
 
 
-def _best(fn: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def _ops(lib: object, name: str, cases: dict[str, list]) -> dict[str, Callable[[], object]]:
-    """Build the timed closures for one library (objects constructed outside the timing)."""
+def _ops(lib: ModuleType | None, name: str, cases: dict[str, list]) -> dict[str, Callable[[], object]]:
+    """Build the timed closures for one library (objects constructed outside the timing, except for
+    construct+call). An operation a library does not have is left out (reported as n/a)."""
     if lib is None:
         return {}
     L = lib.Layout
+    ours = name in ("pycute_layouts", "base")
 
     def mk(sd):
         return L(sd[0], sd[1])
@@ -115,7 +151,8 @@ def _ops(lib: object, name: str, cases: dict[str, list]) -> dict[str, Callable[[
     div = [(mk(a), mk(t)) for a, t in cases["divide"]]
     zdiv = [(mk(a), t) for a, t in cases["zdivide"]]
     tile = [(mk(a), t) for a, t in cases["tile"]]
-    inj = lays
+    prod = [(mk(a), mk(b)) for a, b in cases["product"]]
+    bprod = [(mk(a), mk(b)) for a, b in cases["bproduct"]]
     ops: dict[str, Callable[[], object]] = {}
     raw = cases["layout"]
 
@@ -135,74 +172,149 @@ def _ops(lib: object, name: str, cases: dict[str, list]) -> dict[str, Callable[[
         ops["zipped_divide"] = lambda: [lib.zipped_divide(a, lib.Tile(*[L(x) for x in t])) for a, t in zdiv]
     else:
         ops["zipped_divide"] = lambda: [lib.zipped_divide(a, tuple(L(x) for x in t)) for a, t in zdiv]
-    ops["right_inverse"] = lambda: [lib.right_inverse(x) for x in inj]
-    ops["left_inverse"] = lambda: [lib.left_inverse(x) for x in inj]
-    ops["tile_to_shape"] = lambda: [lib.tile_to_shape(a, t) for a, t in tile]
+    ops["logical_product"] = lambda: [lib.logical_product(a, b) for a, b in prod]
+    if hasattr(lib, "blocked_product"):
+        ops["blocked_product"] = lambda: [lib.blocked_product(a, b) for a, b in bprod]
+    ops["right_inverse"] = lambda: [lib.right_inverse(x) for x in lays]
+    ops["left_inverse"] = lambda: [lib.left_inverse(x) for x in lays]
+    if hasattr(lib, "tile_to_shape"):
+        ops["tile_to_shape"] = lambda: [lib.tile_to_shape(a, t) for a, t in tile]
     big = L((128, 64), (64, 1))
-    if name == "pycute_layouts":
+    if ours:
         ops["full-domain 128x64"] = lambda: big.to_numpy()
     else:
         ops["full-domain 128x64"] = lambda: [big(i) for i in range(128 * 64)]
     return ops
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="fewer inputs and repeats")
-    ap.add_argument("--n", type=int, default=None, help="inputs per operation")
-    args = ap.parse_args(argv)
-    n = args.n or (100 if args.quick else 400)
-    repeats = 3 if args.quick else 7
-    cases = make_cases(n)
-    libs = {"pycute_layouts": pl, "pycute": pc, "tensor-layouts": tl}
-    timings: dict[str, dict[str, float]] = {name: {} for name in libs}
-    all_ops = {name: _ops(lib, name, cases) for name, lib in libs.items()}
+def _path_ops(lib: ModuleType | None, name: str, n: int) -> dict[str, Callable[[], object]]:
+    """The basis (E(i) strides) and F2 (XOR strides) paths: ours (and an earlier checkout of ours), and
+    PyCuTe for the basis paths (NVIDIA's pycute and tensor-layouts have neither)."""
+    if lib is None or name not in ("pycute_layouts", "base", "PyCuTe"):
+        return {}
+    L, E = lib.Layout, lib.E
+    idx = [i % 32 for i in range(n)]
+    coord = L((4, 8), (E(0), E(1)))
+    ident = L((8, 16), (E(0), E(1)))
+    tiles = [L((4, 4), (1, 8)), L((2, 8), (8, 1)), L((8, 2), (1, 16))]
+    ops: dict[str, Callable[[], object]] = {
+        "E: call": lambda: [coord(i) for i in idx],
+        "E: composition": lambda: [lib.composition(ident, tiles[i % 3]) for i in range(n // 4)],
+        "E: zipped_divide": lambda: [lib.zipped_divide(ident, (L(4, 1), L(4, 1))) for _ in range(n // 4)],
+    }
+    if name == "PyCuTe":
+        return ops
+    F2 = lib.F2
+    f2 = L((8, 8), (F2(1), F2(9)))
+    ops["F2: call"] = lambda: [f2(i) for i in idx]
+    ops["F2: construct+call"] = lambda: [L((8, 8), (F2(1), F2(9)))(i) for i in idx]
+    ops["F2: composition"] = lambda: [lib.composition(f2, tiles[i % 3]) for i in range(n // 4)]
+    ops["F2: logical_divide"] = lambda: [lib.logical_divide(f2, L(4, 1)) for _ in range(n // 4)]
+    return ops
+
+
+#: the clock: CPU seconds of this process (a busy shared machine's waiting is not counted) or wall seconds
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+Times = dict[str, dict[str, list[float]]]
+
+
+def run_rounds(all_ops: dict[str, dict[str, Callable[[], object]]], rounds: int, clock: str = "cpu") -> Times:
+    """Time every operation of every library in alternating rounds: each round times each library once (after
+    one untimed warm call), in a shuffled order, so that a change in machine load (a shared machine) falls on all
+    of them alike."""
+    now = CLOCKS[clock]
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in all_ops}
+    gc.collect()
+    gc.freeze()  # the inputs and the libraries' modules: out of the collector's way (its full passes stay short)
     for op in all_ops["pycute_layouts"]:
-        # alternating rounds: each round times every library once, in a rotated order, so that a
-        # change in machine load (a shared machine) falls on all of them alike; the best round counts
         fns = {}
-        for name in libs:
-            fn = all_ops[name].get(op)
+        for name, ops in all_ops.items():
+            fn = ops.get(op)
             if fn is None:
                 continue
             try:
                 fn()  # warm up, and check it runs
                 fns[name] = fn
             except Exception as e:  # a peer that cannot do an operation is reported, not fatal
-                timings[name][op] = float("nan")
                 print(f"# {name}: {op} failed: {type(e).__name__}: {str(e)[:80]}", file=sys.stderr)
         names = list(fns)
-        best = {name: float("inf") for name in names}
-        for rnd in range(repeats):
-            for name in names[rnd % len(names):] + names[:rnd % len(names)]:
-                best[name] = min(best[name], _best(fns[name], 1))
         for name in names:
-            timings[name][op] = best[name]
-    ours = timings["pycute_layouts"]
-    peers = [p for p in ("pycute", "tensor-layouts") if libs[p] is not None]
-    missing = [p for p in ("pycute", "tensor-layouts") if libs[p] is None]
-    print(f"inputs per operation: {n}, best of {repeats} repeats; ratio = peer time / our time")
-    hdr = f"{'operation':<22}{'ours (ms)':>11}" + "".join(f"{p + ' (ms)':>22}{'ratio':>9}" for p in peers)
+            times[name][op] = []
+        order = random.Random(op)
+        for _rnd in range(rounds):
+            order.shuffle(names)  # no library always runs right after another (whose cache misses it would inherit)
+            for name in names:
+                fn = fns[name]
+                fn()  # warm: the timed call measures the steady state, whichever library ran before
+                t0 = now()
+                fn()
+                times[name][op].append(now() - t0)
+    return times
+
+
+def report(title: str, times: dict[str, dict[str, list[float]]], peers: list[str]) -> dict[str, dict[str, float]]:
+    """Print one table: our best round (ms) and, per peer, the median over rounds of peer time / our time in
+    the same round (> 1 means we are faster; 'n/a' where the peer lacks the operation). Returns the medians."""
+    ours = times["pycute_layouts"]
+    print(f"\n{title}")
+    hdr = f"{'operation':<22}{'ours (ms)':>10}" + "".join(f"{p:>16}" for p in peers)
     print(hdr)
     print("-" * len(hdr))
-    ratios: dict[str, list[float]] = {p: [] for p in peers}
-    for op, t in ours.items():
-        row = f"{op:<22}{t * 1e3:>11.3f}"
+    med: dict[str, dict[str, float]] = {p: {} for p in peers}
+    for op, ts in ours.items():
+        row = f"{op:<22}{min(ts) * 1e3:>10.3f}"
         for p in peers:
-            tp = timings[p].get(op, float("nan"))
-            r = tp / t if t > 0 else float("nan")
-            if r == r:
-                ratios[p].append(r)
-            row += f"{tp * 1e3:>22.3f}{r:>8.1f}x"
+            tp = times[p].get(op)
+            if not tp:
+                row += f"{'n/a':>16}"
+                continue
+            r = statistics.median(a / b for a, b in zip(tp, ts))
+            med[p][op] = r
+            row += f"{r:>15.2f}x"
         print(row)
     for p in peers:
-        rs = ratios[p]
+        rs = med[p]
         if rs:
-            print(
-                f"vs {p}: median speedup {statistics.median(rs):.1f}x, min {min(rs):.2f}x over {len(rs)} operations"
-            )
-    for p in missing:
-        print(f"vs {p}: not installed (skipped)")
+            worst = min(rs, key=rs.get)
+            print(f"vs {p}: median of the per-op medians {statistics.median(rs.values()):.1f}x, "
+                  f"slowest op {worst} {rs[worst]:.2f}x over {len(rs)} operations")
+    return med
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer inputs and rounds")
+    ap.add_argument("--n", type=int, default=None, help="inputs per operation")
+    ap.add_argument("--rounds", type=int, default=None, help="alternating rounds per operation")
+    ap.add_argument("--base", default=None, help="a folder holding an earlier pycute_layouts package, timed alongside")
+    ap.add_argument("--only", default=None, help="comma-separated operations to time (default all)")
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="cpu: process CPU time (default), wall")
+    ap.add_argument("--no-paths", action="store_true", help="skip the basis/F2 path table")
+    args = ap.parse_args(argv)
+    n = args.n or (100 if args.quick else 400)
+    rounds = args.rounds or (5 if args.quick else 15)
+    libs, why = load_peers(args.base)
+    cases = make_cases(n)
+    only = set(args.only.split(",")) if args.only else None
+
+    def pick(ops: dict) -> dict:
+        return {k: v for k, v in ops.items() if only is None or k in only}
+
+    print(f"inputs per operation: {n}, {rounds} alternating rounds, {args.clock} clock; "
+          "cell = median over rounds of peer/ours (same round)")
+    for p, reason in why.items():
+        print(f"vs {p}: skipped -- {reason}")
+    present = [p for p in libs if p != "pycute_layouts" and libs[p] is not None]
+    times = run_rounds({p: pick(_ops(libs[p], p, cases)) for p in libs if libs[p] is not None}, rounds, args.clock)
+    report("core algebra", times, present)
+    if not args.no_paths:
+        path_ops = {p: pick(_path_ops(libs[p], p, n)) for p in libs if libs[p] is not None}
+        path_ops = {p: o for p, o in path_ops.items() if o or p == "pycute_layouts"}
+        if path_ops["pycute_layouts"]:
+            times = run_rounds(path_ops, rounds, args.clock)
+            report("basis / F2 paths", times, [p for p in path_ops if p != "pycute_layouts"])
     return 0
 
 
