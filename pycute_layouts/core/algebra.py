@@ -363,8 +363,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     1:0
     """
     if profile is None and type(layout) is Layout:  # the integer fast path (flat int modes, nothing to check)
-        fl = layout.int_flat_modes()
-        if fl is not None and fl[0]:
+        fl = layout._fl or layout.flat_modes()
+        if layout._fi and fl[0]:
             return _coalesce_int_layout(layout, fl[0], fl[1])
     it.check_nesting(profile, "coalesce", "profile")
     if layout is None:
@@ -908,7 +908,7 @@ def _complement(layout: Layout, cotarget: Any = None) -> Layout:
         fl = layout.int_flat_modes()
         if fl is not None and fl[0]:  # the integer fast path
             if len(fl[0]) > 1:
-                r = _complement_sorted_ints(fl[0], fl[1], cotarget)
+                r = complement_sorted_ints(fl[0], fl[1], cotarget)
                 if r is not None:
                     return r
             return complement_ints(fl[0], fl[1], cotarget, layout)
@@ -991,7 +991,7 @@ def complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layo
     return int_layout(*coalesce_ints(res_s, res_d, len(res_s), rest, ext))
 
 
-def _complement_sorted_ints(fs: tuple, fd: tuple, cotarget: int) -> Layout | None:
+def complement_sorted_ints(fs: tuple, fd: tuple, cotarget: int) -> Layout | None:
     """``complement_ints`` for an int ``cotarget`` when every kept mode (size > 1, stride > 0), sorted by
     stride, starts at a multiple of the extent before it; None otherwise (negative strides, nothing kept,
     a stride that breaks it: ``complement_ints`` then says why). The modes are not coalesced first: a mode

@@ -29,6 +29,7 @@ from .algebra import (
     coalesce_ints,
     complement,
     complement_ints,
+    complement_sorted_ints,
     compose_ints,
     composition,
     inner_aware,
@@ -345,7 +346,10 @@ def _int_product_rest(block: Layout, tiler: Layout) -> Layout | None:
     cosize = 1
     for s, d in zip(*tfl):
         cosize += (s - 1) * (d if d >= 0 else -d)
-    cfl = _product_complement(block, size * cosize).int_flat_modes()
+    comp = complement_sorted_ints(bfl[0], bfl[1], size * cosize) if len(bfl[0]) > 1 else None
+    if comp is None:  # one mode, or a gap: the general complement (CuTe's where it leaves gaps)
+        comp = _product_complement(block, size * cosize)
+    cfl = comp.int_flat_modes()
     if cfl is None:
         return None
     if tiler.shape == 1:  # composition with a size-1 B is the point 1:0
@@ -353,7 +357,9 @@ def _int_product_rest(block: Layout, tiler: Layout) -> Layout | None:
     cfs, cfd = cfl
     n = len(cfs) - 1
     last = cfs[n]
-    ls, ld = coalesce_ints(cfs, cfd, n, 2 if last == 1 else last, cfd[n])  # coalesce_x(complement)
+    if last != 1:  # the complement is coalesced, so it is its own coalesce_x
+        return compose_ints(cfs, cfd, tiler.shape, tiler.stride, tfl[0], tfl[1])
+    ls, ld = coalesce_ints(cfs, cfd, n, 2, cfd[n])  # coalesce_x(complement)
     return compose_ints(ls, ld, tiler.shape, tiler.stride, tfl[0], tfl[1])
 
 
