@@ -1132,14 +1132,20 @@ def right_inverse(layout: Layout) -> Layout:
         s, d = coalesce_ints(fs, fd, n, fs[n], fd[n])
         if len(s) == 1:
             return int_layout(s, d) if d[0] == 1 else int_layout([1], [0])
+        modes = []  # (stride, index of the mode's first point, shape); the coalesced shapes are > 1, so the
+        pre = 1  # index order breaks ties of equal strides, as a stable sort by stride would
+        for x, y in zip(s, d):
+            modes.append((y, pre, x))
+            pre *= x
+        modes.sort()
         cur = 1
         rs: list = []
         rd: list = []
-        for i in sorted(range(len(d)), key=d.__getitem__):
-            if d[i] == cur:
-                rs.append(s[i])
-                rd.append(_prefix(s, i))
-                cur = s[i] * d[i]
+        for y, pre, x in modes:
+            if y == cur:
+                rs.append(x)
+                rd.append(pre)
+                cur = x * y
         if not rs:
             return int_layout([1], [0])
         n = len(rs) - 1

@@ -60,7 +60,6 @@ from .layout import (
     as_layout,
     is_layout_like,
     make_layout,
-    mode_layout,
     new_layout,
     require_modes,
     slice_and_offset,
@@ -131,7 +130,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         if afl is not None and afl[0]:
             tfl = tiler.int_flat_modes()
             if tfl is not None and tfl[0]:
-                return _logical_divide_ints(layout, afl, tiler, tfl)
+                return _logical_divide_ints(afl, tiler, tfl)
     if isinstance(tiler, Layout):
         target = coalesce_flat(layout).shape
         return composition(layout, make_layout(tiler, complement(tiler, target)))
@@ -146,7 +145,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {fmt(tiler)}")
 
 
-def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
+def _logical_divide_ints(afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
     """``logical_divide`` of two integer layouts with modes (flat ``afl``, ``tfl``), without intermediate layouts:
     ``layout o (tiler, complement(tiler, shape(coalesce(layout))))``."""
     fs, fd = afl
@@ -176,11 +175,16 @@ def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
         tfl = t.int_flat_modes()
         if tfl is None or not tfl[0]:
             return None
-        m = mode_layout(ls[i], ld[i], True)
-        mfl = m.int_flat_modes()
+        x = ls[i]
+        if type(x) is int:  # the mode's flat modes (a slice of the layout's, all ints)
+            mfl = ((x,), (ld[i],))
+        elif all_int(x):
+            mfl = (x, ld[i])
+        else:
+            mfl = (flatten(x), flatten(ld[i]))
         if not mfl[0]:
             return None
-        out.append(_logical_divide_ints(m, mfl, t, tfl))
+        out.append(_logical_divide_ints(mfl, t, tfl))
     return out
 
 
