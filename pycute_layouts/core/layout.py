@@ -195,29 +195,6 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int) -> bool:
     return True
 
 
-def _int_offset(c: int, fs: tuple, fd: tuple) -> int:
-    """``L(c)`` for the flat int modes ``fs:fd`` (positive shapes) of ``L``: mixed-radix digits of ``c``
-    times the strides, the last digit unbounded (CuTe: the last mode extends).
-
-    Pre:  ``fs``, ``fd`` are non-empty tuples of ints, ``fs`` positive, ``c`` an int.
-    Post: ``sum(digit_i * fd[i])`` with ``digit_i = c // prod(fs[:i]) % fs[i]`` (no modulo on the last).
-    """
-    n = len(fs) - 1
-    if n == 3:
-        s = fs[0]
-        q = c // s
-        t = fs[1]
-        u = q // t
-        v = fs[2]
-        return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
-    r = 0
-    for i in range(n):
-        s = fs[i]
-        r += c % s * fd[i]
-        c //= s
-    return r + c * fd[n]
-
-
 class Layout:
     """A CuTe layout ``shape:stride`` (immutable, hashable).
 
@@ -499,7 +476,13 @@ class Layout:
                     t = fs[1]
                     return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
                 if n:  # (an empty layout: _index refuses it)
-                    return _int_offset(c, fs, fd)
+                    n -= 1
+                    r = 0
+                    for i in range(n):  # mixed-radix digits times strides; the last digit is unbounded
+                        s = fs[i]
+                        r += c % s * fd[i]
+                        c //= s
+                    return r + c * fd[n]
             if c.bit_length() > 200:  # a symbolic layout would carry it into sympy's printer
                 check_count("Layout", "the index", c, None, None, CoordinateError)
             return self._index(c)
