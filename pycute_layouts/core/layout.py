@@ -137,6 +137,7 @@ _NOARG = object()
 
 #: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
 _INT_BOUND = 10**MAX_INT_DIGITS
+_NEG_INT_BOUND = -_INT_BOUND  # (a constant: -_INT_BOUND in a condition allocates a big int each time)
 
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
@@ -150,12 +151,13 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     fs: list = []
     fd: list = []
     B = _INT_BOUND
+    NB = _NEG_INT_BOUND
     i = 0
     for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or not 0 < x < B or not -B < y < B:
+            if type(y) is not int or not 0 < x < B or not NB < y < B:
                 return None
             fs.append(x)
             fd.append(y)
@@ -163,7 +165,7 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
             j = 0
             for a in x:
                 b = y[j]
-                if type(a) is not int or type(b) is not int or not 0 < a < B or not -B < b < B:
+                if type(a) is not int or type(b) is not int or not 0 < a < B or not NB < b < B:
                     if not _fast_flat_into(x, y, fs, fd, 1):
                         return None
                     break
@@ -186,7 +188,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int) -> bool:
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not -_INT_BOUND < y < _INT_BOUND:
+            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not _NEG_INT_BOUND < y < _INT_BOUND:
                 return False
             fs.append(x)
             fd.append(y)
@@ -231,7 +233,7 @@ class Layout:
                         break
                 else:
                     for y in stride:
-                        if type(y) is not int or not -_INT_BOUND < y < _INT_BOUND:
+                        if type(y) is not int or not _NEG_INT_BOUND < y < _INT_BOUND:
                             fl = None
                             break
                     else:
@@ -246,7 +248,7 @@ class Layout:
                     return
         elif type(shape) is int and 0 < shape < _INT_BOUND:
             d = 1 if stride is None and shape > 1 else stride
-            if type(d) is int and -_INT_BOUND < d < _INT_BOUND:
+            if type(d) is int and _NEG_INT_BOUND < d < _INT_BOUND:
                 self._s = shape
                 self._d = d
                 self._fl = ((shape,), (d,))
@@ -467,7 +469,7 @@ class Layout:
             if self._fi:
                 fs, fd = fl
                 n = len(fs)
-                if n == 2:  # the commonest flat ranks inline (a call costs as much as the arithmetic)
+                if n == 2:  # flat ranks 2-4 unrolled (a helper call would cost as much as the arithmetic)
                     s = fs[0]
                     return c % s * fd[0] + c // s * fd[1]
                 if n == 3:
@@ -475,6 +477,13 @@ class Layout:
                     q = c // s
                     t = fs[1]
                     return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
+                if n == 4:
+                    s = fs[0]
+                    q = c // s
+                    t = fs[1]
+                    u = q // t
+                    v = fs[2]
+                    return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
                 if n:  # (an empty layout: _index refuses it)
                     n -= 1
                     r = 0
