@@ -60,6 +60,7 @@ from .layout import (
     Layout,
     _,
     as_layout,
+    coalesce_int_layout,
     int_layout,
     is_layout_like,
     make_layout,
@@ -233,42 +234,6 @@ def coalesce_ints(fs: Any, fd: Any, n: int, cs: int, cd: int, drop_stride0: bool
     return ss, dd
 
 
-def _coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
-    """``coalesce(layout)`` for an integer layout with the flat modes ``fs:fd`` (non-empty, positive shapes).
-
-    Pre:  ``fs:fd`` are ``layout.int_flat_modes()``. Post: as ``int_layout(*coalesce_ints(...))``, in one
-          pass; ``layout`` itself where it is flat and nothing merges (an equal, immutable value).
-    """
-    n = len(fs) - 1
-    cs = fs[n]
-    cd = fd[n]
-    ss: list = []
-    dd: list = []
-    for i in range(n - 1, -1, -1):  # from the back, merging each mode into the front one where s*d == front stride
-        s = fs[i]
-        if s == 1:
-            continue
-        d = fd[i]
-        if cs == 1 and not ss:
-            cs, cd = s, d
-        elif s * d == cd:
-            cs *= s
-            cd = d
-        else:
-            ss.append(cs)
-            dd.append(cd)
-            cs, cd = s, d
-    if not ss:
-        return int_layout([cs], [cd if cs != 1 else 0])
-    if len(ss) == n and layout._s is fs:  # already flat and coalesced
-        return layout
-    ss.append(cs)
-    dd.append(cd)
-    ss.reverse()
-    dd.reverse()
-    return int_layout(ss, dd)
-
-
 def _filter_ints(fs: tuple, fd: tuple) -> tuple[list, list]:
     """``coalesce_ints`` of the non-empty flat int modes ``fs:fd`` with stride-0 modes dropped (filter)."""
     n = len(fs) - 1
@@ -293,7 +258,7 @@ def coalesce_flat(layout: Layout) -> Layout:
     if fl is not None:
         fs, fd = fl
         if fs:
-            return _coalesce_int_layout(layout, fs, fd)
+            return coalesce_int_layout(layout, fs, fd)
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "coalesce")
@@ -365,7 +330,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if profile is None and type(layout) is Layout:  # the integer fast path (flat int modes, nothing to check)
         fl = layout._fl or layout.flat_modes()
         if layout._fi and fl[0]:
-            return _coalesce_int_layout(layout, fl[0], fl[1])
+            return coalesce_int_layout(layout, fl[0], fl[1])
     it.check_nesting(profile, "coalesce", "profile")
     if layout is None:
         return None  # PyCuTe's identity operand

@@ -1080,6 +1080,56 @@ def int_layout(ss: list, dd: list) -> Layout:
     return obj
 
 
+def coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
+    """``coalesce(layout)`` for an integer layout with the flat modes ``fs:fd`` (the algebra's fast path).
+
+    Pre:  ``fs:fd`` are ``layout.int_flat_modes()``, non-empty (so every shape is positive).
+    Post: as ``int_layout(*coalesce_ints(fs, fd, ...))``: size-1 modes dropped, each mode merged into the run
+          before it where the run's extent ``s*d`` is its stride (the same runs as coalesce_ints' backward
+          walk: both merge adjacent kept modes a, b iff ``s_a*d_a == d_b``); ``layout`` itself where it is
+          flat and nothing merges (an equal, immutable value); flat data cached.
+    """
+    cs = fs[0]
+    cd = fd[0]
+    ss: list = []
+    dd: list = []
+    for i in range(1, len(fs)):
+        s = fs[i]
+        if s == 1:
+            continue
+        d = fd[i]
+        if cs == 1 and not ss:  # a leading size-1 mode gives way
+            cs, cd = s, d
+        elif cs * cd == d:
+            cs *= s
+        else:
+            ss.append(cs)
+            dd.append(cd)
+            cs, cd = s, d
+    if not ss:
+        if cs == 1:
+            cd = 0
+        obj = _new(Layout)
+        obj._s = cs
+        obj._d = cd
+        obj._fl = ((cs,), (cd,))
+    else:
+        if len(ss) == len(fs) - 1 and layout._s is fs:  # already flat and coalesced
+            return layout
+        ss.append(cs)
+        dd.append(cd)
+        s = tuple(ss)
+        d = tuple(dd)
+        obj = _new(Layout)
+        obj._s = s
+        obj._d = d
+        obj._fl = (s, d)
+    obj._fi = True
+    obj._size = None
+    obj._hash = None
+    return obj
+
+
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
     """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
     if not isinstance(path, tuple):
