@@ -1113,9 +1113,16 @@ def coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
         obj._s = cs
         obj._d = cd
         obj._fl = ((cs,), (cd,))
-    else:
-        if len(ss) == len(fs) - 1 and layout._s is fs:  # already flat and coalesced
+    elif len(ss) == len(fs) - 1:  # nothing merged or dropped: the flat modes themselves
+        if layout._s is fs:  # (already flat: the layout itself)
             return layout
+        s = fs
+        d = fd
+        obj = _new(Layout)
+        obj._s = s
+        obj._d = d
+        obj._fl = (s, d)
+    else:
         ss.append(cs)
         dd.append(cd)
         s = tuple(ss)

@@ -1,19 +1,33 @@
-"""Core-algebra benchmark: pycute_layouts vs NVIDIA's pycute vs tensor-layouts, in one process.
+"""Core-algebra benchmark: pycute_layouts vs NVIDIA's pycute, PyCuTe and tensor-layouts, in one process.
 
-Run: ``python tests/benchmarks/bench_core.py [--quick]``. Not collected by the test run.
+Run: ``python tests/benchmarks/bench_core.py [--quick] [--base DIR] [--only op,op] [--clock cpu|wall]``.
+Not collected by the test run.
 
-Every operation runs on the same list of freshly generated random inputs for every library (the
-objects are built before timing, except for ``construct+call``). Each library's time is the best
-of several repeats; the printed ratio is peer_time / our_time (> 1 means we are faster). Peers
-that are not installed are reported as missing: NVIDIA's pycute comes from the oracle wheel
-(``.ci/fetch-oracles``), tensor-layouts from ``pip install tensor-layouts``.
+Every operation runs on the same list of random inputs for every library (plain nested tuples turned into
+each library's objects before timing, except for ``construct+call``, which times ``Layout(s, d)`` and two
+calls). The libraries are timed in alternating rounds: each round times every library once, after one
+untimed warm call, in a shuffled order (no library always follows another, whose cache misses it would
+inherit), so a shared machine's load falls on all alike. A cell is the median over the rounds of
+peer_time / our_time in the same round (> 1 means we are faster); 'n/a' where a peer lacks the operation.
+The default clock is this process's CPU time (``--clock wall`` for a quiet, pinned machine).
 
-Targets (issue 26): at least 3x NVIDIA's pycute on every operation (construct+call and coalesce
-included) and 10x PyCuTe on every operation; full-domain evaluation of a 128x64 layout >= 100x faster
-than pycute point by point. The libraries are timed in alternating rounds (every round times each
-library once, in a rotated order; the best round counts), so a shared machine's load falls on all alike.
-PyCuTe (github NVlabs/CuTe, not on PyPI) is not wired in yet.
+Peers, each skipped with the printed reason when absent:
+  - NVIDIA's pycute from the oracle wheel (``.ci/fetch-oracles``, or ``PYCUTE_ORACLE_DIR``);
+  - PyCuTe (github NVlabs/CuTe, not on PyPI): a folder holding its ``pycute`` package, named by
+    ``PYCUTE_LAYOUTS_BENCH_PYCUTE`` (default ``/tmp/peer/pycute_src``); loaded under a private module name,
+    so it never shadows NVIDIA's ``pycute``;
+  - tensor-layouts (``pip install tensor-layouts``);
+  - ``--base DIR``: an earlier checkout's ``DIR/pycute_layouts``, timed in the same rounds (before/after).
+The second table times the basis (``E(i)`` strides) and F2 (XOR strides) paths: ours, ``--base`` and, for
+the basis paths, PyCuTe (NVIDIA's pycute and tensor-layouts have neither).
 
+Targets (issue 26): at least 3x NVIDIA's pycute and 10x PyCuTe on every operation (construct+call and
+coalesce included), no loss on the basis/F2 paths; full-domain evaluation of a 128x64 layout >= 100x
+faster than pycute point by point.
+
+RECORD_PLACEHOLDER
+
+Earlier record (before PyCuTe was wired in; rotated rounds, best round):
 Measured (2026-11-26, branch follow-f26b, the shared 2-core machine, load average 12-14; Python 3.11;
 400 inputs per operation, the same closures as below, 40 alternating rounds, best round; before = main
 at a06ed55 and after = this branch, run one after the other on the same machine):
