@@ -1091,22 +1091,25 @@ def coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
     """
     cs = fs[0]
     cd = fd[0]
-    ss: list = []
-    dd: list = []
+    ss = dd = None  # the finished runs (lists from the first one: most layouts merge into one run)
     for i in range(1, len(fs)):
         s = fs[i]
         if s == 1:
             continue
         d = fd[i]
-        if cs == 1 and not ss:  # a leading size-1 mode gives way
+        if cs == 1 and ss is None:  # a leading size-1 mode gives way
             cs, cd = s, d
         elif cs * cd == d:
             cs *= s
         else:
-            ss.append(cs)
-            dd.append(cd)
+            if ss is None:
+                ss = [cs]
+                dd = [cd]
+            else:
+                ss.append(cs)
+                dd.append(cd)
             cs, cd = s, d
-    if not ss:
+    if ss is None:
         if cs == 1:
             cd = 0
         obj = _new(Layout)
