@@ -25,7 +25,38 @@ Targets (issue 26): at least 3x NVIDIA's pycute and 10x PyCuTe on every operatio
 coalesce included), no loss on the basis/F2 paths; full-domain evaluation of a 128x64 layout >= 100x
 faster than pycute point by point.
 
-RECORD_PLACEHOLDER
+Measured (2026-11-26, branch s5-bench at 81013bd; "before" = main at 1c6cae6, loaded with --base and
+timed in the same rounds). Device: the H200 host's CPU ("Intel Xeon Processor", 16 cores, idle),
+Python 3.12.3, sympy 1.14, numpy 2.5.2, ``taskset -c 0,1 python3 tests/benchmarks/bench_core.py --base
+../base --rounds 15 --clock wall``; PyCuTe = NVlabs/CuTe's pycute package (algebra modules, code as at
+commit 02e137e3), NVIDIA's pycute from nvidia-cutlass 4.2.0.0, tensor-layouts 0.3.2. Cells: median over
+the rounds of peer/ours; "after/before" = the base column (before's time / ours).
+  operation         pycute   PyCuTe   tensor-layouts   after/before
+  construct+call     3.10x   11.00x      10.01x          0.93x   (the nested fast path now also refuses
+                                                                   leaves past MAX_INT_DIGITS, as the
+                                                                   checked path does: it let 10**400 in)
+  coalesce           5.35x    9.09x      19.03x          1.37x   one forward pass, the result built directly
+  composition        5.38x   14.82x      14.89x          1.00x
+  complement         3.62x   24.75x       7.84x          0.99x
+  logical_divide     5.61x   22.63x      18.95x          1.01x
+  zipped_divide      4.45x   54.14x      14.78x          1.70x   a tuple of Layouts: per-mode integer divide
+  logical_product    3.69x   15.06x      10.80x          1.76x   integer fast path: (A, complement o B)
+  blocked_product      n/a   16.04x       2.97x          1.78x   without intermediate checks
+  right_inverse      4.54x   13.23x      16.60x          1.11x   prefix products once, one sort
+  left_inverse       7.46x   15.99x      13.34x          0.99x
+  tile_to_shape        n/a      n/a         n/a          1.32x
+  full-domain 128x64  419x    1468x        922x          1.07x
+  Before (derived: after's ratio / the base column): construct+call 3.33x pycute; coalesce 3.9x pycute,
+  6.6x PyCuTe; zipped_divide 2.6x pycute; logical_product 2.1x pycute, 8.6x PyCuTe; blocked_product 9.0x
+  PyCuTe; right_inverse 11.9x PyCuTe.
+  Repeated on the same host (31 rounds, PYTHONHASHSEED=1 and 2): construct+call 2.99x / 2.93x pycute,
+  coalesce 9.18x / 9.33x PyCuTe. An earlier run on the H100 host (at 07d0bb9): 2.92x and 9.19x.
+  Basis/F2 paths, after/before: E: call 1.00x, E: composition 1.01x, E: zipped_divide 0.99x, F2: call
+  0.99x, F2: construct+call 1.01x, F2: composition 1.00x, F2: logical_divide 0.99x (no loss); vs PyCuTe:
+  E: call 0.97x, E: composition 2.32x, E: zipped_divide 7.23x.
+  So on this host two targets are missed: construct+call vs pycute (2.93-3.10x) and coalesce vs PyCuTe
+  (9.1-9.3x). The shared 2-core machine (Python 3.12.1, CPU clock, load ~8, 15 rounds, same commit): every
+  operation >= 3.70x pycute (complement; construct+call 3.70x) and >= 12.1x PyCuTe (coalesce).
 
 Earlier record (before PyCuTe was wired in; rotated rounds, best round):
 Measured (2026-11-26, branch follow-f26b, the shared 2-core machine, load average 12-14; Python 3.11;
