@@ -255,10 +255,8 @@ def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
 
 def coalesce_flat(layout: Layout) -> Layout:
     fl = layout.int_flat_modes()
-    if fl is not None:
-        fs, fd = fl
-        if fs:
-            return coalesce_int_layout(layout, fs, fd)
+    if fl is not None and fl[0]:
+        return coalesce_int_layout(layout, fl)
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "coalesce")
@@ -330,7 +328,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if profile is None and type(layout) is Layout:  # the integer fast path (flat int modes, nothing to check)
         fl = layout._fl or layout.flat_modes()
         if layout._fi and fl[0]:
-            return coalesce_int_layout(layout, fl[0], fl[1])
+            return coalesce_int_layout(layout, fl)
     it.check_nesting(profile, "coalesce", "profile")
     if layout is None:
         return None  # PyCuTe's identity operand

@@ -1080,15 +1080,16 @@ def int_layout(ss: list, dd: list) -> Layout:
     return obj
 
 
-def coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
-    """``coalesce(layout)`` for an integer layout with the flat modes ``fs:fd`` (the algebra's fast path).
+def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
+    """``coalesce(layout)`` for an integer layout with the flat modes ``fl`` (the algebra's fast path).
 
-    Pre:  ``fs:fd`` are ``layout.int_flat_modes()``, non-empty (so every shape is positive).
+    Pre:  ``fl == (fs, fd)`` is ``layout.int_flat_modes()``, with modes (so every shape is positive).
     Post: as ``int_layout(*coalesce_ints(fs, fd, ...))``: size-1 modes dropped, each mode merged into the run
           before it where the run's extent ``s*d`` is its stride (the same runs as coalesce_ints' backward
           walk: both merge adjacent kept modes a, b iff ``s_a*d_a == d_b``); ``layout`` itself where it is
           flat and nothing merges (an equal, immutable value); flat data cached.
     """
+    fs, fd = fl
     cs = fs[0]
     cd = fd[0]
     ss = dd = None  # the finished runs (lists from the first one: most layouts merge into one run)
@@ -1119,12 +1120,10 @@ def coalesce_int_layout(layout: Layout, fs: tuple, fd: tuple) -> Layout:
     elif len(ss) == len(fs) - 1:  # nothing merged or dropped: the flat modes themselves
         if layout._s is fs:  # (already flat: the layout itself)
             return layout
-        s = fs
-        d = fd
         obj = _new(Layout)
-        obj._s = s
-        obj._d = d
-        obj._fl = (s, d)
+        obj._s = fs
+        obj._d = fd
+        obj._fl = fl
     else:
         ss.append(cs)
         dd.append(cd)
