@@ -57,6 +57,8 @@ the rounds of peer/ours; "after/before" = the base column (before's time / ours)
   So on this host two targets are missed: construct+call vs pycute (2.93-3.10x) and coalesce vs PyCuTe
   (9.1-9.3x). The shared 2-core machine (Python 3.12.1, CPU clock, load ~8, 15 rounds, same commit): every
   operation >= 3.70x pycute (complement; construct+call 3.70x) and >= 12.1x PyCuTe (coalesce).
+  After the record, coalesce_int_layout reuses the flat-mode pair: 3-4% faster coalesce in an A/B on the
+  shared machine (Python 3.12.1); not re-measured on the device.
 
 Earlier record (before PyCuTe was wired in; rotated rounds, best round):
 Measured (2026-11-26, branch follow-f26b, the shared 2-core machine, load average 12-14; Python 3.11;
