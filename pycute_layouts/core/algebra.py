@@ -61,6 +61,7 @@ from .layout import (
     Layout,
     _,
     as_layout,
+    coalesce_int_layout,
     int_layout,
     is_layout_like,
     make_layout,
@@ -261,11 +262,8 @@ def _maybe_eq(a: Any, b: Any, undecided: list | None) -> bool:
 
 def coalesce_flat(layout: Layout) -> Layout:
     fl = layout.int_flat_modes()
-    if fl is not None:
-        fs, fd = fl
-        n = len(fs) - 1
-        if n >= 0:
-            return int_layout(*coalesce_ints(fs, fd, n, fs[n], fd[n]))
+    if fl is not None and fl[0]:
+        return coalesce_int_layout(layout, fl)
     fs, fd = layout.flat_modes()
     if not fs:
         raise_empty(layout, "coalesce")
@@ -335,12 +333,9 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     1:0
     """
     if profile is None and type(layout) is Layout:  # the integer fast path (flat int modes, nothing to check)
-        fl = layout.int_flat_modes()
-        if fl is not None:
-            fs, fd = fl
-            n = len(fs) - 1
-            if n >= 0:
-                return int_layout(*coalesce_ints(fs, fd, n, fs[n], fd[n]))
+        fl = layout._fl or layout.flat_modes()
+        if layout._fi and fl[0]:
+            return coalesce_int_layout(layout, fl)
     it.check_nesting(profile, "coalesce", "profile")
     if layout is None:
         return None  # PyCuTe's identity operand
@@ -903,7 +898,7 @@ def _complement(layout: Layout, cotarget: Any = None) -> Layout:
         fl = layout.int_flat_modes()
         if fl is not None and fl[0]:  # the integer fast path
             if len(fl[0]) > 1:
-                r = _complement_sorted_ints(fl[0], fl[1], cotarget)
+                r = complement_sorted_ints(fl[0], fl[1], cotarget)
                 if r is not None:
                     return r
             return complement_ints(fl[0], fl[1], cotarget, layout)
@@ -986,7 +981,7 @@ def complement_ints(fs: tuple, fd: tuple, cotarget: Any, layout: Layout) -> Layo
     return int_layout(*coalesce_ints(res_s, res_d, len(res_s), rest, ext))
 
 
-def _complement_sorted_ints(fs: tuple, fd: tuple, cotarget: int) -> Layout | None:
+def complement_sorted_ints(fs: tuple, fd: tuple, cotarget: int) -> Layout | None:
     """``complement_ints`` for an int ``cotarget`` when every kept mode (size > 1, stride > 0), sorted by
     stride, starts at a multiple of the extent before it; None otherwise (negative strides, nothing kept,
     a stride that breaks it: ``complement_ints`` then says why). The modes are not coalesced first: a mode
@@ -1123,7 +1118,7 @@ def right_inverse(layout: Layout) -> Layout:
         s, d = ints
         if len(s) == 1:
             return int_layout(s, d) if d[0] == 1 else int_layout([1], [0])
-        rs, rd = _right_inverse_chain(s, d, sorted(range(len(d)), key=d.__getitem__))
+        rs, rd = _right_inverse_chain_ints(s, d)
         if not rs:
             return int_layout([1], [0])
         n = len(rs) - 1
@@ -1172,6 +1167,29 @@ def _coalesced_ints(layout: Layout) -> tuple[list, list] | None:
     fs, fd = fl
     n = len(fs) - 1
     return coalesce_ints(fs, fd, n, fs[n], fd[n])
+
+
+def _right_inverse_chain_ints(s: tuple, d: tuple) -> tuple[list, list]:
+    """:func:`_right_inverse_chain` for integer modes: prefix products computed once, one sort.
+
+    Pre:  ``s:d`` coalesced and flat, integer shapes > 1 and integer strides.
+    Post: as :func:`_right_inverse_chain` with the modes in ascending stride order (ties by position).
+    """
+    modes = []  # (stride, index of the mode's first point, shape); the index order breaks ties of equal strides
+    pre = 1
+    for x, y in zip(s, d):
+        modes.append((y, pre, x))
+        pre *= x
+    modes.sort()
+    cur = 1
+    rs: list = []
+    rd: list = []
+    for y, pre, x in modes:
+        if y == cur:
+            rs.append(x)
+            rd.append(pre)
+            cur = x * y
+    return rs, rd
 
 
 def _right_inverse_chain(s: tuple, d: tuple, order: Any) -> tuple[list, list]:

@@ -137,26 +137,35 @@ _NOARG = object()
 
 #: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
 _INT_BOUND = 10**MAX_INT_DIGITS
+_NEG_INT_BOUND = -_INT_BOUND  # (a constant: -_INT_BOUND in a condition allocates a big int each time)
 
 
 def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
-    """``(flatten(s), flatten(d))`` when ``s``, ``d`` (tuples of equal length) are congruent nested tuples of
-    plain ints with positive shapes (the fast path; zero extents take the checked one); None otherwise."""
+    """``(flatten(s), flatten(d))`` for the fast path of ``Layout(s, d)``, or None for the checked path.
+
+    Pre:  ``s``, ``d`` are tuples of equal length.
+    Post: not None iff ``s``, ``d`` are congruent nested tuples of plain ints (at most MAX_NESTING_DEPTH deep),
+          every shape positive and every leaf within MAX_INT_DIGITS digits (the checked path refuses the rest
+          or normalises it: zero extents, sympy leaves, lists).
+    """
     fs: list = []
     fd: list = []
+    B = _INT_BOUND
+    NB = _NEG_INT_BOUND
     i = 0
     for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0:
+            if type(y) is not int or not 0 < x < B or not NB < y < B:
                 return None
             fs.append(x)
             fd.append(y)
         elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
             j = 0
             for a in x:
-                if type(a) is not int or a <= 0 or type(y[j]) is not int:
+                b = y[j]
+                if type(a) is not int or type(b) is not int or not 0 < a < B or not NB < b < B:
                     if not _fast_flat_into(x, y, fs, fd, 1):
                         return None
                     break
@@ -169,7 +178,9 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     return tuple(fs), tuple(fd)
 
 
-def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> bool:
+def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int) -> bool:
+    """Append the leaves of ``s``/``d`` (tuples of equal length) to ``fs``/``fd``; False (nothing promised
+    about ``fs``/``fd``) where ``_fast_flat_nested`` returns None."""
     if level >= MAX_NESTING_DEPTH:
         return False  # the checked path says why
     i = 0
@@ -177,7 +188,7 @@ def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int = 0) -> b
         y = d[i]
         i += 1
         if type(x) is int:
-            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not -_INT_BOUND < y < _INT_BOUND:
+            if type(y) is not int or x <= 0 or x >= _INT_BOUND or not _NEG_INT_BOUND < y < _INT_BOUND:
                 return False
             fs.append(x)
             fd.append(y)
@@ -222,7 +233,7 @@ class Layout:
                         break
                 else:
                     for y in stride:
-                        if type(y) is not int or not -_INT_BOUND < y < _INT_BOUND:
+                        if type(y) is not int or not _NEG_INT_BOUND < y < _INT_BOUND:
                             fl = None
                             break
                     else:
@@ -237,7 +248,7 @@ class Layout:
                     return
         elif type(shape) is int and 0 < shape < _INT_BOUND:
             d = 1 if stride is None and shape > 1 else stride
-            if type(d) is int and -_INT_BOUND < d < _INT_BOUND:
+            if type(d) is int and _NEG_INT_BOUND < d < _INT_BOUND:
                 self._s = shape
                 self._d = d
                 self._fl = ((shape,), (d,))
@@ -446,15 +457,19 @@ class Layout:
 
     # -- evaluation ----------------------------------------------------------------------
     def __call__(self, c: Any = _NOARG, *coord: Any, check: bool = False) -> Any:
-        if type(c) is int and check is False and not coord:
-            # the integer fast path: index -> offset over the cached flat modes (unrolled for rank <= 4)
+        """``L(i)``, ``L(c0, c1, ...)`` or ``L((c0, c1))``: the offset (a coordinate for basis strides).
+
+        Pre:  an index, a flat or a hierarchical coordinate of the shape; ``check=True`` also bounds an
+              index to ``[0, size)``. Post: CuTe's ``L(c)``; a coordinate with ``_`` gives the sub-layout.
+        """
+        if type(c) is int and check is False and not coord:  # the integer fast path (no sympy, no checks)
             fl = self._fl
             if fl is None:
                 fl = self.flat_modes()
             if self._fi:
                 fs, fd = fl
                 n = len(fs)
-                if n == 2:
+                if n == 2:  # flat ranks 2-4 unrolled (a helper call would cost as much as the arithmetic)
                     s = fs[0]
                     return c % s * fd[0] + c // s * fd[1]
                 if n == 3:
@@ -462,8 +477,6 @@ class Layout:
                     q = c // s
                     t = fs[1]
                     return c % s * fd[0] + q % t * fd[1] + q // t * fd[2]
-                if n == 1:
-                    return c * fd[0]
                 if n == 4:
                     s = fs[0]
                     q = c // s
@@ -471,10 +484,10 @@ class Layout:
                     u = q // t
                     v = fs[2]
                     return c % s * fd[0] + q % t * fd[1] + u % v * fd[2] + u // v * fd[3]
-                if n:
+                if n:  # (an empty layout: _index refuses it)
                     n -= 1
                     r = 0
-                    for i in range(n):
+                    for i in range(n):  # mixed-radix digits times strides; the last digit is unbounded
                         s = fs[i]
                         r += c % s * fd[i]
                         c //= s
@@ -482,7 +495,14 @@ class Layout:
             if c.bit_length() > 200:  # a symbolic layout would carry it into sympy's printer
                 check_count("Layout", "the index", c, None, None, CoordinateError)
             return self._index(c)
-        coord = coord if c is _NOARG else (c,) + coord
+        return self._call_checked(coord if c is _NOARG else (c,) + coord, check)
+
+    def _call_checked(self, coord: tuple, check: Any) -> Any:
+        """``__call__`` for everything but a plain int index of an integer layout.
+
+        Pre:  ``coord`` is the tuple of call arguments. Post: validated (LayoutError otherwise), then
+              dispatched by kind: ``_`` slices, int index, numpy array, F2 index, coordinate.
+        """
         if check is not False and check is not True and not isinstance(check, np.bool_):
             raise LayoutTypeError(f"Layout(): check must be a bool, got {fmt(check)}"[:200])
         if len(coord) == 0:
@@ -511,6 +531,11 @@ class Layout:
             return self._eval_numpy(c, check)
         if type(c) is F2:
             return self._f2_index(c)
+        return self._coord_offset(c, check)
+
+    def _coord_offset(self, c: Any, check: Any) -> Any:
+        """A (flat or hierarchical) coordinate -> offset. Pre: ``c`` is a validated coordinate tuple or leaf.
+        Post: ``crd2idx(c, shape, stride)``, as a coordinate for basis strides, an int for F2 strides."""
         check_coord(c, self._s)
         r = it.crd2idx(c, self._s, self._d, check=check)
         cp = self.coord_profile()
@@ -1050,6 +1075,65 @@ def int_layout(ss: list, dd: list) -> Layout:
         obj._fl = (s, d)
     obj._fi = 0 not in ss
     obj._cp = None
+    obj._size = None
+    obj._hash = None
+    return obj
+
+
+def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
+    """``coalesce(layout)`` for an integer layout with the flat modes ``fl`` (the algebra's fast path).
+
+    Pre:  ``fl == (fs, fd)`` is ``layout.int_flat_modes()``, with modes (so every shape is positive).
+    Post: as ``int_layout(*coalesce_ints(fs, fd, ...))``: size-1 modes dropped, each mode merged into the run
+          before it where the run's extent ``s*d`` is its stride (the same runs as coalesce_ints' backward
+          walk: both merge adjacent kept modes a, b iff ``s_a*d_a == d_b``); ``layout`` itself where it is
+          flat and nothing merges (an equal, immutable value); flat data cached.
+    """
+    fs, fd = fl
+    cs = fs[0]
+    cd = fd[0]
+    ss = dd = None  # the finished runs (lists from the first one: most layouts merge into one run)
+    for i in range(1, len(fs)):
+        s = fs[i]
+        if s == 1:
+            continue
+        d = fd[i]
+        if cs == 1 and ss is None:  # a leading size-1 mode gives way
+            cs, cd = s, d
+        elif cs * cd == d:
+            cs *= s
+        else:
+            if ss is None:
+                ss = [cs]
+                dd = [cd]
+            else:
+                ss.append(cs)
+                dd.append(cd)
+            cs, cd = s, d
+    if ss is None:
+        if cs == 1:
+            cd = 0
+        obj = _new(Layout)
+        obj._s = cs
+        obj._d = cd
+        obj._fl = ((cs,), (cd,))
+    elif len(ss) == len(fs) - 1:  # nothing merged or dropped: the flat modes themselves
+        if layout._s is fs:  # (already flat: the layout itself)
+            return layout
+        obj = _new(Layout)
+        obj._s = fs
+        obj._d = fd
+        obj._fl = fl
+    else:
+        ss.append(cs)
+        dd.append(cd)
+        s = tuple(ss)
+        d = tuple(dd)
+        obj = _new(Layout)
+        obj._s = s
+        obj._d = d
+        obj._fl = (s, d)
+    obj._fi = True
     obj._size = None
     obj._hash = None
     return obj

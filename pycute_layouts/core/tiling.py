@@ -29,6 +29,7 @@ from .algebra import (
     coalesce_ints,
     complement,
     complement_ints,
+    complement_sorted_ints,
     compose_ints,
     composition,
     inner_aware,
@@ -108,6 +109,12 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(logical_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,2),(8,32))
     """
+    if type(layout) is Layout and type(tiler) is tuple:  # the integer fast path: a Layout per leading mode
+        parts = _int_divide_modes(layout, tiler)
+        if parts is not None:
+            k = len(parts)
+            return new_layout(tuple([p.shape for p in parts]) + layout.shape[k:],
+                              tuple([p.stride for p in parts]) + layout.stride[k:])
     it.check_nesting(tiler, "logical_divide", "tiler")
     if tiler is None:  # PyCuTe's identity tiler (CuTe's _)
         return layout if is_layout_like(layout) else as_layout(layout, "logical_divide")
@@ -123,7 +130,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         if afl is not None and afl[0]:
             tfl = tiler.int_flat_modes()
             if tfl is not None and tfl[0]:
-                return _logical_divide_ints(layout, afl, tiler, tfl)
+                return _logical_divide_ints(afl, tiler, tfl)
     if isinstance(tiler, Layout):
         target = coalesce_flat(layout).shape
         return composition(layout, make_layout(tiler, complement(tiler, target)))
@@ -138,7 +145,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     raise LayoutTypeError(f"logical_divide: tiler must be a Layout, an int, _ or a tuple, got {fmt(tiler)}")
 
 
-def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
+def _logical_divide_ints(afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
     """``logical_divide`` of two integer layouts with modes (flat ``afl``, ``tfl``), without intermediate layouts:
     ``layout o (tiler, complement(tiler, shape(coalesce(layout))))``."""
     fs, fd = afl
@@ -149,6 +156,36 @@ def _logical_divide_ints(layout: Layout, afl: tuple, tiler: Layout, tfl: tuple) 
         cs, cd = coalesce_ints(fs, fd, n, 2, fd[n])  # coalesce_x(layout) differs from coalesce(layout)
     cfs, cfd = comp.flat_modes()
     return compose_ints(cs, cd, (tiler.shape, comp.shape), (tiler.stride, comp.stride), tfl[0] + cfs, tfl[1] + cfd)
+
+
+def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
+    """``[logical_divide(layout[i], tiler[i]) for i < len(tiler)]`` for an integer layout and a non-empty tuple
+    of integer Layouts, without intermediate checks; None otherwise (the general path decides or says why).
+
+    Pre:  ``layout`` is a Layout. Post: each entry is a rank-2 (tile, rest) layout, as ``_logical_divide_ints``.
+    """
+    ls = layout.shape
+    if type(ls) is not tuple or not 0 < len(tiler) <= len(ls) or layout.int_flat_modes() is None:
+        return None
+    ld = layout.stride
+    out = []
+    for i, t in enumerate(tiler):
+        if type(t) is not Layout:
+            return None
+        tfl = t.int_flat_modes()
+        if tfl is None or not tfl[0]:
+            return None
+        x = ls[i]
+        if type(x) is int:  # the mode's flat modes (a slice of the layout's, all ints)
+            mfl = ((x,), (ld[i],))
+        elif all_int(x):
+            mfl = (x, ld[i])
+        else:
+            mfl = (flatten(x), flatten(ld[i]))
+        if not mfl[0]:
+            return None
+        out.append(_logical_divide_ints(mfl, t, tfl))
+    return out
 
 
 def _zip2_by(t: Any, guide: Any) -> Any:
@@ -205,6 +242,12 @@ def zipped_divide(layout: Layout, tiler: Any) -> Layout:
     >>> print(zipped_divide(Layout((8, 8), (1, 8)), (2, 4)))
     ((2,4),(4,2)):((1,8),(2,32))
     """
+    if type(layout) is Layout and type(tiler) is tuple:  # the integer fast path: a Layout per leading mode
+        parts = _int_divide_modes(layout, tiler)
+        if parts is not None:
+            k = len(parts)
+            return new_layout((tuple([p.shape[0] for p in parts]), tuple([p.shape[1] for p in parts]) + layout.shape[k:]),
+                              (tuple([p.stride[0] for p in parts]), tuple([p.stride[1] for p in parts]) + layout.stride[k:]))
     it.check_nesting(tiler, "zipped_divide", "tiler")
     if tiler is None:
         raise LayoutTypeError("zipped_divide: None is no tiler (PyCuTe refuses it too); use logical_divide(A, None)")
@@ -264,7 +307,6 @@ def _rank_of(t: Any) -> int:
 # product
 
 
-@inner_aware
 def logical_product(block: Layout, tiler: Any) -> Layout:
     """Repeat ``block`` over ``tiler``: ``(block, composition(complement(block, size*cosize(tiler)), tiler))``.
 
@@ -282,6 +324,51 @@ def logical_product(block: Layout, tiler: Any) -> Layout:
     >>> print(logical_product(Layout(4, 1), 3))
     (4,3):(1,4)
     """
+    if type(block) is Layout and type(tiler) is Layout:  # the integer fast path (no checks to repeat)
+        rest = _int_product_rest(block, tiler)
+        if rest is not None:
+            return new_layout((block.shape, rest.shape), (block.stride, rest.stride))
+    return _logical_product(block, tiler)
+
+
+def _int_product_rest(block: Layout, tiler: Layout) -> Layout | None:
+    """Mode 1 of ``logical_product(block, tiler)`` for two integer layouts, without intermediate checks.
+
+    Pre:  ``block``, ``tiler`` are Layouts. Post: ``composition(complement(block, size(block) *
+          cosize(tiler)), tiler)`` (CuTe's complement where block leaves gaps); None where either layout
+          is not integer with modes (the general path then decides, or says why).
+    """
+    bfl = block.int_flat_modes()
+    if bfl is None or not bfl[0]:
+        return None
+    tfl = tiler.int_flat_modes()
+    if tfl is None or not tfl[0]:
+        return None
+    size = 1
+    for s in bfl[0]:
+        size *= s
+    cosize = 1
+    for s, d in zip(*tfl):
+        cosize += (s - 1) * (d if d >= 0 else -d)
+    comp = complement_sorted_ints(bfl[0], bfl[1], size * cosize) if len(bfl[0]) > 1 else None
+    if comp is None:  # one mode, or a gap: the general complement (CuTe's where it leaves gaps)
+        comp = _product_complement(block, size * cosize)
+    cfl = comp.int_flat_modes()
+    if cfl is None:
+        return None
+    if tiler.shape == 1:  # composition with a size-1 B is the point 1:0
+        return new_layout(1, 0)
+    cfs, cfd = cfl
+    n = len(cfs) - 1
+    last = cfs[n]
+    if last != 1:  # the complement is coalesced, so it is its own coalesce_x
+        return compose_ints(cfs, cfd, tiler.shape, tiler.stride, tfl[0], tfl[1])
+    ls, ld = coalesce_ints(cfs, cfd, n, 2, cfd[n])  # coalesce_x(complement)
+    return compose_ints(ls, ld, tiler.shape, tiler.stride, tfl[0], tfl[1])
+
+
+@inner_aware
+def _logical_product(block: Layout, tiler: Any) -> Layout:
     it.check_nesting(tiler, "logical_product", "tiler")
     if tiler is None:  # PyCuTe's identity tiler
         return block if is_layout_like(block) else as_layout(block, "logical_product")
@@ -391,7 +478,6 @@ def _zip_layouts(a: Layout, b: Layout) -> Layout:
     return Layout.from_normalized(z(a.shape, b.shape), z(a.stride, b.stride))
 
 
-@inner_aware
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
     """Each element of ``tiler`` becomes a copy of ``block`` (blocks stay contiguous per mode).
 
@@ -403,6 +489,15 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
     >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
     ((2,2),(2,3)):((2,4),(1,8))
     """
+    if type(block) is Layout and type(tiler) is Layout and block.rank() == tiler.rank():  # the integer fast path
+        rest = _int_product_rest(block, tiler)
+        if rest is not None:
+            return _zip_layouts(block, rest)
+    return _blocked_product(block, tiler)
+
+
+@inner_aware
+def _blocked_product(block: Layout, tiler: Layout) -> Layout:
     block = as_layout(block, "blocked_product")
     tiler = as_layout(tiler, "blocked_product")
     r = max(block.rank(), tiler.rank())
@@ -410,7 +505,6 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
     return _zip_layouts(res[0], res[1])
 
 
-@inner_aware
 def raked_product(block: Layout, tiler: Layout) -> Layout:
     """Like ``blocked_product`` but the copies of ``block`` are interleaved: mode ``i`` is ``(tiler_i, block_i)``.
 
@@ -420,6 +514,15 @@ def raked_product(block: Layout, tiler: Layout) -> Layout:
     >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
     ((2,2),(3,2)):((4,2),(8,1))
     """
+    if type(block) is Layout and type(tiler) is Layout and block.rank() == tiler.rank():  # the integer fast path
+        rest = _int_product_rest(block, tiler)
+        if rest is not None:
+            return _zip_layouts(rest, block)
+    return _raked_product(block, tiler)
+
+
+@inner_aware
+def _raked_product(block: Layout, tiler: Layout) -> Layout:
     block = as_layout(block, "raked_product")
     tiler = as_layout(tiler, "raked_product")
     r = max(block.rank(), tiler.rank())
