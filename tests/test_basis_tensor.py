@@ -157,7 +157,7 @@ def test_coordinate_layout_numpy_and_cosize() -> None:
     identity = make_identity_layout((2, 3))
     assert identity.to_numpy().tolist() == [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]]
     assert identity(np.arange(3)).tolist() == [[0, 0], [1, 0], [0, 1]]
-    assert identity.cosize() == (2, 3)
+    assert identity.cosize() == 6 and identity.coshape() == (2, 3)  # CuTe: cosize = size(coshape)
 
 
 # ------------------------------------------------------------------ layout_add / gcd / coalesce_z

@@ -53,7 +53,7 @@ DT = make_tensor(np.arange(64, dtype=np.int32), Layout((2, (2, 4)), (1, (2, 4)))
         # (rank, depth, size, shape, cosize)
         (CL, (2, 1, 64, (8, 8), 64)),
         (SS, (2, 2, 512, (8, (4, 16)), 512)),
-        (CT, (2, 1, 12, (3, 4), (3, 4))),
+        (CT, (2, 1, 12, (3, 4), 12)),  # CuTe: cosize of a coordinate tensor is size(coshape)
         (DT, (2, 2, 16, (2, (2, 4)), 16)),
         (Layout(((8, 2), 4)), (2, 2, 64, ((8, 2), 4), 64)),
     ],

@@ -363,8 +363,8 @@ class Layout:
         m*n
         """
         fs, fd = self.flat_modes()
-        if not self._fi and self._cp is not None:  # a coordinate layout: the cosize of each component
-            return it.unflatten(tuple(c.cosize() for c in self.components()), self._cp)
+        if not self._fi and self._cp is not None:  # a coordinate layout: CuTe's size(coshape)
+            return it.product(self.coshape())
         if not self._fi and any(type(d) is F2 for d in fd):  # XOR: bounded by the highest bit any mode reaches
             top = max((clmul(s - 1, d.value) if type(d) is F2 else 0).bit_length() for s, d in zip(fs, fd))
             return 1 << top
@@ -375,6 +375,21 @@ class Layout:
             else:
                 r = r + (s - 1) * (d if signum(d) >= 0 else -d)
         return simplify(r)
+
+    def coshape(self) -> Any:
+        """CuTe's ``coshape``: ``cosize()`` for offsets; for basis strides the extent along each ``E(k)``.
+
+        Pre:  any layout. Post: an int (or expression) equal to ``cosize()`` for integer, symbolic or F2
+              strides; for basis strides a tuple congruent with the codomain's profile whose product is
+              ``cosize()``.
+
+        >>> Layout((4, 8), (1, 4)).coshape(), Layout((4, 8), (E(1), E(0))).coshape()
+        (32, (8, 4))
+        """
+        self.flat_modes()
+        if not self._fi and self._cp is not None:  # a coordinate layout: the cosize of each component
+            return it.unflatten(tuple(c.cosize() for c in self.components()), self._cp)
+        return self.cosize()
 
     def rank(self) -> int:
         """Number of top-level modes.

@@ -398,8 +398,7 @@ def coshape(layout: Any) -> Any:
     Pre:  layout is a Layout or a Tensor (its layout); LayoutTypeError otherwise.
     Post: an int for integer (or F2) strides, equal to ``cosize(layout)``; for basis strides a
           tuple congruent with the codomain's profile, component ``k`` the extent reached along
-          ``E(k)`` (CuTe's ``cosize`` of such a layout is the product of it, ours its coshape: see
-          docs/differences.md).
+          ``E(k)`` (``cosize`` of such a layout is the product of it, as CuTe's ``size(coshape)``).
 
     >>> coshape(Layout((4, 8), (1, 4))), coshape(Layout(8, 0))
     (32, 1)
@@ -411,7 +410,7 @@ def coshape(layout: Any) -> Any:
         layout = layout.layout
     if not isinstance(layout, Layout):
         raise LayoutTypeError(f"coshape: expected a Layout or a Tensor, got {type(layout).__name__} {fmt(layout)}"[:300])
-    return layout.cosize()
+    return layout.coshape()
 
 
 def _shape_arg(x: Any, who: str) -> Any:
