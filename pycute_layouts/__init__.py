@@ -33,10 +33,13 @@ from .core.inttuple import (
     compatible,
     congruent,
     crd2idx,
+    elem_scale,
     idx2crd,
     idx2crd_flat,
+    inner_product,
     prefix_product,
     product,
+    product_each,
     shape_div,
     weakly_congruent,
 )
@@ -55,7 +58,7 @@ from .core.layout import (
     stride,
 )
 from .core.notation import parse
-from .core.swizzle import Swizzle, XorSwizzle, f2_layout, f2_layout_to_xor
+from .core.swizzle import Swizzle, XorSwizzle, f2_layout, f2_layout_to_xor, make_swizzle
 from .core.symbols import Divisible, assume_divisible, assumptions, symbols
 from .core.tensor import (
     Tensor,
@@ -268,6 +271,7 @@ __all__ = [
     "Underscore",
     "UnitError",
     "XorSwizzle",
+    "make_swizzle",
     "_",
     "blocked_product",
     "byte_to_element_swizzle",
@@ -305,6 +309,9 @@ __all__ = [
     "nullspace",
     "parse",
     "prefix_product",
+    "product_each",
+    "inner_product",
+    "elem_scale",
     "product",
     "raked_product",
     "rank",

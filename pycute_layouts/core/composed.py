@@ -168,6 +168,11 @@ class ComposedLayout:
     def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[ComposedLayout, int]:
         """Slice the inner layout; the offset moves into the composed layout (CuTe returns offset 0).
 
+        This is CuTe's generic ``ComposedLayout`` overload for every outer function; for a Swizzle over a
+        Layout, CuTe's ``swizzle_layout.hpp`` instead decays the slice to a plain layout and an offset where
+        the slice misses the swizzled bit pairs: the same function, kept composed here (docs/differences.md).
+        The free function :func:`~pycute_layouts.core.layout.slice_and_offset` calls this.
+
         ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
 
         >>> from pycute_layouts import Layout, Swizzle, _
