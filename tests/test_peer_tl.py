@@ -22,6 +22,7 @@ from pycute_layouts import (
     Swizzle,
     SwizzleError,
     _,
+    blocked_product,
     composition,
     elem_scale,
     fixed_points,
@@ -29,6 +30,7 @@ from pycute_layouts import (
     global_access,
     idx2crd,
     inner_product,
+    left_inverse,
     logical_divide,
     logical_product,
     make_ordered_layout,
@@ -225,6 +227,8 @@ EVIDENCE = [
     ("composition(Layout<Shape<_8,_8>,Stride<_8,_1>>{}, Layout<_3,_3>{})",
      lambda: composition(Layout((8, 8), (8, 1)), Layout(3, 3))),
     ("max_common_vector(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}), Layout<_32,_1>{})", None),
+    ("left_inverse(Layout<Shape<_4,_2>,Stride<_1,_10>>{})", lambda: left_inverse(Layout((4, 2), (1, 10)))),
+    ("blocked_product(Layout<_2,_2>{}, Layout<_3,_1>{})", lambda: blocked_product(Layout(2, 2), Layout(3, 1))),
 ]
 
 
