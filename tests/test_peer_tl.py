@@ -229,6 +229,13 @@ EVIDENCE = [
     ("max_common_vector(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}), Layout<_32,_1>{})", None),
     ("left_inverse(Layout<Shape<_4,_2>,Stride<_1,_10>>{})", lambda: left_inverse(Layout((4, 2), (1, 10)))),
     ("blocked_product(Layout<_2,_2>{}, Layout<_3,_1>{})", lambda: blocked_product(Layout(2, 2), Layout(3, 1))),
+    ("composition(Layout<Shape<_4,_8,_16>,Stride<_1,_4,_32>>{}, make_tile(Layout<_2,_1>{}))",
+     lambda: composition(Layout((4, 8, 16), (1, 4, 32)), (Layout(2, 1),))),
+    ("composition(Layout<Shape<_8,_4>,Stride<_2,_16>>{}, make_shape(_2{}))",
+     lambda: composition(Layout((8, 4), (2, 16)), (2,))),
+    ("unflatten(Layout<Shape<_2,_3,_5,_7>,Stride<_1,_2,_6,Int<30>>>{}, "
+     "Layout<Shape<Shape<_2,_3>,Shape<_5,_7>>,Stride<Stride<_1,_2>,Stride<_6,Int<30>>>>{})", None),
+    ("elem_scale(make_shape(_2{},_3{}), _4{})", lambda: elem_scale((2, 3), 4)),
 ]
 
 
