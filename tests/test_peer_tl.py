@@ -35,10 +35,12 @@ from pycute_layouts import (
     logical_product,
     make_ordered_layout,
     make_swizzle,
+    max_common_vector,
     product_each,
     size,
     slice_and_offset,
     tile_to_shape,
+    unflatten,
 )
 
 # ------------------------------------------------------------------ make_swizzle
@@ -226,7 +228,8 @@ EVIDENCE = [
      lambda: composition(Layout((8, 8), (8, 1)), Layout(2, 3))),
     ("composition(Layout<Shape<_8,_8>,Stride<_8,_1>>{}, Layout<_3,_3>{})",
      lambda: composition(Layout((8, 8), (8, 1)), Layout(3, 3))),
-    ("max_common_vector(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}), Layout<_32,_1>{})", None),
+    ("max_common_vector(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}), Layout<_32,_1>{})",
+     lambda: max_common_vector(composition(Swizzle(2, 1, 3), Layout(32, 1)), Layout(32, 1))),
     ("left_inverse(Layout<Shape<_4,_2>,Stride<_1,_10>>{})", lambda: left_inverse(Layout((4, 2), (1, 10)))),
     ("blocked_product(Layout<_2,_2>{}, Layout<_3,_1>{})", lambda: blocked_product(Layout(2, 2), Layout(3, 1))),
     ("composition(Layout<Shape<_4,_8,_16>,Stride<_1,_4,_32>>{}, make_tile(Layout<_2,_1>{}))",
@@ -234,7 +237,8 @@ EVIDENCE = [
     ("composition(Layout<Shape<_8,_4>,Stride<_2,_16>>{}, make_shape(_2{}))",
      lambda: composition(Layout((8, 4), (2, 16)), (2,))),
     ("unflatten(Layout<Shape<_2,_3,_5,_7>,Stride<_1,_2,_6,Int<30>>>{}, "
-     "Layout<Shape<Shape<_2,_3>,Shape<_5,_7>>,Stride<Stride<_1,_2>,Stride<_6,Int<30>>>>{})", None),
+     "Layout<Shape<Shape<_2,_3>,Shape<_5,_7>>,Stride<Stride<_1,_2>,Stride<_6,Int<30>>>>{})",
+     lambda: unflatten(Layout((2, 3, 5, 7), (1, 2, 6, 30)), Layout(((2, 3), (5, 7)), ((1, 2), (6, 30))))),
     ("elem_scale(make_shape(_2{},_3{}), _4{})", lambda: elem_scale((2, 3), 4)),
 ]
 
