@@ -37,6 +37,7 @@ from pycute_layouts import (
     make_swizzle,
     max_common_vector,
     product_each,
+    right_inverse,
     size,
     slice_and_offset,
     tile_to_shape,
@@ -240,6 +241,12 @@ EVIDENCE = [
      "Layout<Shape<Shape<_2,_3>,Shape<_5,_7>>,Stride<Stride<_1,_2>,Stride<_6,Int<30>>>>{})",
      lambda: unflatten(Layout((2, 3, 5, 7), (1, 2, 6, 30)), Layout(((2, 3), (5, 7)), ((1, 2), (6, 30))))),
     ("elem_scale(make_shape(_2{},_3{}), _4{})", lambda: elem_scale((2, 3), 4)),
+    ("composition(Layout<_32,_2>{}, composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}))",  # was Sw<1,2,3> o 0 o 32:2
+     lambda: composition(Layout(32, 2), ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
+    ("right_inverse(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}))",
+     lambda: right_inverse(ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
+    ("left_inverse(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}))",
+     lambda: left_inverse(ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
 ]
 
 

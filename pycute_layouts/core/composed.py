@@ -1172,14 +1172,18 @@ def _compose_with_composed(a: Any, b: Any) -> Any:
     result is ``a o 0 o b`` itself. The result is checked: R(i) == a(b(i)) for every i < size(b).
     """
     outer = b.outer
-    if isinstance(outer, (Swizzle, XorSwizzle)) and isinstance(a, Layout) and not b.is_symbolic():
-        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
-    try:
+    try:  # CuTe's composition(a, outer) first: its swizzle where CuTe answers
         a_outer = a if outer.is_identity() else composition(a, outer)
     except AdmissibilityError:
         if not isinstance(a, Layout):
             raise
-        a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
+        a_outer = None
+    if a_outer is None and isinstance(outer, (Swizzle, XorSwizzle)) and not b.is_symbolic():
+        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
+        try:
+            a_outer = a if outer.is_identity() else composition(a, outer)
+        except AdmissibilityError:
+            a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
     if a_outer is None:
         r = ComposedLayout(a, 0, b)
     elif b.offset == 0:
