@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 
 import pytest
-from oracles import CompileError, CuteBatch, layout_cxx, normalize, skip_without_cxx
+from oracles import CompileError, CuteBatch, layout_cxx, normalize, parse_layout, skip_without_cxx
 
 from pycute_layouts import (
     AdmissibilityError,
@@ -23,7 +23,9 @@ from pycute_layouts import (
     SwizzleError,
     _,
     blocked_product,
+    complement,
     composition,
+    cosize,
     elem_scale,
     fixed_points,
     footprint,
@@ -245,9 +247,49 @@ EVIDENCE = [
      lambda: composition(Layout(32, 2), ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
     ("right_inverse(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}))",
      lambda: right_inverse(ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
+    ("slice(make_coord(make_coord(_1{},_),make_coord(make_coord(_,_0{}),_)), Layout<Shape<Shape<_3,_2>,Shape<Shape<_2,_3>,"
+     "_2>>,Stride<Stride<_4,_1>,Stride<Stride<_2,Int<15>>,Int<100>>>>{})",  # the paper's Fig. 5: CuTe flattens
+     lambda: slice_and_offset(((1, _), ((_, 0), _)), Layout(((3, 2), ((2, 3), 2)), ((4, 1), ((2, 15), 100))))[0]),
+    ("composition(Layout<Shape<_4,_2,_8>,Stride<_3,_12,Int<97>>>{}, Layout<_4,_3>{})",
+     lambda: composition(Layout((4, 2, 8), (3, 12, 97)), Layout(4, 3))),
+    ("composition(Layout<Shape<_4,_2,_8>,Stride<_3,Int<15>,Int<97>>>{}, Layout<_3,_3>{})",
+     lambda: composition(Layout((4, 2, 8), (3, 15, 97)), Layout(3, 3))),
     ("left_inverse(composition(Swizzle<2,1,3>{}, Layout<_32,_1>{}))",
      lambda: left_inverse(ComposedLayout(Swizzle(2, 1, 3), 0, Layout(32, 1)))),
 ]
+
+
+# CuTe answers, we refuse: CuTe's value is not what its contract says (docs/differences.md rows `complement` and
+# "`composition` stride condition"); (C++ expression, our call, a check that CuTe's printed value fails the contract)
+def _leaves_gaps(lay: Layout, comp: str) -> bool:
+    c = Layout(*parse_layout(comp))
+    hit = {lay(i) + c(j) for i in range(size(lay)) for j in range(size(c))}
+    return not set(range(cosize(lay))) <= hit
+
+
+CUTE_WRONG = [
+    ("complement(Layout<Shape<_4,_6>,Stride<_1,_6>>{})", lambda: complement(Layout((4, 6), (1, 6))),
+     lambda r: _leaves_gaps(Layout((4, 6), (1, 6)), r)),
+    ("complement(Layout<Shape<_4,_2>,Stride<_1,_10>>{})", lambda: complement(Layout((4, 2), (1, 10))),
+     lambda r: _leaves_gaps(Layout((4, 2), (1, 10)), r)),
+    ("complement(Layout<Shape<_4,_8>,Stride<_1,_5>>{})", lambda: complement(Layout((4, 8), (1, 5))),
+     lambda r: _leaves_gaps(Layout((4, 8), (1, 5)), r)),
+    ("composition(Layout<Shape<_4,_6,_8>,Stride<_2,_3,_5>>{}, Layout<_6,_3>{})",
+     lambda: composition(Layout((4, 6, 8), (2, 3, 5)), Layout(6, 3)),
+     lambda r: [Layout(*parse_layout(r))(i) for i in range(6)] != [Layout((4, 6, 8), (2, 3, 5))(3 * i) for i in range(6)]),
+]
+
+
+@pytest.mark.oracle
+def test_where_cute_answers_against_its_contract_we_refuse() -> None:
+    skip_without_cxx()
+    batch = CuteBatch()
+    for e, _f, _c in CUTE_WRONG:
+        batch.add(e)
+    for (e, f, contract_fails), res in zip(CUTE_WRONG, batch.run(), strict=True):
+        assert isinstance(res, str) and contract_fails(normalize(res)), (e, res)
+        with pytest.raises(AdmissibilityError):
+            f()
 
 
 def _ours(f):
