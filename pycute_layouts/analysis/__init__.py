@@ -1,102 +1,20 @@
 """Analyses of layouts: shared-memory bank conflicts (``banks``), F2 linear layouts (``linear``),
 ``explain``, the image / footprint / gaps / aliasing / permutation cycles of a layout (``footprint``)
 and the global-memory and grouped bank cost of a thread-value access (``coalescing``).
+
+Each submodule's ``__all__`` is its list of public names; this package re-exports them all (and
+``pycute_layouts`` re-exports them at the top level).
 """
 
-from .banks import (
-    BANK_WIDTH_BYTES,
-    NUM_BANKS,
-    AccessPattern,
-    BankConflicts,
-    SwizzleCandidate,
-    bank_conflicts,
-    conflict_free_swizzles,
-    ldmatrix_pattern,
-    parse_pattern,
-    phases_for,
-    stmatrix_pattern,
-    vector_pattern,
-)
-from .coalescing import (
-    LINE_BYTES,
-    SECTOR_BYTES,
-    GlobalAccess,
-    GroupBankConflicts,
-    GroupBanks,
-    RequestCost,
-    global_access,
-    group_bank_conflicts,
-    tv_byte_addresses,
-)
-from .explain import (
-    EXPLAIN_MAX_SIZE,
-    LayoutExplanation,
-    explain,
-)
-from .footprint import (
-    Aliasing,
-    Footprint,
-    GapProfile,
-    aliasing,
-    fixed_points,
-    footprint,
-    gaps,
-    image,
-    is_bijective,
-    is_injective,
-    is_surjective,
-    layout_values,
-    permutation_cycles,
-    permutation_order,
-    permutation_parity,
-)
-from .linear import (
-    LinearLayout,
-    from_linear_layout,
-    to_linear_layout,
-)
+from .banks import *  # noqa: F403
+from .banks import __all__ as _banks_all
+from .coalescing import *  # noqa: F403
+from .coalescing import __all__ as _coalescing_all
+from .explain import *  # noqa: F403
+from .explain import __all__ as _explain_all
+from .footprint import *  # noqa: F403
+from .footprint import __all__ as _footprint_all
+from .linear import *  # noqa: F403
+from .linear import __all__ as _linear_all
 
-__all__ = [
-    "NUM_BANKS",
-    "BANK_WIDTH_BYTES",
-    "AccessPattern",
-    "BankConflicts",
-    "SwizzleCandidate",
-    "bank_conflicts",
-    "ldmatrix_pattern",
-    "stmatrix_pattern",
-    "vector_pattern",
-    "conflict_free_swizzles",
-    "parse_pattern",
-    "phases_for",
-    "LinearLayout",
-    "to_linear_layout",
-    "from_linear_layout",
-    "EXPLAIN_MAX_SIZE",
-    "LayoutExplanation",
-    "explain",
-    "Footprint",
-    "GapProfile",
-    "Aliasing",
-    "layout_values",
-    "image",
-    "is_injective",
-    "is_surjective",
-    "is_bijective",
-    "footprint",
-    "gaps",
-    "aliasing",
-    "permutation_cycles",
-    "permutation_parity",
-    "permutation_order",
-    "fixed_points",
-    "SECTOR_BYTES",
-    "LINE_BYTES",
-    "RequestCost",
-    "GlobalAccess",
-    "GroupBanks",
-    "GroupBankConflicts",
-    "tv_byte_addresses",
-    "global_access",
-    "group_bank_conflicts",
-]
+__all__ = [*_banks_all, *_linear_all, *_explain_all, *_footprint_all, *_coalescing_all]

@@ -163,6 +163,41 @@ class RequestCost:
         """
         return len(self.line_ids)
 
+    @property
+    def transferred_bytes(self) -> int:
+        """Bytes the request's sectors move: ``32 * sectors``.
+
+        Pre: none. Post: a non-negative multiple of 32.
+
+        >>> global_access(Layout(32, 2), element_bytes=2).requests[0].transferred_bytes   # 4 sectors
+        128
+        """
+        return SECTOR_BYTES * self.sectors
+
+    @property
+    def sector_efficiency(self) -> Fraction:
+        """Distinct bytes used / bytes the sectors move (1 when nothing is wasted).
+
+        Pre: none. Post: a Fraction in (0, 1] (1 for a request that touches nothing).
+
+        >>> global_access(Layout(32, 1), element_bytes=2).requests[0].sector_efficiency   # 64 bytes in 2 sectors
+        Fraction(1, 1)
+        """
+        return Fraction(self.used_bytes, self.transferred_bytes) if self.sectors else Fraction(1)
+
+    @property
+    def line_efficiency(self) -> Fraction:
+        """Distinct bytes used / bytes of the 128-byte lines touched (the L1 view of coalescing).
+
+        Pre: none. Post: a Fraction in (0, 1] (1 for a request that touches nothing).
+
+        >>> global_access(Layout(32, 1), element_bytes=2).requests[0].line_efficiency     # 64 bytes of one line
+        Fraction(1, 2)
+        >>> global_access(Layout(32, 64), element_bytes=2).requests[0].line_efficiency    # 2 bytes in each of 32 lines
+        Fraction(1, 64)
+        """
+        return Fraction(self.used_bytes, LINE_BYTES * self.lines) if self.lines else Fraction(1)
+
 
 @dataclass(frozen=True)
 class GlobalAccess:
@@ -212,6 +247,18 @@ class GlobalAccess:
         Fraction(1, 2)
         """
         moved = SECTOR_BYTES * self.sectors
+        return Fraction(sum(r.used_bytes for r in self.requests), moved) if moved else Fraction(1)
+
+    @property
+    def line_efficiency(self) -> Fraction:
+        """Distinct bytes used / bytes of the 128-byte lines touched (summed over requests).
+
+        Pre: none. Post: a Fraction in (0, 1] (1 for no request).
+
+        >>> global_access(Layout(32, 1), element_bytes=4).line_efficiency      # 128 bytes: one full line
+        Fraction(1, 1)
+        """
+        moved = LINE_BYTES * self.lines
         return Fraction(sum(r.used_bytes for r in self.requests), moved) if moved else Fraction(1)
 
     @property

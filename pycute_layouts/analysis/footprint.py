@@ -11,11 +11,11 @@ register layout before trusting it:
 * :func:`gaps` -- the maximal runs of consecutive offsets and the gaps between them.
 * :func:`aliasing` -- how many indices share each offset (a broadcast ``n:0`` mode aliases
   ``n``-fold).
-* :func:`permutation_cycles`, :func:`permutation_parity`, :func:`permutation_order`,
-  :func:`fixed_points` -- for a layout that is a permutation of ``[0, n)`` (a swizzle, a
-  transpose, a TV layout of a full tile): its cycle decomposition (each cycle starts at its
-  smallest element), the parity (``(n - number of cycles) mod 2``), the order (lcm of the cycle
-  lengths) and the points it keeps.
+* :func:`permutation_cycles`, :func:`permutation_parity`, :func:`permutation_order` -- for a
+  layout that is a permutation of ``[0, n)`` (a swizzle, a transpose, a TV layout of a full
+  tile): its cycle decomposition (each cycle starts at its smallest element), the parity
+  (``(n - number of cycles) mod 2``) and the order (lcm of the cycle lengths);
+  :func:`fixed_points` -- the indices any layout keeps (``L(i) == i``).
 
 Every function takes a :class:`~pycute_layouts.core.layout.Layout`, a ``Sw o k o L``
 :class:`~pycute_layouts.core.composed.ComposedLayout` or a
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -183,6 +184,19 @@ class Footprint:
         True
         """
         return self.holes == 0
+
+    @property
+    def reuse_factor(self) -> Fraction:
+        """The mean number of indices per distinct offset, ``total_elements / distinct_offsets`` (1: injective).
+
+        Pre: none. Post: a Fraction >= 1 (0 for a size-0 layout); ``max_reuse`` is the largest reuse.
+
+        >>> footprint(Layout((4, 2), (0, 1))).reuse_factor       # 8 indices on 2 offsets
+        Fraction(4, 1)
+        >>> footprint(Layout((2, 3), (1, 1))).reuse_factor       # 0 1 1 2 2 3: 6 indices on 4 offsets
+        Fraction(3, 2)
+        """
+        return Fraction(self.total_elements, self.distinct_offsets) if self.distinct_offsets else Fraction(0)
 
 
 def footprint(layout: Any) -> Footprint:
@@ -368,12 +382,15 @@ def permutation_order(layout: Any) -> int:
 
 
 def fixed_points(layout: Any) -> tuple[int, ...]:
-    """The indices a permutation layout maps to themselves (``L(i) == i``), ascending.
+    """The indices a layout maps to themselves (``L(i) == i``), ascending: the fixed points of the function.
 
-    Pre: as :func:`permutation_cycles`. Post: a sorted tuple.
+    Pre: as :func:`layout_values` (any layout with integer values, not only a permutation). Post: a
+    sorted tuple of indices in ``[0, size)``.
 
     >>> fixed_points(Layout((2, 3), (3, 1)))
     (0, 5)
+    >>> fixed_points(Layout(4, 0)), fixed_points(Layout(4, 2))      # a broadcast keeps 0; so does 4:2
+    ((0,), (0,))
     """
-    perm = _permutation(layout, "fixed_points")
-    return tuple(int(i) for i in np.nonzero(perm == np.arange(perm.size))[0])
+    vals = layout_values(layout, "fixed_points")
+    return tuple(int(i) for i in np.nonzero(vals == np.arange(vals.size))[0])

@@ -229,6 +229,11 @@ class ComposedLayout(_ComposedAlgebra):
     def slice_and_offset(self, *coord: Any, check: bool = False) -> tuple[ComposedLayout, int]:
         """Slice the inner layout; the offset moves into the composed layout (CuTe returns offset 0).
 
+        This is CuTe's generic ``ComposedLayout`` overload for every outer function; for a Swizzle over a
+        Layout, CuTe's ``swizzle_layout.hpp`` instead decays the slice to a plain layout and an offset where
+        the slice misses the swizzled bit pairs: the same function, kept composed here (docs/differences.md).
+        The free function :func:`~pycute_layouts.core.layout.slice_and_offset` calls this.
+
         ``check=True`` raises CoordinateError when a fixed coordinate is out of range.
 
         >>> from pycute_layouts import Layout, Swizzle, _
@@ -1184,14 +1189,18 @@ def _compose_with_composed(a: Any, b: Any) -> Any:
     result is ``a o 0 o b`` itself. The result is checked: R(i) == a(b(i)) for every i < size(b).
     """
     outer = b.outer
-    if isinstance(outer, (Swizzle, XorSwizzle)) and isinstance(a, Layout) and not b.is_symbolic():
-        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
-    try:
+    try:  # CuTe's composition(a, outer) first: its swizzle where CuTe answers
         a_outer = a if outer.is_identity() else composition(a, outer)
     except AdmissibilityError:
         if not isinstance(a, Layout):
             raise
-        a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
+        a_outer = None
+    if a_outer is None and isinstance(outer, (Swizzle, XorSwizzle)) and not b.is_symbolic():
+        outer = _restrict_swizzle(outer, b)  # only the XOR pairs whose source bits b's points can set
+        try:
+            a_outer = a if outer.is_identity() else composition(a, outer)
+        except AdmissibilityError:
+            a_outer = None  # the swizzle does not pass through a: keep a outside, a o (sw o k o L) as it is
     if a_outer is None:
         r = ComposedLayout(a, 0, b)
     elif b.offset == 0:

@@ -992,6 +992,9 @@ def _zero_underscores(c: Any) -> Any:
 def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[Layout, Any]:
     """Split a coordinate with ``_`` into the sliced sub-layout and the offset of the fixed part.
 
+    A ComposedLayout is sliced by its own ``slice_and_offset`` (CuTe's overloads for composed and
+    swizzled layouts).
+
     ``check=True`` (also ``layout(_, 4, check=True)``) raises CoordinateError when a fixed
     coordinate is outside its mode, as ``layout(0, 4, check=True)`` does; by default, as in
     CuTe, the fixed part is not range-checked (an integer for the last mode extends it).
@@ -1005,8 +1008,10 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     ...
     pycute_layouts.errors.CoordinateError: slice of (8,4):(4,1): coordinate 4 is out of range [0, 4)
     """
+    if getattr(layout, "_layout_like", False) and hasattr(layout, "slice_and_offset"):
+        return layout.slice_and_offset(coord, check=check)  # a ComposedLayout: CuTe's overloads (core.composed)
     if not isinstance(layout, Layout):
-        raise LayoutTypeError(f"slice_and_offset: expected a Layout, got {fmt(layout)}")
+        raise LayoutTypeError(f"slice_and_offset: expected a Layout or ComposedLayout, got {fmt(layout)}")
     if not isinstance(check, (bool, np.bool_)):
         raise LayoutTypeError(f"slice_and_offset: check must be a bool, got {fmt(check)}")
     if isinstance(coord, tuple) and not isinstance(layout._s, tuple):

@@ -43,7 +43,7 @@ from .algebra import coalesce
 from .f2 import F2, is_pow2
 from .layout import Layout
 
-__all__ = ["Swizzle", "XorSwizzle", "is_swizzle", "f2_layout", "f2_layout_to_xor"]
+__all__ = ["Swizzle", "XorSwizzle", "is_swizzle", "make_swizzle", "f2_layout", "f2_layout_to_xor"]
 
 
 def _check_small_int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -526,6 +526,43 @@ class XorSwizzle:
 
     def __reduce__(self):
         return (XorSwizzle.from_matrix, (self.matrix(),))
+
+
+def make_swizzle(yyy_mask: int, zzz_mask: int) -> Swizzle:
+    """CuTe's ``make_swizzle<Y, Z>()``: the ``Swizzle<B,M,S>`` whose source bits are ``yyy_mask`` and target bits ``zzz_mask``.
+
+    ``B = popcount(Y)``, ``M = min(ctz(Y), ctz(Z))``, ``S = ctz(Y) - ctz(Z)`` (``ctz(0) = 32``, CuTe's
+    ``countr_zero`` of a ``uint32_t``).
+
+    Pre: both masks ints in ``[0, 2**32)`` (CuTe's ``uint32_t``) with the same number of set bits, each a
+    contiguous run, and not overlapping closer than ``B`` bits. Post: ``make_swizzle(Y, Z)`` is a Swizzle
+    with ``yyy | zzz == Y | Z``. Raises SwizzleError otherwise: CuTe's static_asserts "Number of bits in Y and
+    Z don't match", "abs(SShift) must be more than BBits" and "Something went wrong." (a mask that is not one
+    contiguous run of bits).
+
+    >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)     # CuTe's own examples
+    (Swizzle(1, 2, 1), Swizzle(2, 1, 5))
+    >>> make_swizzle(0b111000000, 0b111000) == Swizzle(3, 3, 3)
+    True
+    """
+    y = check_count("make_swizzle", "yyy_mask", yyy_mask, 0, (1 << 32) - 1, SwizzleError)
+    z = check_count("make_swizzle", "zzz_mask", zzz_mask, 0, (1 << 32) - 1, SwizzleError)
+    b = y.bit_count()
+    if b != z.bit_count():
+        raise SwizzleError(f"make_swizzle: the masks {y:#b} and {z:#b} set {b} and {z.bit_count()} bits; a swizzle "
+                           "moves as many bits as it XORs into (CuTe: Number of bits in Y and Z don't match)")
+    tz_y = (y & -y).bit_length() - 1 if y else 32
+    tz_z = (z & -z).bit_length() - 1 if z else 32
+    m, shift = min(tz_y, tz_z) % 32, tz_y - tz_z
+    if abs(shift) < b:
+        raise SwizzleError(f"make_swizzle({y:#b}, {z:#b}): Swizzle<{b},{m},{shift}> would need |S| >= B = {b} "
+                           "(CuTe: abs(SShift) must be more than BBits)")
+    sw = Swizzle(b, m, shift)
+    if (y | z) != (sw._yyy | sw._zzz):
+        raise SwizzleError(f"make_swizzle({y:#b}, {z:#b}): the masks are not two contiguous runs of {b} bits, so no "
+                           f"Swizzle<B,M,S> has them (Swizzle<{b},{m},{shift}> moves {sw._yyy:#b} into {sw._zzz:#b}; "
+                           "CuTe: Something went wrong.)")
+    return sw
 
 
 def is_swizzle(obj: Any) -> bool:
