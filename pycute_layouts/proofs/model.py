@@ -141,17 +141,19 @@ def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
 
     Pre: ``key`` a hashable tuple, ``fn`` callable with no arguments (else ProofError).
     """
-    check_type("derived_once", "key", key, tuple, ProofError)
+    if type(key) is not tuple:  # a tuple subclass is refused by the same check
+        check_type("derived_once", "key", key, tuple, ProofError)
     if not callable(fn):
         raise ProofError(f"derived_once: fn must be callable with no arguments, got {fmt(fn)} ({type(fn).__name__})")
     try:
-        hash(key)
+        facts = _FACTS
+        v = _MISSING if facts is None else facts.get(key, _MISSING)  # the lookup hashes the key
+        if facts is None:
+            hash(key)
     except TypeError:
         raise ProofError(f"derived_once: key must be hashable, got {fmt(key)}") from None
-    facts = _FACTS
     if facts is None:
         return fn()
-    v = facts.get(key, _MISSING)
     if v is _MISSING:
         v = facts[key] = fn()
     return v
@@ -555,6 +557,8 @@ class Pairing:
 
     def tile_shape(self, m: Any, k: Any) -> tuple[Any, Any]:
         """(MN, K) of a tile of ``m`` x ``k`` blocks, in elements."""
+        if type(m) is int and type(k) is int and 1 <= m <= MAX_EVAL_POINTS and 1 <= k <= MAX_EVAL_POINTS:
+            return (self.block_mn * m, self.block_k * k)  # the common case, checked as check_count would
         for name, v in (("m", m), ("k", k)):
             if isinstance(v, tuple) or type(v) is not int and not is_int(v):
                 raise ProofError(f"Pairing.tile_shape: {name} must be an integer or a sympy integer symbol, got {fmt(v)}")
