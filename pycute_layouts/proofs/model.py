@@ -680,20 +680,31 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     """
     check_pairing(p, "tma_addresses")
     _check_size(p, m, k, dst_address)
-    return derived_once(("tma", p, int(m), int(k), int(dst_address)), lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
+    # the TMA side is a function of the mode, the box's major-ness, the element width, the box and dst (the
+    # MMA side only sized the tile): pairings that load the same box share it
+    key = ("tma", p.tma, p.tma_major, p.element_bits, p.tma_box(m, k), int(dst_address))
+    return derived_once(key, lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
 
 
 def _tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     box = p.tma_box(m, k)
     eb = p.element_bytes
-    placed = tma_mod.box_to_smem(p.tma, eb, box, int(dst_address)) + int(dst_address)
+    placed = tma_mod.box_to_smem(p.tma, eb, box, int(dst_address))
     mn_n, k_n = p.tile_shape(m, k)
-    mn, kk = np.meshgrid(np.arange(mn_n), np.arange(k_n), indexing="ij")
     span = p.tma_span_elems
-    if p.tma_major == "K":
-        return placed[kk // span, mn, (kk % span) * eb]
     r = p.tma_rows
-    return placed[kk // r, mn // span, kk % r, (mn % span) * eb]
+
+    def flat_index() -> np.ndarray:
+        """Element (mn, kk)'s byte in the placed box, as a flat index: where tma_addresses indexes box_to_smem's result."""
+        mn, kk = np.meshgrid(np.arange(mn_n), np.arange(k_n), indexing="ij")
+        if p.tma_major == "K":
+            at = (kk // span, mn, (kk % span) * eb)
+        else:
+            at = (kk // r, mn // span, kk % r, (mn % span) * eb)
+        return _frozen(np.ravel_multi_index(at, placed.shape))
+
+    flat = derived_once(("tma index", p.tma_major, span, r, eb, mn_n, k_n, placed.shape), flat_index)
+    return placed.reshape(-1)[flat] + int(dst_address)
 
 
 def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False,
