@@ -826,8 +826,8 @@ def _wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, f: Faults) ->
     cache: dict = {}
     for j, d in enumerate(descs):
         key = (d.swizzle, d.lbo_bytes, d.sbo_bytes)
-        offs = cache.get(key)
-        if offs is None:
-            offs = cache[key] = canonical_offsets(p, d, mn_n)
-        out[:, j * ki:(j + 1) * ki] = d.swizzled_address(d.start_address + offs * p.element_bytes)
+        offs_bytes = cache.get(key)
+        if offs_bytes is None:
+            offs_bytes = cache[key] = canonical_offsets(p, d, mn_n) * p.element_bytes
+        out[:, j * ki:(j + 1) * ki] = d.swizzled_address(d.start_address + offs_bytes)
     return _frozen(out), tuple(descs)

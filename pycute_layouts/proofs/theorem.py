@@ -738,14 +738,18 @@ def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -
 
 
 def _eval_form(s: _Side, sub: dict, bm: int, bk: int, shape: tuple) -> np.ndarray:
-    mn = np.arange(shape[0], dtype=np.int64)[:, None]
-    kk = np.arange(shape[1], dtype=np.int64)[None, :]
-    v = np.full(shape, _num(s.const, sub), dtype=np.int64)
+    """The linear form at every (mn, kk) of the tile: its mn terms summed along the rows, its kk terms along the columns."""
+    mn = np.arange(shape[0], dtype=np.int64)
+    kk = np.arange(shape[1], dtype=np.int64)
+    rows = np.full(shape[0], _num(s.const, sub), dtype=np.int64)
     for t, c in enumerate(s.mn_bits):
-        v = v + ((mn % bm) >> t & 1) * _num(c, sub)
+        rows += ((mn % bm) >> t & 1) * _num(c, sub)
+    rows += (mn // bm) * _num(s.mn_outer, sub)
+    cols = np.zeros(shape[1], dtype=np.int64)
     for t, c in enumerate(s.k_bits):
-        v = v + ((kk % bk) >> t & 1) * _num(c, sub)
-    return v + (mn // bm) * _num(s.mn_outer, sub) + (kk // bk) * _num(s.k_outer, sub)
+        cols += ((kk % bk) >> t & 1) * _num(c, sub)
+    cols += (kk // bk) * _num(s.k_outer, sub)
+    return rows[:, None] + cols[None, :]
 
 
 #: Sizes at which the swizzled linear forms are compared with the library, element by element.
