@@ -377,7 +377,7 @@ class Faults:
 
     def active(self) -> bool:
         """Whether any fault is set."""
-        return self != Faults()
+        return self != _NO_FAULTS
 
     def describe(self) -> str:
         """The faults in words, e.g. ``"SBO = 512 B"`` (empty when none).
@@ -399,6 +399,9 @@ class Faults:
         if self.swizzle_anchor != "absolute":
             out.append("swizzle anchored at the tile start (PTX base-offset formula)")
         return ", ".join(out)
+
+
+_NO_FAULTS = Faults()
 
 
 # ----------------------------------------------------------------------------------------------

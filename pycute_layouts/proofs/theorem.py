@@ -312,8 +312,9 @@ def _descriptor_check(sy: _Symbolic) -> tuple[list, Any, tuple | None]:
         g_read = _groups(p, sy.mode, mn)
         sub = {sy.m: m, sy.k: k}
         want_bo = sy.base_offset_at(d)
+        lbo, sbo = _num(sy.lbo, sub), _num(sy.sbo, sub)  # the same for every instruction of the tile
         for j, desc in zip(js, descs):
-            want = {"start": _num(sy.start(j), sub) + d - sy.dst, "LBO": _num(sy.lbo, sub), "SBO": _num(sy.sbo, sub)}
+            want = {"start": _num(sy.start(j), sub) + d - sy.dst, "LBO": lbo, "SBO": sbo}
             got = {"start": desc.start_address, "LBO": desc.lbo_bytes, "SBO": desc.sbo_bytes}
             for name in ("start", "LBO", "SBO"):
                 if got[name] == want[name]:
