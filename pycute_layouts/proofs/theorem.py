@@ -740,17 +740,14 @@ def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -
 
 def _eval_form(s: _Side, sub: dict, bm: int, bk: int, shape: tuple) -> np.ndarray:
     """The linear form at every (mn, kk) of the tile: its mn terms summed along the rows, its kk terms along the columns."""
-    mn = np.arange(shape[0], dtype=np.int64)
-    kk = np.arange(shape[1], dtype=np.int64)
-    rows = np.full(shape[0], _num(s.const, sub), dtype=np.int64)
-    for t, c in enumerate(s.mn_bits):
-        rows += ((mn % bm) >> t & 1) * _num(c, sub)
-    rows += (mn // bm) * _num(s.mn_outer, sub)
-    cols = np.zeros(shape[1], dtype=np.int64)
-    for t, c in enumerate(s.k_bits):
-        cols += ((kk % bk) >> t & 1) * _num(c, sub)
-    cols += (kk // bk) * _num(s.k_outer, sub)
-    return rows[:, None] + cols[None, :]
+    def along(n: int, block: int, bit_coefs: list, outer: Any) -> np.ndarray:
+        # sum_t bit_t(x mod block) * c_t + (x // block) * c_outer for x < n, in int64 (exact: integer matmul)
+        x = np.arange(n, dtype=np.int64)
+        bits = (x % block)[:, None] >> np.arange(len(bit_coefs), dtype=np.int64)[None, :] & 1
+        return bits @ np.array([_num(c, sub) for c in bit_coefs], dtype=np.int64) + (x // block) * _num(outer, sub)
+
+    rows = along(shape[0], bm, s.mn_bits, s.mn_outer) + _num(s.const, sub)
+    return rows[:, None] + along(shape[1], bk, s.k_bits, s.k_outer)[None, :]
 
 
 #: Sizes at which the swizzled linear forms are compared with the library, element by element.
