@@ -10,13 +10,15 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
 from pycute_layouts import Swizzle
 from pycute_layouts.arch.swizzle_modes import SMEM_WINDOW_BYTES
 from pycute_layouts.core.symbols import symbols
-from pycute_layouts.proofs import Faults, pairing, prove_pairing, prove_tma_matches_wgmma
+from pycute_layouts.proofs import Faults, pairing, prove_base_offset_rule, prove_pairing, prove_tma_matches_wgmma
 from pycute_layouts.proofs import lemmas as lemmas_mod
 from pycute_layouts.proofs import theorem as theorem_mod
 from pycute_layouts.proofs.model import fact_scope
@@ -95,3 +97,11 @@ def test_texts_written_when_read_are_complete() -> None:
     with fact_scope():
         cx = prove_tma_matches_wgmma("128B", "K", 16, faults=Faults(sbo_bytes=512))
     assert not cx and "atom base" in cx.reason
+
+
+def test_a_proof_with_texts_written_when_read_pickles() -> None:
+    p = prove_tma_matches_wgmma("64B", "MN", 16, "sm100")
+    q = pickle.loads(pickle.dumps(p))
+    assert q.to_text() == p.to_text() and q.claim == p.claim
+    b = pickle.loads(pickle.dumps(prove_base_offset_rule("128B")))
+    assert b.to_text() == prove_base_offset_rule("128B").to_text()
