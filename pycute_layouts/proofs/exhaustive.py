@@ -38,7 +38,11 @@ def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
     align = p.tma_alignment_bytes
     out = []
     for d in (dst, dst + OFF_PERIOD_BYTES, top):
-        if d not in out and d % align == 0 and 0 <= d and d + size_bytes <= SMEM_WINDOW_BYTES:  # fits_window
+        if d in out or d % align:
+            continue
+        if d < 0:  # a tile larger than the window: fits_window refuses the negative destination
+            fits_window(p, m, k, d)
+        if d + size_bytes <= SMEM_WINDOW_BYTES:  # fits_window(p, m, k, d)
             out.append(d)
     return out
 
