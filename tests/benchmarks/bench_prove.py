@@ -51,8 +51,12 @@ times there are 5-10x what an idle machine gives; CPU seconds are the steadier f
       Python 3.11.7: before 3.12-3.57 s user + 0.26-0.28 s sys, after 2.58-2.78 s user + 0.09-0.11 s sys
       Python 3.12.1: before 3.28-3.73 s user + 0.25-0.31 s sys, after 2.68-2.84 s user + 0.09-0.10 s sys
       (about 25% less CPU; report() alone about 2.0 s CPU of it, imports 0.3 s + sympy 0.3 s).
+  Two processes (the default), same machine and method: before 3.17-3.49 s user + 0.32-0.37 s sys,
+  after 2.52-2.66 s user + 0.10-0.15 s sys. Per-process CPU of the two (instrumented _run): about
+  0.56 s serial before the fork and 1.06-1.18 s each after it, so about 1.7 s of wall on two idle
+  cores of this machine's speed (not measured: the machine is never idle).
   The device (16 idle cores of an H200 host, Python 3.12.3, `taskset -c 0,1`, three alternating
-  rounds; its CPU is slower than the shared machine's and noisy):
+  rounds, branch at c2b4c22; its CPU is slower than the shared machine's and noisy):
       `prove`, two cores:  before 4.27-4.60 s wall (5.46-5.90 s user, 0.28-0.33 s sys)
                            after  3.77-4.63 s wall (5.00-5.92 s user, 0.13-0.15 s sys)
       one process, one core: before 4.81-5.96 s wall, after 4.39-5.50 s wall
