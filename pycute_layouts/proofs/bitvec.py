@@ -694,7 +694,8 @@ class Proof:
     """A successful :func:`equivalent`: every address bit of both sides is the same boolean function.
 
     Truthy. ``steps`` is a list of ``(words, formula)`` pairs (formulas are sympy objects);
-    ``to_text()`` and ``to_markdown()`` render them.
+    ``to_text()`` and ``to_markdown()`` render them. A step may be given as a function returning
+    its pair: it is called once, when ``steps`` is first read (formulas written only when shown).
 
     >>> from pycute_layouts import Layout
     >>> p = equivalent(Layout((4, 2), (1, 4)), Layout(8), (4, 2))
@@ -712,6 +713,23 @@ class Proof:
         self.nbits = nbits
         self.steps = steps
         self.method = method
+
+    @property
+    def steps(self) -> list:
+        """The ``(words, formula)`` steps (a step given as a function is called once, on first read)."""
+        s = self._steps
+        if any(callable(x) for x in s):
+            s = self._steps = [x() if callable(x) else x for x in s]
+        return s
+
+    @steps.setter
+    def steps(self, value: list) -> None:
+        self._steps = value
+
+    def __getstate__(self) -> dict:
+        """The fields, with the steps (and a claim given as a function) written out, so that a proof pickles."""
+        _ = self.steps, self.claim
+        return self.__dict__.copy()
 
     def __bool__(self) -> bool:
         return True
@@ -884,7 +902,7 @@ def equivalent(
     index, SwizzledSmemLayout gives byte addresses, callables get the coordinate). Address bits
     ``0 .. nbits-1`` are compared (default: every bit either side can set). ``method="anf"``
     compares the unique XOR-of-ANDs normal forms (sympy confirms ``Xor(left, right)`` is
-    False); ``method="sat"`` asks ``sympy.satisfiable(Xor(left, right))`` instead. A differing
+    False when the proof's steps are read); ``method="sat"`` asks ``sympy.satisfiable(Xor(left, right))`` instead. A differing
     bit gives a :class:`Counterexample`, confirmed by evaluating both sides at its coordinate;
     otherwise the result is a :class:`Proof`.
 
@@ -950,9 +968,12 @@ def equivalent(
     ]
     why = ("both sides are the same XOR of ANDs (unique normal form), so Xor(left, right) is False:"
            if method == "anf" else "sympy.satisfiable(Xor(left, right)) is False; both sides equal")
-    for t in range(width):
+    def bit_step(t: int) -> tuple:
         lf, rf = lv.bit(t), rv.bit(t)
         if method == "anf" and sp.Xor(lf, rf) is not sp.false:
             raise ProofError(f"equivalent: internal error: equal normal forms, sympy keeps Xor({lf}, {rf})")
-        steps.append((f"Address bit {t}: {why}", lf))
+        return (f"Address bit {t}: {why}", lf)
+
+    # the normal forms decided it; each bit's formula is written (and confirmed by sympy) when the proof is read
+    steps += [lambda t=t: bit_step(t) for t in range(width)]
     return Proof(left, right, space.shape, width, steps, method)

@@ -23,15 +23,7 @@ OFF_PERIOD_BYTES = 0x180
 
 def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
     """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window."""
-
-
-    check_type("fits_window", "p", p, Pairing, ProofError)
-
-
-    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
-
-
-        check_count("fits_window", _n, _v, 0, None, ProofError)
+    _check_args("fits_window", p, m, k, dst)
     mn, kk = p.tile_shape(m, k)
     return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
 
@@ -39,22 +31,30 @@ def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
 def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
     """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
     aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
-
-
-    check_type("witness_destinations", "p", p, Pairing, ProofError)
-
-
-    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
-
-
-        check_count("witness_destinations", _n, _v, 0, None, ProofError)
+    _check_args("witness_destinations", p, m, k, dst)
     mn, kk = p.tile_shape(m, k)
-    top = (SMEM_WINDOW_BYTES - mn * kk * p.element_bytes) // 128 * 128
+    size_bytes = mn * kk * p.element_bytes
+    top = (SMEM_WINDOW_BYTES - size_bytes) // 128 * 128
+    align = p.tma_alignment_bytes
     out = []
     for d in (dst, dst + OFF_PERIOD_BYTES, top):
-        if d not in out and d % p.tma_alignment_bytes == 0 and fits_window(p, m, k, d):
+        if d in out or d % align:
+            continue
+        if d < 0:  # a tile larger than the window: fits_window refuses the negative destination
+            fits_window(p, m, k, d)
+        if d + size_bytes <= SMEM_WINDOW_BYTES:  # fits_window(p, m, k, d)
             out.append(d)
     return out
+
+
+def _check_args(who: str, p: Any, m: Any, k: Any, dst: Any) -> None:
+    """``p`` a Pairing and ``m``, ``k``, ``dst`` non-negative ints (ProofError otherwise; plain ints pass at once)."""
+    if type(p) is Pairing and type(m) is int and type(k) is int and type(dst) is int and 0 <= min(m, k, dst) \
+            and max(m, k, dst) < 1 << 62:
+        return
+    check_type(who, "p", p, Pairing, ProofError)
+    for _n, _v in (("m", m), ("k", k), ("dst", dst)):
+        check_count(who, _n, _v, 0, None, ProofError)
 
 
 def first_mismatch(p: Pairing, m: int, k: int, dst: int, faults: Faults, method: str,
@@ -100,11 +100,7 @@ def prove_exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | The
 
 
     check_type("prove_exhaustive", "p", p, Pairing, ProofError)
-
-
     check_count("prove_exhaustive", "dst", dst, 0, None, ProofError)
-
-
     check_type("prove_exhaustive", "faults", faults, Faults, ProofError)
     steps: list = []
     n = 0

@@ -70,23 +70,45 @@ def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> t
 
 
 def first_period_violation(fn: Any, P: int) -> int | None:
-    """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None."""
+    """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None.
 
-
+    >>> from pycute_layouts import Swizzle
+    >>> first_period_violation(Swizzle(1, 4, 3), 256), first_period_violation(Swizzle(3, 4, 3), 256)
+    (None, 256)
+    """
     if not callable(fn):
-
-
         raise ProofError(f"first_period_violation: fn must be callable, got {fmt(fn)}")
-
-
     check_count("first_period_violation", "P", P, 1, SMEM_WINDOW_BYTES, ProofError)
-    a = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
-    lo = a % P
-    try:
-        bad = np.nonzero(np.asarray(fn(a), dtype=np.int64) != np.asarray(fn(lo), dtype=np.int64) + (a - lo))[0]
-    except (TypeError, ValueError, LayoutError) as e:
-        raise ProofError(f"swizzle_period_lemma: {_name_of(fn)} cannot be evaluated on address arrays: {e}") from None
-    return int(bad[0]) if len(bad) else None
+
+    def differs(a: np.ndarray) -> np.ndarray:
+        lo = a % P
+        try:
+            return np.asarray(fn(a), dtype=np.int64) != np.asarray(fn(lo), dtype=np.int64) + (a - lo)
+        except (TypeError, ValueError, LayoutError) as e:
+            raise ProofError(f"swizzle_period_lemma: {_name_of(fn)} cannot be evaluated on address arrays: {e}") from None
+
+    return _first_in_window(differs)
+
+
+#: Addresses evaluated per numpy call by :func:`_first_in_window` (arrays that stay in the CPU cache).
+_WINDOW_CHUNK = 1 << 14
+
+
+def _first_in_window(differs: Any) -> int | None:
+    """The first byte address of the 256 KiB window where ``differs`` flags a disagreement, or None.
+
+    ``differs(a)`` gets an int64 array of consecutive addresses and returns a boolean array of the
+    same shape; the window is evaluated chunk by chunk (``_WINDOW_CHUNK`` addresses at a time, in
+    order), so every address is checked and the first flagged one is returned.
+
+    >>> _first_in_window(lambda a: a == 70000), _first_in_window(lambda a: a < 0)
+    (70000, None)
+    """
+    for start in range(0, SMEM_WINDOW_BYTES, _WINDOW_CHUNK):
+        bad = np.flatnonzero(differs(np.arange(start, start + _WINDOW_CHUNK, dtype=np.int64)))
+        if len(bad):
+            return start + int(bad[0])
+    return None
 
 
 def _name_of(fn: Any) -> str:
@@ -120,9 +142,8 @@ def descriptor_swizzle(d: Any) -> Any:
     key = (type(d), type(d).swizzled_address, d.swizzle, bo)
     x = _SWIZZLE_CHECKED.get(key, -1)
     if x == -1:
-        xs = np.arange(SMEM_WINDOW_BYTES, dtype=np.int64)
-        bad = np.nonzero(desc_swizzle(xs) != np.asarray(d.swizzled_address(xs), dtype=np.int64))[0]
-        x = _SWIZZLE_CHECKED[key] = int(bad[0]) if len(bad) else None
+        x = _SWIZZLE_CHECKED[key] = _first_in_window(
+            lambda xs: desc_swizzle(xs) != np.asarray(d.swizzled_address(xs), dtype=np.int64))
     if x is not None:
         raise LibraryMismatch(f"descriptor swizzle: {type(d).__name__}.swizzled_address({x:#x}) = "
                                f"{int(d.swizzled_address(x)):#x}, the PTX formula for {d.swizzle} base offset "
@@ -193,9 +214,9 @@ def prove_k_step(swizzle: Any, element_bits: Any, arch: Any = "sm90", dst_addres
         (f"The library's descriptor of instruction 0: {d0.encode():#018x}; instruction s uses D.advance({advance_bytes}*s) "
          f"(encoded and decoded), s = 0..{spa - 1}.", [_eq(sp, sp.Symbol(f"start_{s}"), d.start_address)
                                                         for s, d in enumerate(descs)]),
-        (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
-         f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) for "
-         "every address bit:", [st[1] for st in bv.steps[3:]]),
+        lambda: (f"Bit vectors over one atom (row r < 8, slice s < {spa}, column c < {ki}): "
+                 f"{tmap}(dst + {span_b}*r + 32*s + {eb}*c) == desc_swizzle(dst + {advance_bytes}*s + canonical(r, c)) "
+                 "for every address bit:", [st[1] for st in bv.steps[3:]]),
         (f"Every element of a 16 x {spa * ki} K-major tile compared (vectorised): equal.", None),
     ]
     claim = (f"K-step lemma ({p.mma_mode.short_name}, {p.element_bits}-bit, {p.arch}): advancing the start address by "
@@ -266,8 +287,7 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
                     return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
             descs.append(d)
     P = PTX_PATTERN_BOUNDARY_BYTES[name]
-    sp = sympy_module()
-    lines = []
+    proved = []
     for n, d in enumerate(descs):
         S = 128 * n
         if d.start_address != S or d.swizzle is not mode:
@@ -289,15 +309,20 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
         r = equivalent(reads, relative, (P,))
         if not r:
             return r
-        lines.append(_eq(sp, sp.Symbol(f"S={S}, base_offset={d.base_offset}"),
-                           sp.Tuple(*[st[1] for st in r.steps[3:]])))
+        proved.append((S, d.base_offset, r))
+
+    def lines() -> list:  # the bit formulas, written when the proof is read
+        sp = sympy_module()
+        return [_eq(sp, sp.Symbol(f"S={S}, base_offset={bo}"), sp.Tuple(*[st[1] for st in r.steps[3:]]))
+                for S, bo, r in proved]
+
     source = "base_offset_fn" if base_offset_fn is not None else "make_smem_desc(swizzle_anchor='tile')"
     steps = [(f"Pattern starts S = 128*n, n = 0..7 -> base offsets {[d.base_offset for d in descs]} ({source}, encoded "
               f"and read back by the PTX bit positions; PTX 5.5.7: (S / 128) % {P // 128}, 0 on the {P}-byte "
               "boundary).", None),
-             (f"For each S, bit vectors over x < {P}: every address bit of PTX's read at S + x equals that of "
-              f"S + pattern(x) (pattern: PTX's {name} table, XOR bits {PTX_SWIZZLE_XOR[name]}); the library's "
-              "swizzled_address equals PTX's formula on the 256 KiB window:", lines)]
+             lambda: (f"For each S, bit vectors over x < {P}: every address bit of PTX's read at S + x equals that of "
+                      f"S + pattern(x) (pattern: PTX's {name} table, XOR bits {PTX_SWIZZLE_XOR[name]}); the library's "
+                      "swizzled_address equals PTX's formula on the 256 KiB window:", lines())]
     claim = (f"{what}: for every pattern start S = 128*n and every byte x of one {P}-byte period, the descriptor "
              f"the library derives for data swizzled from S reads S + x at S + pattern(x)")
     return TheoremProof(None, "symbolic", claim, steps, domain=(P, 8))

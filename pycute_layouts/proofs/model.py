@@ -141,17 +141,19 @@ def derived_once(key: tuple, fn: Callable[[], Any]) -> Any:
 
     Pre: ``key`` a hashable tuple, ``fn`` callable with no arguments (else ProofError).
     """
-    check_type("derived_once", "key", key, tuple, ProofError)
+    if type(key) is not tuple:  # a tuple subclass is refused by the same check
+        check_type("derived_once", "key", key, tuple, ProofError)
     if not callable(fn):
         raise ProofError(f"derived_once: fn must be callable with no arguments, got {fmt(fn)} ({type(fn).__name__})")
     try:
-        hash(key)
+        facts = _FACTS
+        v = _MISSING if facts is None else facts.get(key, _MISSING)  # the lookup hashes the key
+        if facts is None:
+            hash(key)
     except TypeError:
         raise ProofError(f"derived_once: key must be hashable, got {fmt(key)}") from None
-    facts = _FACTS
     if facts is None:
         return fn()
-    v = facts.get(key, _MISSING)
     if v is _MISSING:
         v = facts[key] = fn()
     return v
@@ -375,7 +377,7 @@ class Faults:
 
     def active(self) -> bool:
         """Whether any fault is set."""
-        return self != Faults()
+        return self != _NO_FAULTS
 
     def describe(self) -> str:
         """The faults in words, e.g. ``"SBO = 512 B"`` (empty when none).
@@ -397,6 +399,9 @@ class Faults:
         if self.swizzle_anchor != "absolute":
             out.append("swizzle anchored at the tile start (PTX base-offset formula)")
         return ", ".join(out)
+
+
+_NO_FAULTS = Faults()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -555,6 +560,8 @@ class Pairing:
 
     def tile_shape(self, m: Any, k: Any) -> tuple[Any, Any]:
         """(MN, K) of a tile of ``m`` x ``k`` blocks, in elements."""
+        if type(m) is int and type(k) is int and 1 <= m <= MAX_EVAL_POINTS and 1 <= k <= MAX_EVAL_POINTS:
+            return (self.block_mn * m, self.block_k * k)  # the common case, checked as check_count would
         for name, v in (("m", m), ("k", k)):
             if isinstance(v, tuple) or type(v) is not int and not is_int(v):
                 raise ProofError(f"Pairing.tile_shape: {name} must be an integer or a sympy integer symbol, got {fmt(v)}")
@@ -676,20 +683,31 @@ def tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     """
     check_pairing(p, "tma_addresses")
     _check_size(p, m, k, dst_address)
-    return derived_once(("tma", p, int(m), int(k), int(dst_address)), lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
+    # the TMA side is a function of the mode, the box's major-ness, the element width, the box and dst (the
+    # MMA side only sized the tile): pairings that load the same box share it
+    key = ("tma", p.tma, p.tma_major, p.element_bits, p.tma_box(m, k), int(dst_address))
+    return derived_once(key, lambda: _frozen(_tma_addresses(p, m, k, dst_address)))
 
 
 def _tma_addresses(p: Pairing, m: int, k: int, dst_address: int) -> np.ndarray:
     box = p.tma_box(m, k)
     eb = p.element_bytes
-    placed = tma_mod.box_to_smem(p.tma, eb, box, int(dst_address)) + int(dst_address)
+    placed = tma_mod.box_to_smem(p.tma, eb, box, int(dst_address))
     mn_n, k_n = p.tile_shape(m, k)
-    mn, kk = np.meshgrid(np.arange(mn_n), np.arange(k_n), indexing="ij")
     span = p.tma_span_elems
-    if p.tma_major == "K":
-        return placed[kk // span, mn, (kk % span) * eb]
     r = p.tma_rows
-    return placed[kk // r, mn // span, kk % r, (mn % span) * eb]
+
+    def flat_index() -> np.ndarray:
+        """Element (mn, kk)'s byte in the placed box, as a flat index: where tma_addresses indexes box_to_smem's result."""
+        mn, kk = np.meshgrid(np.arange(mn_n), np.arange(k_n), indexing="ij")
+        if p.tma_major == "K":
+            at = (kk // span, mn, (kk % span) * eb)
+        else:
+            at = (kk // r, mn // span, kk % r, (mn % span) * eb)
+        return _frozen(np.ravel_multi_index(at, placed.shape))
+
+    flat = derived_once(("tma index", p.tma_major, span, r, eb, mn_n, k_n, placed.shape), flat_index)
+    return placed.reshape(-1)[flat] + int(dst_address)
 
 
 def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults, only_first: bool = False,
@@ -811,8 +829,8 @@ def _wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, f: Faults) ->
     cache: dict = {}
     for j, d in enumerate(descs):
         key = (d.swizzle, d.lbo_bytes, d.sbo_bytes)
-        offs = cache.get(key)
-        if offs is None:
-            offs = cache[key] = canonical_offsets(p, d, mn_n)
-        out[:, j * ki:(j + 1) * ki] = d.swizzled_address(d.start_address + offs * p.element_bytes)
+        offs_bytes = cache.get(key)
+        if offs_bytes is None:
+            offs_bytes = cache[key] = canonical_offsets(p, d, mn_n) * p.element_bytes
+        out[:, j * ki:(j + 1) * ki] = d.swizzled_address(d.start_address + offs_bytes)
     return _frozen(out), tuple(descs)

@@ -306,7 +306,7 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
 #: The rows of a report are independent: a report of at least this many is shared with one forked worker
 #: (after the first _WARM_TASKS rows, which load what both processes then reuse: sympy, cached facts).
 _PARALLEL_MIN_TASKS = 16
-_WARM_TASKS = 6
+_WARM_TASKS = 1
 
 
 def _can_fork(n_tasks: int) -> bool:
@@ -322,21 +322,23 @@ def _run(tasks: list) -> list:
     """Every task's row, in task order; with two CPUs, the rows after the first few shared with a forked worker.
 
     The rows do not depend on where they are computed (each is a pure function of the library), so
-    the report is the same either way. The two processes take the next row from a shared counter (so
-    neither waits while the other has many slow rows left); a worker that fails to answer leaves its
-    rows to this process.
+    the report is the same either way. This process takes rows from the front and the worker from the
+    back of the list (two shared counters), until they meet: neither waits while the other has many
+    slow rows left, and each proves neighbouring rows, which share derived facts (the sm90 and sm100
+    rows of one TMA box load the same TMA side). A worker that fails to answer leaves its rows to
+    this process.
     """
     with fact_scope():
         if not _can_fork(len(tasks)):
             return [task() for _where, task in tasks]
         out: dict = {i: task() for i, (_where, task) in enumerate(tasks[:_WARM_TASKS])}
         ctx = mp.get_context("fork")
-        counter = ctx.Value("l", _WARM_TASKS)
+        counter = ctx.Array("l", [_WARM_TASKS, len(tasks) - 1])  # the next row from the front, from the back
         recv, send = ctx.Pipe(duplex=False)
         worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
         worker.start()
         send.close()
-        out.update(_take_rows(tasks, counter))
+        out.update(_take_rows(tasks, counter, 0))
         try:
             kind, theirs = recv.recv()
         except (EOFError, OSError):
@@ -349,23 +351,27 @@ def _run(tasks: list) -> list:
         return [out[i] if i in out else tasks[i][1]() for i in range(len(tasks))]
 
 
-def _take_rows(tasks: list, counter: Any) -> dict:
-    """Row index -> row of every task this process takes from the shared counter, until none is left."""
+def _take_rows(tasks: list, counter: Any, end: int) -> dict:
+    """Row index -> row of every task this process takes from the front (``end`` 0) or the back (1), until none is left."""
     rows: dict = {}
-    n = len(tasks)
     lock = counter.get_lock()
     while True:
         with lock:
-            i = counter.value
-            counter.value = i + 1
-        if i >= n:
-            return rows
+            lo, hi = counter[0], counter[1]
+            if lo > hi:
+                return rows
+            if end == 0:
+                counter[0] = lo + 1
+                i = lo
+            else:
+                counter[1] = hi - 1
+                i = hi
         rows[i] = tasks[i][1]()
 
 
 def _worker(tasks: list, counter: Any, send: Any) -> None:
     try:
-        send.send(("rows", _take_rows(tasks, counter)))
+        send.send(("rows", _take_rows(tasks, counter, 1)))
     except BaseException as e:  # noqa: BLE001 -- handed to the parent, which raises it
         try:
             send.send(("error", e))

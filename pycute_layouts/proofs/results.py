@@ -60,8 +60,11 @@ class TheoremProof(Proof):
 
     @property
     def claim(self) -> str:
-        """The statement proved."""
-        return self._claim
+        """The statement proved (given as a function, it is written on first read)."""
+        c = self._claim
+        if callable(c):
+            c = self._claim = c()
+        return c
 
     def __repr__(self) -> str:
         what = self.pairing.describe() if self.pairing is not None else self.claim.split(":")[0]

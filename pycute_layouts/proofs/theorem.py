@@ -50,6 +50,7 @@ address, confirmed by direct evaluation.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,8 +109,37 @@ class _Side:
 
 
 def _num(expr: Any, sub: dict) -> int:
-    """A sympy expression in m, k evaluated at integers (xreplace: much faster than subs)."""
-    return int(expr.xreplace(sub)) if hasattr(expr, "xreplace") else int(expr)
+    """A sympy expression in m, k evaluated at integers.
+
+    An expanded polynomial with integer coefficients (every formula of the proof) is evaluated from its
+    terms in Python integers -- the same value; anything else by ``xreplace`` (much faster than subs).
+
+    >>> from pycute_layouts.core.symbols import symbols
+    >>> m, k = symbols("m k")
+    >>> _num(8 * m * k + 16 * m + 3, {m: 2, k: 5}), _num((m + 1) * k, {m: 2, k: 5})
+    (115, 15)
+    """
+    if not hasattr(expr, "xreplace"):
+        return int(expr)
+    gens = tuple(sub)
+    terms = _poly_terms(expr, gens) if len(gens) == 2 else None
+    if terms is None:
+        return int(expr.xreplace(sub))
+    x, y = (int(sub[g]) for g in gens)
+    return sum(c * x ** a * y ** b for c, a, b in terms)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _poly_terms(expr: Any, gens: tuple) -> tuple | None:
+    """``expr`` (expanded, in the two symbols ``gens``) as ((coefficient, exponent of gens[0], of gens[1]), ...); else None."""
+    poly = _int_poly(expr, gens)
+    if poly is None:
+        return None
+    out = []
+    for mono, c in poly.items():
+        pw = {} if mono == 1 else mono.as_powers_dict()
+        out.append((c, int(pw.get(gens[0], 0)), int(pw.get(gens[1], 0))))
+    return tuple(out)
 
 
 def _linear_form(name: str, f: Any, bm: int, bk: int) -> _Side:
@@ -282,8 +312,9 @@ def _descriptor_check(sy: _Symbolic) -> tuple[list, Any, tuple | None]:
         g_read = _groups(p, sy.mode, mn)
         sub = {sy.m: m, sy.k: k}
         want_bo = sy.base_offset_at(d)
+        lbo, sbo = _num(sy.lbo, sub), _num(sy.sbo, sub)  # the same for every instruction of the tile
         for j, desc in zip(js, descs):
-            want = {"start": _num(sy.start(j), sub) + d - sy.dst, "LBO": _num(sy.lbo, sub), "SBO": _num(sy.sbo, sub)}
+            want = {"start": _num(sy.start(j), sub) + d - sy.dst, "LBO": lbo, "SBO": sbo}
             got = {"start": desc.start_address, "LBO": desc.lbo_bytes, "SBO": desc.sbo_bytes}
             for name in ("start", "LBO", "SBO"):
                 if got[name] == want[name]:
@@ -408,7 +439,7 @@ def _symbolic(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCou
 def _symbolic_steps(p: Pairing, dst: int, faults: Faults) -> TheoremProof:
     """The steps of the symbolic proof in order; a failing step raises _Refuted (or LibraryMismatch)."""
     sp = sympy_module()
-    where, claim = _claim(p, dst, faults)
+    where = _domain_words(p, dst, faults)
     if not (is_pow2(p.block_mn) and is_pow2(p.block_k)):
         raise _Refuted(f"block {p.block_mn}x{p.block_k} is not a power of two in each mode: the coordinate is not a "
                        "bit vector")
@@ -423,7 +454,7 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults) -> TheoremProof:
     steps += desc_steps
     fm, form_steps = _linear_form_steps(p, sy, dst, faults, sp)
     steps += form_steps
-    steps.append(_atom_base_step(p, fm, sp))
+    steps.append(_atom_base_step(p, fm, sp, (sy.m, sy.k)))
     steps.append(_period_lemma_step(sy, dsc, sp))
     steps.append(_in_atom_step(p, sy, fm, dsc, dst, sp))
     k_step = _k_step_step(p, sy, dst, faults, sp)
@@ -432,22 +463,26 @@ def _symbolic_steps(p: Pairing, dst: int, faults: Faults) -> TheoremProof:
     steps.append(("Conclusion: address = swizzle(base + in-atom) = base + swizzle(in-atom) on both sides (period "
                   "lemma), the bases are equal and the in-atom parts are equal for every coordinate bit; so TMA and "
                   f"wgmma addresses agree for {where}, given the descriptor fields of step 2.", None))
-    return TheoremProof(p, "symbolic", claim, steps)
+    return TheoremProof(p, "symbolic", lambda: _claim(p, dst, faults), steps)
 
 
-def _claim(p: Pairing, dst: int, faults: Faults) -> tuple[str, str]:
-    """(the domain in words, the claim) of the symbolic proof."""
-    P = p.period_bytes
+def _domain_words(p: Pairing, dst: int, faults: Faults) -> str:
+    """The domain of the symbolic proof, in words."""
+    return ("every 128-byte-aligned dst and all m, k >= 1 with the tile inside the 256 KiB shared-memory window"
+            if faults.swizzle_anchor == "absolute"
+            else f"dst = {dst:#x} + any multiple of {p.period_bytes} B and all m, k >= 1 with the tile inside the "
+                 "256 KiB shared-memory window")
+
+
+def _claim(p: Pairing, dst: int, faults: Faults) -> str:
+    """The claim of the symbolic proof (written when it is read: the tile's shape is a sympy expression)."""
+    where = _domain_words(p, dst, faults)
     mn_s, k_s = p.tile_shape(*symbols("m k"))
-    where = ("every 128-byte-aligned dst and all m, k >= 1 with the tile inside the 256 KiB shared-memory window"
-             if faults.swizzle_anchor == "absolute"
-             else f"dst = {dst:#x} + any multiple of {P} B and all m, k >= 1 with the tile inside the "
-                  "256 KiB shared-memory window")
     claim = (f"for {where}, and every element (mn, kk) of the ({mn_s})x({k_s}) tile: the byte address where the TMA "
              f"load puts it == the byte address the {p.arch} MMA unit reads through our descriptor ({p.describe()})")
     if faults.active():
         claim += f" [planted faults: {faults.describe()}]"
-    return where, claim
+    return claim
 
 
 def _tma_side_step(p: Pairing, sy: _Symbolic, dst: int, sp: Any) -> tuple:
@@ -457,11 +492,11 @@ def _tma_side_step(p: Pairing, sy: _Symbolic, dst: int, sp: Any) -> tuple:
         if tuple(p.tma_box(m, k)) != want:
             raise LibraryMismatch(f"TMA box: the model loads {p.tma_box(m, k)} at m={m}, k={k}, the derivation "
                                   f"assumes {want}", (m, k, dst))
-    return (f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
-            f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
-            f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
-            f"coordinates gives, in elements, the layout {sy.tma_layout}",
-            _eq(sp, sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
+    return lambda: (f"TMA side (arch.tma.box_to_smem model): the box {_fmt_box(p)} is packed densely, innermost "
+                    f"dimension first (compact layout {Layout(sy.box)}), and the {p.tma.tma_name} byte map "
+                    f"{p.tma_info.byte_map} is applied to the absolute address; splitting (mn, kk) into box "
+                    f"coordinates gives, in elements, the layout {sy.tma_layout}",
+                    _eq(sp, sp.Symbol("A_TMA"), sp.Symbol(f"sigma_TMA(dst + {p.element_bytes}*L_TMA(mn, kk))")))
 
 
 def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
@@ -469,7 +504,7 @@ def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
     lib_lines, dsc, problem = _descriptor_check(sy)
     if problem:
         raise _Refuted(*problem)
-    steps = [(f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
+    steps = [lambda: (f"Descriptor (library, checked): the MMA tile is {p.mma_atom} tiled to shape = {sy.tile}; "
               f"{p.module.__name__.split('.')[-1]}.make_smem_desc of instruction j's K slice is encoded to 64 bits "
               "and read back by the literal PTX bit positions (ptx_decode). Its fields are the formulas below, read "
               "off the tile's strides -- compared (not proved) with the library at "
@@ -478,9 +513,9 @@ def _descriptor_steps(p: Pairing, sy: _Symbolic, sp: Any) -> tuple[Any, list]:
                _eq(sp, sp.Symbol("start_j"), sp.Symbol(f"dst + {p.element_bytes}*tile(0, {p.k_instr_elems}*j)")),
                _eq(sp, sp.Symbol("layout_type"), sp.Symbol(sy.mode.short_name)),
                _eq(sp, sp.Symbol("base_offset"), sy.base_offset)]),
-             (f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
-              f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
-              "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner)]
+             lambda: (f"wgmma side: the PTX canonical layout {sy.canonical} with the decoded LBO/SBO (in elements) "
+                      f"substituted; element (mn, kk) is read by instruction j = kk // {p.k_instr_elems} at "
+                      "sigma_desc(start_j + canonical(mn, kk mod K_instr) * element_bytes)", sy.canonical_bound.inner)]
     return dsc, steps
 
 
@@ -495,21 +530,24 @@ def _linear_form_steps(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: 
     mn_bits = [sp.Symbol(f"mn{t}", integer=True, nonnegative=True) for t in range(len(t_side.mn_bits))]
     k_bits = [sp.Symbol(f"kk{t}", integer=True, nonnegative=True) for t in range(len(t_side.k_bits))]
     fm = _Forms(t_side, w_side, mn_bits, k_bits, a_s, q_s)
-    coord = [_eq(sp, sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
-             _eq(sp, sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
-    steps = [(f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the block "
-              "indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf of the TMA "
-              "packing, the tile and the canonical layout is a power of two, a symbolic leaf is last in its mode "
-              "and the inner leaves divide the block (checked on the three layouts), so each mode is a mixed-radix "
-              "sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q (sympy, symbolic a, q: "
-              f"{'yes' if outer_ok else 'NO'})", coord)]
-    ft, fw = _form(fm, t_side, sp), _form(fm, w_side, sp)
+
+    def coord() -> list:
+        return [_eq(sp, sp.Symbol("mn"), sum((b * (1 << t) for t, b in enumerate(mn_bits)), sp.Integer(0)) + bm * a_s),
+                _eq(sp, sp.Symbol("kk"), sum((b * (1 << t) for t, b in enumerate(k_bits)), sp.Integer(0)) + bk * q_s)]
+
+    steps = [lambda: (f"Coordinates: block {bm}x{bk} elements; mn and kk are their bits inside the block plus the "
+                      "block indices a < m, q < k. Both unswizzled addresses are linear in these: every concrete leaf "
+                      "of the TMA packing, the tile and the canonical layout is a power of two, a symbolic leaf is last "
+                      "in its mode and the inner leaves divide the block (checked on the three layouts), so each mode is "
+                      "a mixed-radix sum over coordinate bits; the block part f(a*block) - f(0) is linear in a, q "
+                      f"(sympy, symbolic a, q: {'yes' if outer_ok else 'NO'})", coord())]
     mism, checked = _forms_match_models(p, dst, faults, t_side, w_side, sy)
     if mism:
         raise _Refuted(*mism)
-    steps.append((f"Unswizzled byte addresses as linear forms (sympy, symbolic in m and k). Cross-check: swizzled, they "
-                  f"reproduce box_to_smem and the hardware-read descriptors element by element at {checked}:",
-                  [_eq(sp, sp.Symbol("u_TMA"), ft), _eq(sp, sp.Symbol("u_wgmma"), fw)]))
+    steps.append(lambda: (f"Unswizzled byte addresses as linear forms (sympy, symbolic in m and k). Cross-check: swizzled, "
+                          f"they reproduce box_to_smem and the hardware-read descriptors element by element at {checked}:",
+                          [_eq(sp, sp.Symbol("u_TMA"), _form(fm, t_side, sp)),
+                           _eq(sp, sp.Symbol("u_wgmma"), _form(fm, w_side, sp))]))
     if not outer_ok:
         raise _Refuted("linear forms: an address is not linear in the block indices")
     return fm, steps
@@ -527,31 +565,93 @@ def _in_atom_bits(p: Pairing, fm: _Forms) -> tuple[list, list]:
     return ([t for t in range(len(fm.mn_bits)) if (1 << t) < tm], [t for t in range(len(fm.k_bits)) if (1 << t) < tk])
 
 
-def _atom_base_step(p: Pairing, fm: _Forms, sp: Any) -> tuple:
-    """Step 4: the terms at or above the TMA atom agree on both sides and are a multiple of the period."""
+def _atom_base_step(p: Pairing, fm: _Forms, sp: Any, gens: tuple) -> Any:
+    """Step 4: the terms at or above the TMA atom agree on both sides and are a multiple of the period.
+
+    The identity is decided on integer coefficients (:func:`_atom_base_holds`); the step's formulas
+    (sympy) are written when the proof is printed. Where the integer check does not prove it, sympy
+    decides, as the step states (``expand(base_TMA - base_wgmma)``, ``Mod(factor_terms(base), P)``).
+    """
     tm, tk = p.tma_atom
     P = p.period_bytes
     in_mn, in_k = _in_atom_bits(p, fm)
-    dq = sp.Symbol("d", integer=True, nonnegative=True)
 
-    def base(s: _Side) -> Any:
-        return (P * dq + sum((s.mn_bits[t] * fm.mn_bits[t] for t in range(len(fm.mn_bits)) if t not in in_mn),
-                             sp.Integer(0))
-                + sum((s.k_bits[t] * fm.k_bits[t] for t in range(len(fm.k_bits)) if t not in in_k), sp.Integer(0))
-                + s.mn_outer * fm.a + s.k_outer * fm.q)
+    def sympy_step() -> tuple:
+        dq = sp.Symbol("d", integer=True, nonnegative=True)
 
-    bt, bw = base(fm.t_side), base(fm.w_side)
-    diff = sp.expand(bt - bw)
-    mod_t = sp.Mod(sp.factor_terms(bt), P)  # gcd of the terms pulled out: Mod(16*(8*a + d + ...), 16) -> 0
-    step = (f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
-            f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
-            "integer symbols):", [_eq(sp, sp.Symbol("base"), bt), _eq(sp, sp.Symbol("base_TMA - base_wgmma"), diff),
-                                  _eq(sp, sp.Symbol(f"Mod(base, {P})"), mod_t)])
+        def base(s: _Side) -> Any:
+            return (P * dq + sum((s.mn_bits[t] * fm.mn_bits[t] for t in range(len(fm.mn_bits)) if t not in in_mn),
+                                 sp.Integer(0))
+                    + sum((s.k_bits[t] * fm.k_bits[t] for t in range(len(fm.k_bits)) if t not in in_k), sp.Integer(0))
+                    + s.mn_outer * fm.a + s.k_outer * fm.q)
+
+        bt, bw = base(fm.t_side), base(fm.w_side)
+        diff = sp.expand(bt - bw)
+        mod_t = sp.Mod(sp.factor_terms(bt), P)  # gcd of the terms pulled out: Mod(16*(8*a + d + ...), 16) -> 0
+        step = (f"Atom base: the terms at or above the {tm}x{tk}-element TMA atom plus dst - (dst mod {P}) = {P}*d. "
+                f"Both sides have the same base, and it is a multiple of the period P = {P} B (sympy.Mod with "
+                "integer symbols):", [_eq(sp, sp.Symbol("base"), bt), _eq(sp, sp.Symbol("base_TMA - base_wgmma"), diff),
+                                      _eq(sp, sp.Symbol(f"Mod(base, {P})"), mod_t)])
+        return step, bt, diff, mod_t
+
+    if _atom_base_holds(fm, in_mn, in_k, P, gens):
+        return lambda: sympy_step()[0]  # proved; the formulas are written when the proof is printed
+    step, bt, diff, mod_t = sympy_step()
     if diff != 0:
         raise _Refuted(f"atom base: base_TMA - base_wgmma = {diff} != 0")
     if mod_t != 0:
         raise _Refuted(f"atom base: {bt} is not a multiple of the period {P}")
     return step
+
+
+def _int_poly(expr: Any, gens: tuple) -> dict | None:
+    """An expanded polynomial in ``gens`` with integer coefficients as {monomial: int} (zero terms dropped); else None.
+
+    >>> from pycute_layouts.core.symbols import symbols
+    >>> m, k = symbols("m k")
+    >>> sorted(_int_poly(8 * m * k + 16 * m + 3, (m, k)).values()), _int_poly(m / 2, (m, k))
+    ([3, 8, 16], None)
+    """
+    if isinstance(expr, int):
+        return {1: expr} if expr else {}
+    out = {}
+    for mono, c in expr.as_coefficients_dict().items():
+        if not c.is_Integer:
+            return None
+        if c == 0:
+            continue
+        if mono == 1:
+            out[1] = int(c)
+            continue
+        for base, e in mono.as_powers_dict().items():
+            if base not in gens or not (e.is_Integer and e > 0):
+                return None
+        out[mono] = int(c)
+    return out
+
+
+def _atom_base_holds(fm: _Forms, in_mn: list, in_k: list, P: int, gens: tuple) -> bool:
+    """Whether step 4 holds, decided on integer coefficients; False when that does not prove it.
+
+    ``base = P*d + sum_t c_t * mn_t + sum_t c'_t * kk_t + c_a * a + c_q * q`` over the bits at or
+    above the atom, each coefficient a polynomial in ``m, k``. ``base_TMA - base_wgmma`` is 0 exactly
+    when every coefficient polynomial is the same on both sides (the bit symbols, ``a``, ``q`` and
+    ``d`` are distinct from ``m, k``), and ``P`` divides ``base`` for all integer values when it
+    divides every integer coefficient of every term (``P*d`` included) -- the gcd sympy's
+    ``Mod(factor_terms(base), P)`` pulls out.
+    """
+    def coefs(s: _Side) -> list:
+        return ([s.mn_bits[t] for t in range(len(fm.mn_bits)) if t not in in_mn]
+                + [s.k_bits[t] for t in range(len(fm.k_bits)) if t not in in_k] + [s.mn_outer, s.k_outer])
+
+    ct, cw = coefs(fm.t_side), coefs(fm.w_side)
+    if len(ct) != len(cw):
+        return False
+    for a, b in zip(ct, cw):
+        pa, pb = _int_poly(a, gens), _int_poly(b, gens)
+        if pa is None or pa != pb or any(c % P for c in pa.values()):
+            return False
+    return True
 
 
 def _period_lemma_step(sy: _Symbolic, dsc: Any, sp: Any) -> tuple:
@@ -611,12 +711,12 @@ def _in_atom_step(p: Pairing, sy: _Symbolic, fm: _Forms, dsc: Any, dst: int, sp:
         raise _Refuted(f"in-atom identity: address bit {inner.bit} differs ({inner.left_formula} vs "
                        f"{inner.right_formula}) at in-atom coordinate {tuple(c[:2])}, dst mod {P} = {d_bad % P}",
                        (1, 1, d_bad) if fits_window(p, 1, 1, d_bad) else None)
-    bit_lines = [_eq(sp, sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))]
     over = (f"and the {n_res} residues dst mod {P} = 128*r" if n_res > 1 else f"dst mod P = {dst_lo}")
     names = (f"iN is bit N of the in-atom row mn mod {tm}, jN bit N of the in-atom column kk mod {tk}"
              + (", kN bit N of r" if n_res > 1 else ""))
-    return (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
-            f"address bit of the swizzled TMA offset equals the wgmma one (unique ANF; {names}):", bit_lines)
+    return lambda: (f"In-atom identity (symbolic.equivalent over the {tm}x{tk} coordinates of one atom {over}): every "
+                    f"address bit of the swizzled TMA offset equals the wgmma one (unique ANF; {names}):",
+                    [_eq(sp, sp.Symbol(f"bits 0..{len(inner.steps) - 4}"), sp.Tuple(*[s[1] for s in inner.steps[3:]]))])
 
 
 def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -> tuple | None:
@@ -624,7 +724,6 @@ def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -
     if not (p.mma_major == "K" and sy.mode.is_swizzled and p.mma_mode.width_bytes > 32):
         return None
     spa = p.mma_mode.width_bytes // 32
-    starts = [sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]
     bad = _advance_check(p, dst, faults)
     if bad:
         r = prove_k_step(p.mma_mode, p.element_bits, p.arch, dst_address=dst)
@@ -632,21 +731,23 @@ def _k_step_step(p: Pairing, sy: _Symbolic, dst: int, faults: Faults, sp: Any) -
             r.reason = f"failed step: K-step lemma: {bad}"
             raise _Refuted(r.reason, result=r)
         raise _Refuted(f"K-step lemma: {bad}")
-    return (f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
-            f"{starts} bytes after the first (inside the row, part of the in-atom identity above), and the "
-            "library's descriptor for each equals SmemDescriptor.advance(32*s, major='K') of the first "
-            f"(checked for s = 0..{spa - 1} at dst {dst:#x})", None)
+    return lambda: (f"K-step lemma: instructions 0..{spa - 1} of one {p.mma_mode.width_bytes}-byte swizzled row start "
+                    f"{[sp.expand(sy.start(j) - sy.start(0)) for j in range(spa)]} bytes after the first (inside the "
+                    "row, part of the in-atom identity above), and the library's descriptor for each equals "
+                    f"SmemDescriptor.advance(32*s, major='K') of the first (checked for s = 0..{spa - 1} at dst {dst:#x})",
+                    None)
 
 
 def _eval_form(s: _Side, sub: dict, bm: int, bk: int, shape: tuple) -> np.ndarray:
-    mn = np.arange(shape[0], dtype=np.int64)[:, None]
-    kk = np.arange(shape[1], dtype=np.int64)[None, :]
-    v = np.full(shape, _num(s.const, sub), dtype=np.int64)
-    for t, c in enumerate(s.mn_bits):
-        v = v + ((mn % bm) >> t & 1) * _num(c, sub)
-    for t, c in enumerate(s.k_bits):
-        v = v + ((kk % bk) >> t & 1) * _num(c, sub)
-    return v + (mn // bm) * _num(s.mn_outer, sub) + (kk // bk) * _num(s.k_outer, sub)
+    """The linear form at every (mn, kk) of the tile: its mn terms summed along the rows, its kk terms along the columns."""
+    def along(n: int, block: int, bit_coefs: list, outer: Any) -> np.ndarray:
+        # sum_t bit_t(x mod block) * c_t + (x // block) * c_outer for x < n, in int64 (exact: integer matmul)
+        x = np.arange(n, dtype=np.int64)
+        bits = (x % block)[:, None] >> np.arange(len(bit_coefs), dtype=np.int64)[None, :] & 1
+        return bits @ np.array([_num(c, sub) for c in bit_coefs], dtype=np.int64) + (x // block) * _num(outer, sub)
+
+    rows = along(shape[0], bm, s.mn_bits, s.mn_outer) + _num(s.const, sub)
+    return rows[:, None] + along(shape[1], bk, s.k_bits, s.k_outer)[None, :]
 
 
 #: Sizes at which the swizzled linear forms are compared with the library, element by element.

@@ -34,6 +34,40 @@ times there are 5-10x what an idle machine gives; CPU seconds are the steadier f
   in the symbolic steps (descriptor fields and linear forms per witness tile, about half), the
   library's descriptor derivations (make_smem_desc_for, 7,173 calls, about 13%), the exhaustive
   checks (10%) and the descriptor-encoding lemma (2 x 16,384 descriptors built, encoded, decoded: 9%).
+  s5-prove (2026-11-26; before = main at 1c6cae6, after = branch s5-prove; outputs of `prove`,
+  `--json`, `--markdown`, `--details` byte-identical to before). What changed: validation stays at the
+  public boundary with a fast path for plain ints (Pairing.tile_shape, derived_once, fits_window,
+  witness_destinations); the atom-base step is decided on integer coefficients (the same polynomial
+  identity and gcd sympy's expand / Mod(factor_terms) decide; sympy still decides wherever the integer
+  check does not prove it, with the same message); formulas are evaluated from their integer terms
+  (27,198 evaluations, equal to xreplace); proof texts (sympy formulas, claims, equivalent's per-bit
+  steps with their sympy confirmation) are written when a proof is read, which the report never does;
+  the 2^18-address window checks run in cache-sized chunks (same addresses, same first violation); the
+  TMA side is shared by pairings that load the same box; the two processes take rows from the two
+  ends of the list (one warm row instead of six). tests/test_prove_fast.py checks each shortcut
+  against what it replaced.
+  One process (PYCUTE_LAYOUTS_JOBS=1, `python -m pycute_layouts prove` run from /tmp with PYTHONPATH
+  to each tree, alternating, shared 2-core machine at load 11-12):
+      Python 3.11.7: before 3.12-3.57 s user + 0.26-0.28 s sys, after 2.58-2.78 s user + 0.09-0.11 s sys
+      Python 3.12.1: before 3.28-3.73 s user + 0.25-0.31 s sys, after 2.68-2.84 s user + 0.09-0.10 s sys
+      (about 25% less CPU; report() alone about 2.0 s CPU of it, imports 0.3 s + sympy 0.3 s).
+  Two processes (the default), same machine and method: before 3.17-3.49 s user + 0.32-0.37 s sys,
+  after 2.52-2.66 s user + 0.10-0.15 s sys. Per-process CPU of the two (instrumented _run): about
+  0.56 s serial before the fork and 1.06-1.18 s each after it, so about 1.7 s of wall on two idle
+  cores of this machine's speed (not measured: the machine is never idle).
+  The device (16 idle cores of an H200 host, Python 3.12.3, `taskset -c 0,1`, three alternating
+  rounds, branch at c2b4c22; its CPU is slower than the shared machine's and noisy):
+      `prove`, two cores:  before 4.27-4.60 s wall (5.46-5.90 s user, 0.28-0.33 s sys)
+                           after  3.77-4.63 s wall (5.00-5.92 s user, 0.13-0.15 s sys)
+      one process, one core: before 4.81-5.96 s wall, after 4.39-5.50 s wall
+  (an earlier round on an H100 host, at an intermediate commit: before 5.95-8.60 s, after 5.34-6.52 s).
+  The 2 s target is NOT met. By a sampling profile of report() after the change: about half is the
+  library itself, called on distinct inputs (tile_to_shape 7%, make_smem_desc 11%, box_to_smem 6%,
+  symbolic crd2idx 5%, descriptor construction/encoding/decoding 8%, swizzled_address 3%, the
+  descriptor-encoding lemma's 2 x 16,384 descriptors 10% of the whole), 35% the proofs' own numpy
+  and glue (PTX formulas, canonical offsets, element-by-element comparisons), 14% sympy (the symbolic
+  tile, linear forms and start addresses, which are the symbolic part of the proof). Under two processes
+  about 0.6 s is serial (package and sympy imports, one warm row) on the shared machine.
 """
 
 from __future__ import annotations
