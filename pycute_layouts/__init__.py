@@ -312,8 +312,6 @@ __all__ = [
     "nullspace",
     "parse",
     "prefix_product",
-    "product_each",
-    "inner_product",
     "elem_scale",
     "product",
     "product_each",
