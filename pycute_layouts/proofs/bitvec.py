@@ -880,6 +880,38 @@ def _same_units(f: Any, g: Any, element_bits: Any, swizzle_unit: Any) -> tuple[A
     return f, g
 
 
+def _counterexample(f: Any, g: Any, space: Any, lv: Any, rv: Any, differing: list, method: str) -> Counterexample:
+    """The Counterexample of :func:`equivalent` at the first differing address bit, confirmed by evaluation.
+
+    Pre:  ``differing`` is non-empty: the address bits where the left (``lv``) and right (``rv``) models differ.
+    Post: a Counterexample whose coordinate separates bit ``differing[0]``, checked on the model (sympy and the
+          normal form) and by evaluating both sides; ProofError where either check disagrees.
+    """
+    sp = _sp()
+    left, right = _describe(f), _describe(g)
+    t = differing[0]
+    diff = lv._b(t) ^ rv._b(t)
+    if method == "sat":
+        model = sp.satisfiable(sp.Xor(lv.bit(t), rv.bit(t)))
+        mask = sum(1 << v for v, s in enumerate(space.symbols) if model.get(s, False))
+    else:
+        mask = _min_monomial(diff)
+    assignment = {space.var_names[v]: bool(mask >> v & 1) for v in range(space.nvars) if mask >> v & 1}
+    lf, rf = lv.bit(t), rv.bit(t)
+    subs_map = {s: sp.true if mask >> v & 1 else sp.false for v, s in enumerate(space.symbols)}
+    if sp.Xor(lf, rf).xreplace(subs_map) is not sp.true or _anf_eval(diff, mask) != 1:
+        raise ProofError(f"equivalent: internal error: the assignment {assignment} does not separate "
+                         f"bit {t}")
+    la, ra = _concrete(f, space, mask), _concrete(g, space, mask)
+    if not (la ^ ra) >> t & 1:
+        raise ProofError(
+            f"equivalent: the model says bit {t} differs at index {mask}, but direct evaluation gives "
+            f"{la} and {ra}; the bit-vector model disagrees with the functions (please report this)"
+        )
+    return Counterexample(left, right, space.shape, space.coordinate(mask), mask, la, ra, t, lf, rf,
+                          assignment, differing)
+
+
 def equivalent(
     f: Any, g: Any, domain: Any, nbits: int | None = None, *, method: str = "anf", element_bits: Any = None,
     swizzle_unit: str = "elements",
@@ -940,27 +972,7 @@ def equivalent(
             if sp.satisfiable(sp.Xor(lv.bit(t), rv.bit(t))) is not False:
                 differing.append(t)
     if differing:
-        t = differing[0]
-        diff = lv._b(t) ^ rv._b(t)
-        if method == "sat":
-            model = sp.satisfiable(sp.Xor(lv.bit(t), rv.bit(t)))
-            mask = sum(1 << v for v, s in enumerate(space.symbols) if model.get(s, False))
-        else:
-            mask = _min_monomial(diff)
-        assignment = {space.var_names[v]: bool(mask >> v & 1) for v in range(space.nvars) if mask >> v & 1}
-        lf, rf = lv.bit(t), rv.bit(t)
-        subs_map = {s: sp.true if mask >> v & 1 else sp.false for v, s in enumerate(space.symbols)}
-        if sp.Xor(lf, rf).xreplace(subs_map) is not sp.true or _anf_eval(diff, mask) != 1:
-            raise ProofError(f"equivalent: internal error: the assignment {assignment} does not separate "
-                             f"bit {t}")
-        la, ra = _concrete(f, space, mask), _concrete(g, space, mask)
-        if not (la ^ ra) >> t & 1:
-            raise ProofError(
-                f"equivalent: the model says bit {t} differs at index {mask}, but direct evaluation gives "
-                f"{la} and {ra}; the bit-vector model disagrees with the functions (please report this)"
-            )
-        return Counterexample(left, right, space.shape, space.coordinate(mask), mask, la, ra, t, lf, rf,
-                              assignment, differing)
+        return _counterexample(f, g, space, lv, rv, differing, method)
     steps: list = [
         ("The domain's modes are powers of two, so a coordinate is its bits:", space.coordinate_equations()),
         (f"Left side: {lhow}.", None),
