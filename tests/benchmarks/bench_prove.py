@@ -68,6 +68,20 @@ times there are 5-10x what an idle machine gives; CPU seconds are the steadier f
   and glue (PTX formulas, canonical offsets, element-by-element comparisons), 14% sympy (the symbolic
   tile, linear forms and start addresses, which are the symbolic part of the proof). Under two processes
   about 0.6 s is serial (package and sympy imports, one warm row) on the shared machine.
+  Main after the session-5 merges (s5-prove, s5-bench's integer fast paths, at f9b2d9f+1; reports
+  byte-identical to 1c6cae6's, compared with cmp on the device):
+    * The device's earlier figures above were dominated by a quirk of that machine: it sets
+      PYTHONDONTWRITEBYTECODE=1 and its site-packages has no __pycache__, so every run compiled sympy
+      from source (`import sympy` 1.7-2.8 s there, 0.2 s with cached bytecode). A normal install caches
+      bytecode; the run below sets PYTHONPYCACHEPREFIX=/tmp/pyc and warms it once.
+    * The device (H200 host, 16 idle Xeon cores, Python 3.12.3, sympy 1.14.0, `taskset -c 0,1`, four
+      alternating rounds, 2026-11-26 21:55 UTC):
+          before (1c6cae6): 2.08-2.25 s wall, 3.20-3.46 s user + 0.28-0.34 s sys
+          after  (main):    1.42-1.72 s wall, 2.39-2.93 s user + 0.06-0.10 s sys
+    * This 2-core machine (load average 2.4, Python 3.11.7, three runs): 1.43-1.65 s wall,
+      2.20-2.25 s user + 0.12-0.14 s sys (before, at load 1.1: 3.2 s wall, 4.0 s user + 0.8 s sys).
+    * One process, report() alone, this machine: 1.47 s CPU (imports: the package 0.23 s, sympy 0.2 s).
+  The 2 s target is met on both machines.
 """
 
 from __future__ import annotations
