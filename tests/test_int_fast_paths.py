@@ -147,3 +147,31 @@ def test_right_inverse_post_condition():
         except LayoutError:
             continue
         assert all(L(R(i)) == i for i in range(R.size())), (L, R)
+
+
+def test_flat_basis_call_equals_the_basis_sum():
+    """L(i) of a coordinate layout (E(k) strides, flat profile) takes an int path; it must equal the sum of the
+    ScaledBasis terms digit by digit (crd2idx in the basis, then to_coord), the last mode extending past size."""
+    from pycute_layouts import E
+    from pycute_layouts.core.basis import to_coord
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(600):
+        r, k = rng.choice([1, 2, 3]), rng.choice([1, 2, 3])
+        s = tuple(rng.choice([1, 2, 3, 4]) for _ in range(r))
+        d = tuple(rng.choice([0, rng.choice([1, 2, -1, 3]) * E(rng.randrange(k))]) for _ in range(r))
+        try:
+            L = Layout(s, d) if r > 1 else Layout(s[0], d[0])
+        except LayoutError:
+            continue
+        if L.coord_profile() is None:
+            continue
+        seen += 1
+        for i in (0, 1, L.size() - 1, L.size(), 2 * L.size() + 1):
+            c, acc = i, 0
+            for x, y in zip(s[:-1], d[:-1]):
+                c, m = divmod(c, x)
+                acc = acc + m * y
+            acc = acc + c * d[-1]
+            assert L(i) == to_coord(acc, L.coord_profile()), (L, i)
+    assert seen > 300

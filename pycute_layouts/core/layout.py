@@ -24,6 +24,7 @@ for results it has computed (no validation).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -582,6 +583,10 @@ class Layout:
             raise_empty(self, "calling")
         if 0 in fs:
             raise_zero_size(self, c0)
+        if not self._fi and self._cp is not None:
+            plan = _flat_basis_plan(fs, fd, self._cp)
+            if plan is not None:  # a flat coordinate: plain int arithmetic per mode (no ScaledBasis sums)
+                return _basis_index(c0, fs, plan, len(self._cp))
         r = 0
         for i in range(n):
             si = fs[i]
@@ -696,6 +701,47 @@ class Layout:
             if type(leaf) is not int and type(leaf) is not ScaledBasis and type(leaf) is not F2:
                 out |= leaf.free_symbols
         return out
+
+
+@functools.lru_cache(maxsize=512)
+def _flat_basis_plan(fs: tuple, fd: tuple, cp: Any) -> tuple | None:
+    """``(component, scale)`` per flat mode of a coordinate layout with a flat profile, else None.
+
+    Pre:  ``fs``/``fd`` the flat modes, ``cp`` the coordinate profile.
+    Post: not None iff ``cp`` is a flat tuple of 0s, every shape an int and every stride the int 0 or
+          ``v*E(k)`` with one term and an int ``v``; then mode ``i`` adds ``digit_i * v`` to component ``k``
+          (``(0, 0)`` for a 0 stride, which adds nothing).
+    """
+    if type(cp) is not tuple or any(p != 0 for p in cp) or not all(type(x) is int for x in fs):
+        return None
+    plan = []
+    for d in fd:
+        if type(d) is int and d == 0:
+            plan.append((0, 0))
+            continue
+        if type(d) is not ScaledBasis or len(d.terms) != 1:
+            return None
+        (path, v), = d.terms
+        if len(path) != 1 or type(v) is not int:
+            return None
+        plan.append((path[0], v))
+    return tuple(plan)
+
+
+def _basis_index(c: int, fs: tuple, plan: tuple, rank: int) -> tuple:
+    """The coordinate of index ``c`` under a flat basis plan (the last mode extends, as CuTe's).
+
+    Pre:  ``plan = _flat_basis_plan(fs, ...)`` is not None, ``fs`` has no 0. Post: ``L(c)`` as a tuple of ints.
+    """
+    out = [0] * rank
+    n = len(fs) - 1
+    for i in range(n):
+        c, m = divmod(c, fs[i])
+        k, v = plan[i]
+        out[k] += m * v
+    k, v = plan[n]
+    out[k] += c * v
+    return tuple(out)
 
 
 def _f2_as_int(c: Any) -> Any:
