@@ -45,6 +45,7 @@ import os
 import resource
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -274,38 +275,45 @@ def _public_callables() -> list[tuple[str, str, Callable]]:
 CALLABLES = _public_callables()
 
 
-def _load_slack() -> float:
-    """How much longer than on an idle CPU a call may take here: the run-queue length per usable CPU
-    (1-minute load average), at least 1 -- so the wall-clock bounds catch hangs, not a busy machine
-    (pytest-xdist workers and other jobs share the CPUs)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-        return max(1.0, min(10.0, os.getloadavg()[0] / max(1, cpus)))
-    except (AttributeError, OSError):
-        return 1.0
+#: A call that blocks without using the CPU (a lock, a pipe) is stopped after this many times its bound in
+#: wall-clock seconds (at least ``WALL_BACKSTOP_MIN_S``); the bound itself is CPU time, see ``bounded``.
+WALL_BACKSTOP_FACTOR = 20
+WALL_BACKSTOP_MIN_S = 60.0
 
 
 @contextlib.contextmanager
 def bounded(seconds: float):
-    """Run the body with an alarm after ``seconds`` and the address space capped."""
+    """Run the body with ``seconds`` of CPU time (this process's user + system time) and the address space capped.
 
-    wall_s = seconds * _load_slack()
+    The bound is CPU time, not wall time, so the same call gets the same budget on an idle and on a loaded
+    machine (pytest-xdist workers and other jobs share the CPUs): a CI result does not depend on the load.
+    A wall-clock backstop (``WALL_BACKSTOP_FACTOR`` times the bound, at least ``WALL_BACKSTOP_MIN_S``) stops a
+    call that waits without computing."""
 
-    def _alarm(signum: int, frame: Any) -> None:
-        raise Hang(f"still running after {wall_s:.1f} s (bound {seconds} s on an idle CPU)")
+    wall_s = max(WALL_BACKSTOP_MIN_S, seconds * WALL_BACKSTOP_FACTOR)
 
-    old_handler = signal.signal(signal.SIGALRM, _alarm)
+    def _cpu_alarm(signum: int, frame: Any) -> None:
+        raise Hang(f"still running after {seconds} s of CPU time")
+
+    def _wall_alarm(signum: int, frame: Any) -> None:
+        raise Hang(f"still running after {wall_s:.0f} s of wall time (bound {seconds} s of CPU time)")
+
+    old_prof = signal.signal(signal.SIGPROF, _cpu_alarm)
+    old_alrm = signal.signal(signal.SIGALRM, _wall_alarm)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     used = _address_space()
     cap = used + MEMORY_BOUND
     if hard == resource.RLIM_INFINITY or cap < hard:
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     signal.setitimer(signal.ITIMER_REAL, wall_s)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
+        signal.signal(signal.SIGPROF, old_prof)
+        signal.signal(signal.SIGALRM, old_alrm)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
@@ -694,6 +702,7 @@ def test_harness_sees_escapes_and_hangs() -> None:
 
     assert outcome(leaks, (1,), 1.0) == "TypeError: bare"
     assert outcome(spins, (1,), 0.2).startswith("hang")
+    assert outcome(lambda: time.sleep(0.3), (), 0.1) is None        # the bound is CPU time: waiting is not charged
     assert outcome(lambda n: np.zeros(n, dtype=np.int64), (MEMORY_BOUND,), 5.0).startswith("MemoryError")
     assert outcome(lambda: math.sqrt(4), (), 1.0) is None
     assert os.getcwd() != str(Path(__file__).parent)
