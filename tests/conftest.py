@@ -1,7 +1,8 @@
 """Shared test configuration: hypothesis budgets (profiles) and the tests dir on sys.path.
 
-Profiles (select with HYPOTHESIS_PROFILE=...): ``ci`` (default; fixed budget sized for a
-2-core CI run), ``dev`` (fast), ``thorough`` (long local runs).
+Profiles (select with HYPOTHESIS_PROFILE=...): ``ci`` (default; a fixed, derandomized budget of 100
+examples per property, sized so that the README's test command stays under 3 minutes on 2 cores -- issue 26;
+it was 200), ``dev`` (fast), ``thorough`` (5,000 examples, long local runs).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 settings.register_profile(
     "ci",
-    max_examples=200,
+    max_examples=100,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
