@@ -31,8 +31,9 @@ made once (``_call_key``); a plain file name in an output-path slot of a functio
 of work (``SLOW_CALLS``: every hardware check emitted, a picture) is valid input, left to that function's own
 tests. Each call has ``TIME_BOUND_S`` of CPU time (``SLOW_CALLS`` for the few that do real work) -- CPU time,
 not wall time, so that the verdict does not depend on the machine's load -- a wall-clock backstop for a call that
-waits, and ``MEMORY_BOUND``. The file takes about 55 s of CPU on one core (measured with a CPU-time plugin,
-2026-11-26; it was about 76 s before the budgets were sized).
+waits, and ``MEMORY_BOUND``. Its tests take about 32 s of CPU (their collection about 1.7 s per process;
+measured per test with a CPU-time plugin on a 2-core machine, 2026-11-26; 76 s and 4.3 s before the budgets
+were sized).
 """
 
 from __future__ import annotations

@@ -506,11 +506,11 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
         try:
             return next(it)
         except StopIteration:
-            raise CongruenceError(f"unflatten: {len(flat)} leaves are too few for profile {profile}") from None
+            raise CongruenceError(f"unflatten: {len(flat)} leaves are too few for profile {fmt(profile)}") from None
 
     out = go(profile)
     if next(it, None) is not None:
-        raise CongruenceError(f"unflatten: {len(flat)} leaves are too many for profile {profile}")
+        raise CongruenceError(f"unflatten: {len(flat)} leaves are too many for profile {fmt(profile)}")
     return out
 
 
