@@ -132,6 +132,8 @@ def pytest_configure_node(node):
 
 
 def pytest_configure(config):
+    # xdist registers this marker; registered here too so that a run without xdist (-p no:xdist) does not warn
+    config.addinivalue_line("markers", "xdist_group(name): run on the pytest-xdist worker of that group")
     workerinput = getattr(config, "workerinput", None)
     if workerinput and workerinput.get("pycute_layouts_dist") == "loadgroup":
         config.option.loadgroup = True
