@@ -144,6 +144,7 @@ def check_int_size(who: str, name: str, value: Any) -> Any:
         return check_count(who, name, value, None)
     if -_INT_BOUND < value < _INT_BOUND:
         return value
+    who, name = (x if type(x) is str else fmt(x) for x in (who, name))  # names from a caller: never str() a huge int
     raise LayoutValueError(f"{who}: {name} has more than MAX_INT_DIGITS = {MAX_INT_DIGITS} decimal digits, got {fmt(value)}")
 
 

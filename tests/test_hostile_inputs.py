@@ -369,7 +369,8 @@ def test_catalog_under_python_O() -> None:
     """The catalog in a ``python -O`` subprocess: asserts are gone there, the checks must not be."""
     r = subprocess.run([sys.executable, "-O", "-c", "assert False"], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 0, r.stderr  # -O really strips asserts
-    r = subprocess.run([sys.executable, "-O", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "not python_O",
+    r = subprocess.run([sys.executable, "-O", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",  # one process
+                        "-k", "not python_O",
                         str(Path(__file__))], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     assert " passed" in r.stdout

@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import cli_runner
+import hwcheck_memo
 import numpy as np
 import pytest
 
@@ -44,7 +45,7 @@ def data() -> dict:
 
 @pytest.fixture(scope="module")
 def rows(data: dict) -> list[dict]:
-    return hwcheck.verify(data)[0]
+    return hwcheck_memo.verify(RESULTS)[0]  # the committed file, verified once per process (the CLI tests reuse it)
 
 
 @pytest.fixture(scope="module")
@@ -356,7 +357,8 @@ def test_values_and_hash_are_stable() -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-def test_cli_verify_committed_file() -> None:
+def test_cli_verify_committed_file(rows: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hwcheck, "verify", hwcheck_memo.verify)   # the rows fixture's verification, not a second one
     r = run_cli("hwcheck", "--verify", str(RESULTS))
     assert r.returncode == 1, r.stderr  # documented known differences are still mismatches
     assert "mma      228     0" in r.stdout and "im2col    22     0" in r.stdout
@@ -365,9 +367,12 @@ def test_cli_verify_committed_file() -> None:
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["unexplained"] == 0 and out["failed"] == 2 and out["meta"]["gpu"].startswith("NVIDIA H100")
+    assert out["rows"] == rows
 
 
-def test_cli_emit(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("hwcheck-emit")
+def test_cli_emit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hwcheck, "emit", hwcheck_memo.emit)   # one real emit per process (test_hwcheck_unified too)
     r = run_cli("hwcheck", "--emit", str(tmp_path / "gen"), "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["cases"]["valid"] >= 60

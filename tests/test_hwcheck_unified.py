@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 import cli_runner
+import hwcheck_memo
 import pytest
 
 from pycute_layouts import codegen, hwcheck, parse
@@ -45,7 +46,7 @@ def data() -> dict:
 
 @pytest.fixture(scope="module")
 def rows(data: dict) -> list[dict]:
-    return hwcheck.verify(data)[0]
+    return hwcheck_memo.verify(RESULTS)[0]  # the committed file, verified once per process (the CLI tests reuse it)
 
 
 def test_metadata(data: dict) -> None:
@@ -126,9 +127,11 @@ def test_gemm_speed_is_recorded_next_to_torch(data: dict) -> None:
 
 def test_former_result_files_verify_through_the_one_command() -> None:
     for f, kind, n in ((ATOMS_2025, "atom", 21), (BANKS_2021, "bank", 102)):
-        rows, _ = hwcheck.verify(f)
+        rows, _ = hwcheck_memo.verify(f)
         assert len(rows) == n and {r["kind"] for r in rows} == {kind} and all(r["ok"] for r in rows)
-        r = run_cli("hwcheck", "--verify", str(f))
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(hwcheck, "verify", hwcheck_memo.verify)   # the verification above, not a second one
+            r = run_cli("hwcheck", "--verify", str(f))
         assert r.returncode == 0, r.stderr
 
 
@@ -188,7 +191,8 @@ def test_planted_atom_layout_fault_is_caught(data: dict) -> None:
     assert errs and n == 128
 
 
-def test_cli_exit_codes(tmp_path: Path, data: dict) -> None:
+def test_cli_exit_codes(tmp_path: Path, data: dict, rows: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hwcheck, "verify", hwcheck_memo.verify)   # the rows fixture's verification, not a second one
     r = run_cli("hwcheck", "--verify", str(RESULTS), "--allow-known")
     assert r.returncode == 0 and re.search(r"^total\s+3611\s+2\s+\(2 known\)$", r.stdout, re.M), r.stdout[-500:]
     bad = tmp_path / "bad.json"
@@ -207,8 +211,9 @@ def test_cli_exit_codes(tmp_path: Path, data: dict) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.xdist_group("hwcheck-emit")
 def test_emit_writes_every_source(tmp_path: Path) -> None:
-    counts = hwcheck.emit(tmp_path)
+    counts = hwcheck_memo.emit(tmp_path)   # one real emit per process (test_hwcheck.py's CLI test copies it)
     assert counts["atom"] == 119 and counts["bank"] == 102 and counts["gemm"] == len(gemm.gemm_cases())
     for f in ("hwcheck_cases.cuh", "hwcheck_codegen.cuh", "hwcheck_data.bin", "plan.json", "atoms_cases.cuh",
               "atoms_plan.json", "banks_cases.cuh", "banks_plan.json", "gemm_configs.cuh", "gemm_plan.json"):
@@ -255,7 +260,7 @@ def test_more_atoms_every_value_held_on_the_h100(more: dict) -> None:
     m = more["meta"]
     assert m["date"] == "2026-11-26" and m["device"] == "NVIDIA H100 80GB HBM3" and m["programs"]["atoms"]["cc"] == "9.0"
     assert m["driver_version"] == "580.159.04" and "sm_90a" in m["nvcc_flags"]
-    rows, _ = hwcheck.verify(more)
+    rows, _ = hwcheck_memo.verify(ATOMS_MORE)
     assert len(rows) == 112 and {r["kind"] for r in rows} == {"atom"} and all(r["ok"] for r in rows)
     assert sum(int(r["detail"].split()[0]) for r in rows) == 191136          # values compared, every one equal
     new = [r for r in rows if r["id"].split("/", 1)[1] in _new_names()]
@@ -263,7 +268,9 @@ def test_more_atoms_every_value_held_on_the_h100(more: dict) -> None:
     assert sum(int(r["detail"].split()[0]) for r in new) == 55648              # of which the new atoms (cp.async: bits)
     arches = {n.split("/")[1].split("_")[0] for n in _new_names() if not n.startswith("wgmma.sp/")}
     assert arches == {"SM61", "SM70", "SM75", "SM80", "SM89", "SM90"}
-    r = run_cli("hwcheck", "--verify", str(ATOMS_MORE))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hwcheck, "verify", hwcheck_memo.verify)   # the verification above, not a second one
+        r = run_cli("hwcheck", "--verify", str(ATOMS_MORE))
     assert r.returncode == 0 and re.search(r"^atom\s+112\s+0$", r.stdout, re.M), r.stdout[-300:]
 
 
@@ -318,6 +325,7 @@ def test_more_atoms_dot_planted_measurement_is_caught(more: dict) -> None:
     assert not rows[0]["ok"] and "lane 1" in rows[0]["detail"]
 
 
+@pytest.mark.xdist_group("hwcheck-emit")
 def test_more_atoms_operands_are_exact_and_emitted(tmp_path: Path) -> None:
     """Every operand value exact in its type, D = m + M n by construction; the PTX each kernel issues."""
     for a in atoms_check.MMA_SYNC_CASES + atoms_check.MORE_MMA_SYNC_CASES:
@@ -334,7 +342,7 @@ def test_more_atoms_operands_are_exact_and_emitted(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         atoms_check.encode(9, 8, "e5m2")
     assert atoms_check.encode(7, 8, "e5m2") == 0x47 and atoms_check.encode(4, 4, "s4") == 4
-    atoms_check.emit(tmp_path)
+    hwcheck_memo.emit(tmp_path)   # hwcheck.emit writes atoms_check.emit's files (one real emit per process)
     src = (tmp_path / "atoms_cases.cuh").read_text()
     for ptx in ("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
                 "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc", "mma.sync.aligned.m16n8k64.row.col.s32.s4.u4.s32",

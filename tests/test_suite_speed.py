@@ -69,3 +69,14 @@ def test_tests_sharing_a_broad_fixture_share_an_xdist_group(request: pytest.Fixt
     import conftest
 
     assert conftest._shared_fixture_group(request.node) is None     # only function-scoped fixtures here
+
+
+def test_a_shared_fixture_keeps_its_group_under_xdist(request: pytest.FixtureRequest, proof_report: object) -> None:
+    """Under xdist with --dist loadgroup, a test using the session's proof report carries the group suffix that
+    routes it to the worker that built the report (the worker learns the mode from the controller, and the
+    suffix is set where pytest >= 9.2 ignores xdist's own), so the report is built once, not once per worker."""
+    workerinput = getattr(request.config, "workerinput", None)
+    if not workerinput or workerinput.get("pycute_layouts_dist") != "loadgroup":
+        pytest.skip("not run on a pytest-xdist worker with --dist loadgroup")
+    assert request.config.option.loadgroup
+    assert request.node.nodeid.endswith("@fixture-proof_report"), request.node.nodeid

@@ -506,11 +506,11 @@ def unflatten(flat: tuple, profile: IntTuple) -> IntTuple:
         try:
             return next(it)
         except StopIteration:
-            raise CongruenceError(f"unflatten: {len(flat)} leaves are too few for profile {profile}") from None
+            raise CongruenceError(f"unflatten: {len(flat)} leaves are too few for profile {fmt(profile)}") from None
 
     out = go(profile)
     if next(it, None) is not None:
-        raise CongruenceError(f"unflatten: {len(flat)} leaves are too many for profile {profile}")
+        raise CongruenceError(f"unflatten: {len(flat)} leaves are too many for profile {fmt(profile)}")
     return out
 
 
@@ -772,7 +772,10 @@ def _require_inttuple(x: Any, who: str, which: str) -> None:
 
 def _check_coord_leaf(c: Any, s: Any, who: str) -> None:
     if type(c) is not int and hasattr(c, "__index__") and not _is_sympy(c):
-        c = int(c)  # numpy integers
+        try:
+            c = int(c)  # numpy integers
+        except (TypeError, ValueError):  # a numpy array of more than one element has __index__ too
+            raise LayoutTypeError(f"{who}: a coordinate must be an integer, got {fmt(c)} ({type(c).__name__})") from None
     if type(c) is int and type(s) is int:
         if not 0 <= c < s:
             raise CoordinateError(f"{who}: coordinate {c} is out of range [0, {s})")

@@ -123,6 +123,8 @@ def atom_layout_for_picture(obj: Any, operand: str = "C", tile_shape: Any = None
     if d is None:
         raise LayoutValueError(f"atom_picture: operand must be 'A', 'B' or 'C', got {fmt(operand)}")
     shape = tile_shape if tile_shape is not None else (obj.tile_size_mnk[d[0]], obj.tile_size_mnk[d[1]])
+    if not isinstance(shape, (tuple, list)):
+        raise LayoutTypeError(f"atom_picture: tile_shape must be a tuple of two extents, got {fmt(shape)}")
     lay = obj.partition(op, tuple(shape))
     rn, cn = {"A": ("m", "k"), "B": ("n", "k"), "C": ("m", "n")}[op]
     return lay, tuple(shape), False, f"TiledMMA of {obj.atom.name} x {obj.atom_layout}, {op}", rn, cn
