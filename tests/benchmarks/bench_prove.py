@@ -75,7 +75,7 @@ times there are 5-10x what an idle machine gives; CPU seconds are the steadier f
       from source (`import sympy` 1.7-2.8 s there, 0.2 s with cached bytecode). A normal install caches
       bytecode; the run below sets PYTHONPYCACHEPREFIX=/tmp/pyc and warms it once.
     * The device (H200 host, 16 idle Xeon cores, Python 3.12.3, sympy 1.14.0, `taskset -c 0,1`, four
-      alternating rounds, 2026-11-26 21:55 UTC):
+      alternating rounds, 2026-11-26 about 21:50 UTC):
           before (1c6cae6): 2.08-2.25 s wall, 3.20-3.46 s user + 0.28-0.34 s sys
           after  (main):    1.42-1.72 s wall, 2.39-2.93 s user + 0.06-0.10 s sys
     * This 2-core machine (load average 2.4, Python 3.11.7, three runs): 1.43-1.65 s wall,
