@@ -346,7 +346,8 @@ def bank_conflicts(layout: Any, thread_offsets: Any, access_bytes: int | None = 
     )
 
 
-def _access_pattern(thread_offsets: Any, access_bytes: Any, element_bits: int | None, who: str) -> AccessPattern:
+def _access_pattern(thread_offsets: Any, access_bytes: Any, element_bits: int | None, who: str,
+                    arg: str = "thread_offsets") -> AccessPattern:
     # Pre:  none (user input).  Post: the warp's AccessPattern: a copy atom's own, the one given (its width
     #       agreeing with access_bytes), or 32 coordinates read at access_bytes (then required).
     if callable(getattr(thread_offsets, "access_pattern", None)):  # a copy atom (arch.atoms): its own addresses
@@ -358,7 +359,7 @@ def _access_pattern(thread_offsets: Any, access_bytes: Any, element_bits: int | 
                                    f"which accesses {pat.access_bytes} bytes per thread")
         return pat
     if access_bytes is None:
-        raise LayoutValueError(f"{who}: access_bytes is required unless thread_offsets is an AccessPattern")
+        raise LayoutValueError(f"{who}: access_bytes is required unless {arg} is an AccessPattern")
     return AccessPattern("vector", check_access_bytes(access_bytes, who), warp_coords(thread_offsets, who))
 
 
@@ -550,18 +551,8 @@ def conflict_free_swizzles(tile_layout: Layout, pattern: Any, access_bytes: int 
 
 
 def _search_pattern(pattern: Any, access_bytes: Any, element_bits: Any, who: str) -> AccessPattern:
-    # Pre:  none (user input).  Post: the warp's AccessPattern: a copy atom's own, the one given (its width
-    #       agreeing with access_bytes), or a vector access of access_bytes (then required) by thread coordinates.
-    if callable(getattr(pattern, "access_pattern", None)):  # a copy atom (arch.atoms), as bank_conflicts takes it
-        pattern = pattern.access_pattern(element_bits=element_bits)
-    if isinstance(pattern, AccessPattern):
-        if access_bytes is not None and check_access_bytes(access_bytes, who) != pattern.access_bytes:
-            raise LayoutValueError(f"{who}: access_bytes={access_bytes} contradicts the pattern {fmt(pattern.name)} "
-                                   f"({pattern.access_bytes} bytes)")
-        return pattern
-    if access_bytes is None:
-        raise LayoutValueError(f"{who}: access_bytes is required unless pattern is an AccessPattern")
-    return vector_pattern(pattern, access_bytes)
+    # Pre:  none (user input).  Post: as _access_pattern, the argument named ``pattern`` in messages.
+    return _access_pattern(pattern, access_bytes, element_bits, who, arg="pattern")
 
 
 def _swizzles_to_try(max_bits: int, lo: int) -> dict[Any, Swizzle | XorSwizzle]:

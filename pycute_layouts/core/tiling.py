@@ -489,19 +489,34 @@ def blocked_product(block: Layout, tiler: Layout) -> Layout:
     >>> print(blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
     ((2,2),(2,3)):((2,4),(1,8))
     """
-    if type(block) is Layout and type(tiler) is Layout and block.rank() == tiler.rank():  # the integer fast path
+    fast = _int_zipped_product(block, tiler, raked=False)
+    return fast if fast is not None else _blocked_product(block, tiler)
+
+
+def _int_zipped_product(block: Any, tiler: Any, raked: bool) -> Layout | None:
+    """The integer fast path of blocked_product (raked: raked_product), or None for the general path.
+
+    Pre:  none. Post: not None only for two integer Layouts of one rank whose product needs no checks; then
+          mode i is (block_i, rest_i) (raked: (rest_i, block_i)), rest = the copies' layout of logical_product.
+    """
+    if type(block) is Layout and type(tiler) is Layout and block.rank() == tiler.rank():
         rest = _int_product_rest(block, tiler)
         if rest is not None:
-            return _zip_layouts(block, rest)
-    return _blocked_product(block, tiler)
+            return _zip_layouts(rest, block) if raked else _zip_layouts(block, rest)
+    return None
+
+
+def _padded_product(block: Any, tiler: Any, who: str) -> Layout:
+    """logical_product of block and tiler, both padded with ``1:0`` modes to the larger rank (as CuTe's)."""
+    block = as_layout(block, who)
+    tiler = as_layout(tiler, who)
+    r = max(block.rank(), tiler.rank())
+    return logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
 
 
 @inner_aware
 def _blocked_product(block: Layout, tiler: Layout) -> Layout:
-    block = as_layout(block, "blocked_product")
-    tiler = as_layout(tiler, "blocked_product")
-    r = max(block.rank(), tiler.rank())
-    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    res = _padded_product(block, tiler, "blocked_product")
     return _zip_layouts(res[0], res[1])
 
 
@@ -514,19 +529,13 @@ def raked_product(block: Layout, tiler: Layout) -> Layout:
     >>> print(raked_product(Layout((2, 2), (2, 1)), Layout((2, 3))))
     ((2,2),(3,2)):((4,2),(8,1))
     """
-    if type(block) is Layout and type(tiler) is Layout and block.rank() == tiler.rank():  # the integer fast path
-        rest = _int_product_rest(block, tiler)
-        if rest is not None:
-            return _zip_layouts(rest, block)
-    return _raked_product(block, tiler)
+    fast = _int_zipped_product(block, tiler, raked=True)
+    return fast if fast is not None else _raked_product(block, tiler)
 
 
 @inner_aware
 def _raked_product(block: Layout, tiler: Layout) -> Layout:
-    block = as_layout(block, "raked_product")
-    tiler = as_layout(tiler, "raked_product")
-    r = max(block.rank(), tiler.rank())
-    res = logical_product(_append_to_rank(block, r), _append_to_rank(tiler, r))
+    res = _padded_product(block, tiler, "raked_product")
     return _zip_layouts(res[1], res[0])
 
 
