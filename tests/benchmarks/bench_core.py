@@ -60,6 +60,20 @@ the rounds of peer/ours; "after/before" = the base column (before's time / ours)
   After the record, coalesce_int_layout reuses the flat-mode pair: 3-4% faster coalesce in an A/B on the
   shared machine (Python 3.12.1); not re-measured on the device.
 
+Main after the session-5 merges (2026-11-26, at 1d08ad7: s5-bench plus the flat basis call path), the
+same device command and peers (no --base), 15 rounds, wall clock:
+  construct+call 3.03x pycute / 12.12x PyCuTe / 10.35x tensor-layouts; coalesce 5.44x / 9.59x / 19.26x;
+  composition 5.44x / 16.16x; complement 3.66x / 27.89x; logical_divide 5.46x / 23.67x; zipped_divide
+  4.48x / 56.54x; logical_product 3.83x / 15.61x; blocked_product 17.84x PyCuTe; right_inverse 4.29x /
+  12.53x; left_inverse 6.77x / 14.45x; full-domain 128x64 393x / 1399x. Basis paths vs PyCuTe: E: call
+  11.10x (was 0.97x: a coordinate layout with a flat profile now evaluates in ints per mode), E:
+  composition 2.09x, E: zipped_divide 7.45x.
+  The shared 2-core machine, same commit, 11 rounds, CPU clock: Python 3.12.1 construct+call 3.17x pycute,
+  coalesce 10.68x PyCuTe, every other operation >= 3.84x pycute and >= 14.49x PyCuTe; Python 3.11.7
+  construct+call 2.87-2.96x pycute, coalesce 9.42-9.87x PyCuTe (three runs).
+  Targets: met on every operation but coalesce vs PyCuTe on the device (9.59x; 9.09-9.59x over four
+  device runs) and on Python 3.11 (construct+call vs pycute 2.87-2.96x, coalesce vs PyCuTe 9.4-9.9x).
+
 Earlier record (before PyCuTe was wired in; rotated rounds, best round):
 Measured (2026-11-26, branch follow-f26b, the shared 2-core machine, load average 12-14; Python 3.11;
 400 inputs per operation, the same closures as below, 40 alternating rounds, best round; before = main
