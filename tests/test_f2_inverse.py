@@ -127,3 +127,16 @@ def test_left_inverse_law_or_refusal(L: Layout) -> None:
     except AdmissibilityError:
         return
     assert all(L(R(L(i))) == L(i) for i in range(size(L)))
+
+
+def test_right_inverse_refuses_basis_strides_with_f2_coefficients():
+    """It used to answer a trivial 1:0 per F2 component (valid, not the largest): now loud, with the way."""
+    from pycute_layouts import E, F2, LayoutTypeError, right_inverse
+    L = Layout((4, 8), (F2(1) * E(0), F2(4) * E(0)))
+    with pytest.raises(LayoutTypeError, match="F2 \\(XOR\\) coefficients"):
+        right_inverse(L)
+    with pytest.raises(LayoutTypeError, match="components"):
+        right_inverse(Layout((4, 8), (F2(1) * E(0), E(1))))
+    (c,) = L.components()
+    R = right_inverse(c)
+    assert R.size() == 32 and all(c(R(i)) == i for i in range(32))

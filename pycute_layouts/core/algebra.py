@@ -1129,6 +1129,10 @@ def right_inverse(layout: Layout) -> Layout:
     if is_f2_layout(fd):
         return right_inverse_f2(layout)
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
+        if any(type(d) is ScaledBasis and any(type(c) is F2 for _, c in d.terms) for d in fd):
+            raise LayoutTypeError(
+                f"right_inverse: {layout} has basis strides with F2 (XOR) coefficients; their largest inverse is not "
+                "built here; invert each component instead: [right_inverse(c) for c in layout.components()]")
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
