@@ -129,14 +129,49 @@ def test_left_inverse_law_or_refusal(L: Layout) -> None:
     assert all(L(R(L(i))) == L(i) for i in range(size(L)))
 
 
-def test_right_inverse_refuses_basis_strides_with_f2_coefficients():
-    """It used to answer a trivial 1:0 per F2 component (valid, not the largest): now loud, with the way."""
-    from pycute_layouts import E, F2, LayoutTypeError, right_inverse
-    L = Layout((4, 8), (F2(1) * E(0), F2(4) * E(0)))
-    with pytest.raises(LayoutTypeError, match="F2 \\(XOR\\) coefficients"):
-        right_inverse(L)
-    with pytest.raises(LayoutTypeError, match="components"):
-        right_inverse(Layout((4, 8), (F2(1) * E(0), E(1))))
-    (c,) = L.components()
-    R = right_inverse(c)
-    assert R.size() == 32 and all(c(R(i)) == i for i in range(32))
+def _coordinate_post(L: Layout, R: Layout) -> None:
+    """L(R(i)) is the coordinate i names in R's modes (one per component of L's codomain), for every i < size(R)."""
+    modes = [size(R[k]) for k in range(R.rank())] if isinstance(R.shape, tuple) else [size(R)]
+    for i in range(size(R)):
+        want, q = [], i
+        for m in modes:
+            want.append(q % m)
+            q //= m
+        got = L(R(i))
+        assert (got if isinstance(got, tuple) else (got,)) == tuple(want), (L, R, i)
+
+
+def test_right_inverse_of_basis_strides_with_f2_coefficients():
+    """PyCuTe's F2-valued coordinate axes: per component the F2 chain; an integer component read in F2."""
+    from pycute_layouts import E
+    cases = {
+        Layout(4, F2(1) * E(0)): "(4):(F1)",
+        Layout((8, 8), (F2(1) * E(0), F2(9) * E(0))): "((8,8)):((F1,F9))",
+        Layout((8, 8), (F2(1) * E(0), F2(1) * E(1))): "(8,8):(F1,F8)",
+        Layout((8, 8), (F2(1) * E(0), E(1))): "(8,8):(F1,F8)",   # PyCuTe: (8,8):(F1,8), whose R(8) raises
+        Layout((4, 8), (F2(1) * E(0), F2(4) * E(0))): "(32):(F1)",  # a bijection: the whole domain
+        Layout((2, 4, 8), (F2(1) * E(1), F2(1) * E(0), F2(2) * E(1))): "(4,(2,8)):(F2,(F1,F8))",
+    }
+    for L, want in cases.items():
+        R = right_inverse(L)
+        assert str(R) == want, (L, R)
+        _coordinate_post(L, R)
+
+
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 4, 8]), st.sampled_from([0, 1, 2, 3, 4, 5, 8, 9, -1, -2, -4]),
+                          st.integers(0, 1)), min_size=1, max_size=3))
+def test_right_inverse_of_f2_coordinate_layouts_law(modes) -> None:
+    from pycute_layouts import E
+    s = tuple(m[0] for m in modes)
+    d = tuple(0 if m[1] == 0 else (F2(m[1]) * E(m[2]) if m[1] > 0 else -m[1] * E(m[2])) for m in modes)
+    try:
+        L = Layout(s, d) if len(s) > 1 else Layout(s[0], d[0])
+    except LayoutError:
+        return
+    if L.coord_profile() is None:
+        return
+    try:
+        R = right_inverse(L)
+    except LayoutError:
+        return
+    _coordinate_post(L, R)

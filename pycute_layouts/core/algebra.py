@@ -1098,7 +1098,8 @@ def right_inverse(layout: Layout) -> Layout:
 
     Pre:  layout has integer shapes, and integer strides or basis strides (a coordinate layout),
           or F2 strides (then R has F2 strides and is built from whole modes of layout, CuTe's
-          chain with XOR residues: see core.f2_inverse).
+          chain with XOR residues: see core.f2_inverse); basis strides with F2 coefficients give
+          R with F2 strides, one chain per component of the codomain.
     Post: layout(R(i)) == i for every i < size(R), and no larger such layout exists. For a
           coordinate layout R takes a coordinate c of the codomain (one chain of strides 1, s0,
           s0*s1 ... per component) to an index, with layout(R(c)) == c.
@@ -1130,9 +1131,7 @@ def right_inverse(layout: Layout) -> Layout:
         return right_inverse_f2(layout)
     if layout.coord_profile() is not None and not any(type(d) is F2 for d in fd):
         if any(type(d) is ScaledBasis and any(type(c) is F2 for _, c in d.terms) for d in fd):
-            raise LayoutTypeError(
-                f"right_inverse: {layout} has basis strides with F2 (XOR) coefficients; their largest inverse is not "
-                "built here; invert each component instead: [right_inverse(c) for c in layout.components()]")
+            return _right_inverse_coord_f2(layout, fs, fd)
         return _right_inverse_coord(layout, fs, fd)
     refuse_coordinate_layout(layout, "right_inverse")
     s, d = _flat_modes(layout)
@@ -1251,6 +1250,42 @@ def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
         leaves.append((tuple(rs), tuple(rd)) if len(rs) > 1 else (rs[0], rd[0]) if rs else (1, 0))
     if not isinstance(cp, tuple) or len(leaves) == 1 and not isinstance(cp, tuple):
         return Layout.from_normalized(*leaves[0])
+    return _nest_like(cp, leaves)
+
+
+def _right_inverse_coord_f2(layout: Layout, fs: tuple, fd: tuple) -> Layout:
+    """right_inverse of a coordinate layout whose basis strides carry F2 (XOR) coefficients.
+
+    Pre:  basis strides, some with F2 coefficients; int shapes.
+    Post: R with F2 strides (and zeros), nested like the codomain's profile; L(R(c)) == c for every
+          coordinate c of R's domain. Per component k: the F2 chain (right_inverse_f2) of the modes whose
+          stride is a single term on k, over L's whole domain (the other modes stride 0), so R_k(c_k) is an
+          index of L using only those modes; the components' modes are disjoint, so R(c) = XOR_k R_k(c_k) is
+          their sum. A component with integer coefficients keeps its integer chain, read in F2 where L's
+          prefix products are powers of two (then digit * 2^j == clmul(digit, 2^j) and the sum is a XOR).
+          LayoutTypeError for F2 and integer coefficients on one component or an integer chain not in 2^j.
+    """
+    cp = layout.coord_profile()
+    leaves: list = []
+    for path, coefs in basis_components(fd, cp):
+        single = [i for i, d in enumerate(fd) if type(d) is ScaledBasis and len(d.terms) == 1 and d.terms[0][0] == path]
+        kinds = {type(coefs[i]) for i in single if coefs[i] != 0}
+        sub = [coefs[i] if i in single else 0 for i in range(len(fs))]
+        sub_layout = Layout.from_normalized(tuple(fs), tuple(sub)) if len(fs) > 1 else Layout.from_normalized(fs[0], sub[0])
+        if kinds == {F2}:
+            r = right_inverse_f2(sub_layout)
+        elif kinds <= {int}:  # the integer chain (its strides are indices of L's domain), read in F2
+            r = right_inverse(sub_layout)
+            rd = flatten(r.stride)
+            if not all(type(x) is int and (x == 0 or is_pow2(x)) for x in rd):
+                raise LayoutTypeError(f"right_inverse: {layout} mixes F2 and integer coordinate components and the "
+                                      f"integer component's chain {r} does not step in powers of two")
+            f2d = tuple(F2(x) if x else 0 for x in rd)
+            r = Layout.from_normalized(r.shape, it.unflatten(f2d, r.stride) if isinstance(r.stride, tuple) else f2d[0])
+        else:
+            raise LayoutTypeError(f"right_inverse: {layout} has F2 and integer coefficients on the coordinate "
+                                  f"component {path}")
+        leaves.append((r.shape, r.stride))
     return _nest_like(cp, leaves)
 
 
