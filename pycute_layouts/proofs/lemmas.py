@@ -234,6 +234,65 @@ def _call_rule(rule: Any, mode: SwizzleMode, start: int) -> Any:
         raise ProofError(f"base_offset_fn({mode.short_name}, {start}) raised {type(e).__name__}: {e}"[:300]) from e
 
 
+def _base_offset_descriptors(mode: Any, ar: str, base_offset_fn: Any, what: str) -> list | LemmaCounterexample:
+    """The library's descriptors of data swizzled from each pattern start S = 128*n (n < 8), one swizzle atom.
+
+    Pre:  mode is a PTX descriptor layout type of arch ``ar``. Post: 8 descriptors (the operand K-major where
+          the mode has one, else MN-major, 16-bit elements; ``base_offset_fn`` replacing the base offset), or
+          the counterexample naming the start where the library refused.
+    """
+    with fact_scope():
+        p = pairing(mode, "MN" if mode in (SwizzleMode.B128_BASE32B,) else "K", 16, ar)
+        descs = []
+        for n in range(8):
+            try:
+                d = instruction_descriptors(p, 1, 1, 128 * n, Faults(swizzle_anchor="tile"), only_first=True)[0]
+            except ProofError as e:
+                return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
+            if base_offset_fn is not None:
+                try:
+                    d = dataclasses.replace(d, base_offset=_call_rule(base_offset_fn, mode, 128 * n))
+                except LayoutError as e:
+                    return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
+            descs.append(d)
+    return descs
+
+
+def _base_offset_reads(mode: Any, descs: list, what: str) -> list | Any:
+    """Per pattern start S: PTX's read of the descriptor at S + x equals S + pattern(x) for every byte x of a period.
+
+    Pre:  ``descs[n]`` the descriptor for S = 128*n. Post: ``[(S, base_offset, Proof)]`` for every S, or the first
+          counterexample (the descriptor's start or layout type, the library's swizzled_address against the PTX
+          formula on the whole window, or the bit-vector identity).
+    """
+    name = mode.short_name
+    P = PTX_PATTERN_BOUNDARY_BYTES[name]
+    proved = []
+    for n, d in enumerate(descs):
+        S = 128 * n
+        if d.start_address != S or d.swizzle is not mode:
+            return LemmaCounterexample(what, f"pattern start S = {S}: the library's descriptor reads start "
+                                             f"{d.start_address:#x}, layout type {d.swizzle}")
+        try:
+            descriptor_swizzle(d)  # the library's swizzled_address against the PTX formula, whole window
+        except LibraryMismatch as e:
+            return LemmaCounterexample(what, e.reason)
+
+        def reads(x: Any, _S: int = S, _bo: int = d.base_offset) -> Any:
+            return ptx_swizzle(name, x + _S, _bo)
+
+        def relative(x: Any, _S: int = S) -> Any:
+            return ptx_swizzle(name, x) + _S
+
+        reads.__name__ = f"PTX read with base offset {d.base_offset} at S + x (S = {S})"
+        relative.__name__ = "S + PTX pattern(x)"
+        r = equivalent(reads, relative, (P,))
+        if not r:
+            return r
+        proved.append((S, d.base_offset, r))
+    return proved
+
+
 def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any = None) -> TheoremProof | Counterexample:
     """The base-offset rule: data swizzled relative to a pattern start ``S`` is read with PTX's base offset of ``S``.
 
@@ -271,45 +330,13 @@ def prove_base_offset_rule(swizzle: Any, arch: Any = "sm90", base_offset_fn: Any
     name = mode.short_name
     if name not in PTX_SWIZZLE_XOR:
         return LemmaCounterexample(what, f"{mode} is no PTX descriptor layout type")
-    # an operand of one swizzle atom (K-major where the mode has one, else MN-major), 16-bit elements
-    with fact_scope():
-        p = pairing(mode, "MN" if mode in (SwizzleMode.B128_BASE32B,) else "K", 16, ar)
-        descs = []
-        for n in range(8):
-            try:
-                d = instruction_descriptors(p, 1, 1, 128 * n, Faults(swizzle_anchor="tile"), only_first=True)[0]
-            except ProofError as e:
-                return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
-            if base_offset_fn is not None:
-                try:
-                    d = dataclasses.replace(d, base_offset=_call_rule(base_offset_fn, mode, 128 * n))
-                except LayoutError as e:
-                    return LemmaCounterexample(what, f"pattern start S = {128 * n}: {e}")
-            descs.append(d)
+    descs = _base_offset_descriptors(mode, ar, base_offset_fn, what)
+    if isinstance(descs, LemmaCounterexample):
+        return descs
     P = PTX_PATTERN_BOUNDARY_BYTES[name]
-    proved = []
-    for n, d in enumerate(descs):
-        S = 128 * n
-        if d.start_address != S or d.swizzle is not mode:
-            return LemmaCounterexample(what, f"pattern start S = {S}: the library's descriptor reads start "
-                                             f"{d.start_address:#x}, layout type {d.swizzle}")
-        try:
-            descriptor_swizzle(d)  # the library's swizzled_address against the PTX formula, whole window
-        except LibraryMismatch as e:
-            return LemmaCounterexample(what, e.reason)
-
-        def reads(x: Any, _S: int = S, _bo: int = d.base_offset) -> Any:
-            return ptx_swizzle(name, x + _S, _bo)
-
-        def relative(x: Any, _S: int = S) -> Any:
-            return ptx_swizzle(name, x) + _S
-
-        reads.__name__ = f"PTX read with base offset {d.base_offset} at S + x (S = {S})"
-        relative.__name__ = "S + PTX pattern(x)"
-        r = equivalent(reads, relative, (P,))
-        if not r:
-            return r
-        proved.append((S, d.base_offset, r))
+    proved = _base_offset_reads(mode, descs, what)
+    if not isinstance(proved, list):
+        return proved
 
     def lines() -> list:  # the bit formulas, written when the proof is read
         sp = sympy_module()
