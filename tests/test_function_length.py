@@ -13,8 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pycute_layouts"
 LIMIT = 60
 
 #: Functions still over the limit, in files other work owned when this test was written. Shrink it; never grow it.
-PENDING = frozenset({
-})
+PENDING: frozenset = frozenset()
 
 
 def code_lines(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
