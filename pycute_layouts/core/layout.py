@@ -1208,7 +1208,8 @@ def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
     """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``.
 
-    Pre:  ``shape`` an IntTuple; ``path`` a tuple of mode indices (LayoutTypeError otherwise).
+    Pre:  ``shape`` an IntTuple (only its nesting depth is checked here; the leaves are the caller's to check);
+          ``path`` a tuple of mode indices (LayoutTypeError otherwise).
     Post: a tuple congruent to ``shape`` whose leaf at mode path ``q`` is ``E(*path, *q)``; an integer
           ``shape`` with an empty ``path`` gives 1.
 

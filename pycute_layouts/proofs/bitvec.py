@@ -466,7 +466,8 @@ def apply_map(fn: Any, x: BitVector) -> BitVector:
     """The value ``fn(x)`` for an index (or offset) ``x``, for the package's own function objects.
 
     Pre:  ``x`` a BitVector; ``fn`` a Layout, Swizzle, XorSwizzle, ComposedLayout or SwizzledSmemLayout with
-          integer strides and offsets (ProofError otherwise).
+          non-negative integer strides and offsets, power-of-two mode sizes but the last, whole-byte elements
+          (ProofError otherwise).
     Post: ``apply_map(fn, x).evaluate(i) == fn(x.evaluate(i))`` at every point ``i`` of x's domain.
 
     >>> from pycute_layouts import Layout, Swizzle
