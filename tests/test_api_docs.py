@@ -145,24 +145,7 @@ def test_every_public_name_has_a_docstring() -> None:
 
 #: Public names that still lack a doctest, all in files other work owned when this test was written
 #: (proofs/, hwcheck/atoms_check.py, core/layout.py, arch/smem_desc.py's classes). Shrink it; never grow it.
-DOCTEST_PENDING = frozenset({
-    "pycute_layouts.arch.smem_desc.MmaRules",
-    "pycute_layouts.arch.smem_desc.SmemDescriptorBase",
-    "pycute_layouts.core.layout.basis_like",
-    "pycute_layouts.hwcheck.atoms_check.Case",
-    "pycute_layouts.hwcheck.atoms_check.emit",
-    "pycute_layouts.proofs.bitvec.apply_map",
-    "pycute_layouts.proofs.exhaustive.first_mismatch",
-    "pycute_layouts.proofs.exhaustive.fits_window",
-    "pycute_layouts.proofs.exhaustive.prove_exhaustive",
-    "pycute_layouts.proofs.exhaustive.witness_destinations",
-    "pycute_layouts.proofs.lemmas.descriptor_swizzle",
-    "pycute_layouts.proofs.lemmas.first_period_violation",
-    "pycute_layouts.proofs.model.Pairing",
-    "pycute_layouts.proofs.report.ProofReport",
-    "pycute_layouts.proofs.report.ReportRow",
-    "pycute_layouts.proofs.results.LibraryMismatch",
-})
+DOCTEST_PENDING: frozenset = frozenset()
 
 
 def _package_modules() -> list[str]:

@@ -70,7 +70,11 @@ class MmaRules:
     """What one MMA generation accepts; the derivation in this module is shared by sm90 and sm100.
 
     ``wgmma`` builds the sm90 rules, ``umma`` the sm100 ones; the functions below take them as their
-    first argument.
+    first argument. Construction checks each field's type (LayoutTypeError otherwise).
+
+    >>> from pycute_layouts.arch.wgmma import SM90_RULES
+    >>> SM90_RULES.who, [m.short_name for m in SM90_RULES.modes]
+    ('wgmma', ['none', '32B', '64B', '128B'])
     """
 
     who: str  # "wgmma" / "umma": prefix of error messages
@@ -752,6 +756,14 @@ class SmemDescriptorBase:
 
     ``wgmma.SmemDescriptor`` and ``umma.UmmaSmemDescriptor`` add the layout-type field and the bit
     layout; the model is stated on ``wgmma.SmemDescriptor``.
+
+    Pre:  ``start_address``, ``lbo_bytes``, ``sbo_bytes`` multiples of 16 in the 256 KiB window; ``swizzle`` an MMA
+          mode (any :meth:`SwizzleMode.parse` spelling); ``base_offset`` in [0, 7] (DescriptorError otherwise).
+    Post: the fields as given, ``swizzle`` parsed to a SwizzleMode.
+
+    >>> d = SmemDescriptorBase(start_address=0x400, lbo_bytes=16, sbo_bytes=1024, swizzle="128B")
+    >>> d.swizzle, d.base_offset
+    (<SwizzleMode.B128: 3>, 0)
     """
 
     start_address: int

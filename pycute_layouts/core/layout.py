@@ -1206,7 +1206,18 @@ def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
 
 
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
-    """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``."""
+    """CuTe's ``make_basis_like``: the basis stride ``E(*path, i...)`` at every leaf of ``shape``.
+
+    Pre:  ``shape`` an IntTuple (only its nesting depth is checked here; the leaves are the caller's to check);
+          ``path`` a tuple of mode indices (LayoutTypeError otherwise).
+    Post: a tuple congruent to ``shape`` whose leaf at mode path ``q`` is ``E(*path, *q)``; an integer
+          ``shape`` with an empty ``path`` gives 1.
+
+    >>> basis_like((4, (2, 3)))
+    (ScaledBasis('1@0'), (ScaledBasis('1@0@1'), ScaledBasis('1@1@1')))
+    >>> basis_like(5), basis_like(5, (1,))
+    (1, ScaledBasis('1@1'))
+    """
     if not isinstance(path, tuple):
         raise LayoutTypeError(f"basis_like: path must be a tuple of mode indices, got {fmt(path)}")
     if not path:

@@ -463,7 +463,18 @@ def _xor_map(sw: Any, x: BitVector) -> BitVector:
 
 
 def apply_map(fn: Any, x: BitVector) -> BitVector:
-    """The value ``fn(x)`` for an index (or offset) ``x``, for the package's own function objects."""
+    """The value ``fn(x)`` for an index (or offset) ``x``, for the package's own function objects.
+
+    Pre:  ``x`` a BitVector; ``fn`` a Layout, Swizzle, XorSwizzle, ComposedLayout or SwizzledSmemLayout with
+          non-negative integer strides and offsets, power-of-two mode sizes but the last, whole-byte elements
+          (ProofError otherwise).
+    Post: ``apply_map(fn, x).evaluate(i) == fn(x.evaluate(i))`` at every point ``i`` of x's domain.
+
+    >>> from pycute_layouts import Layout, Swizzle
+    >>> (x,) = BitVector.coordinates((16,))
+    >>> apply_map(Layout((4, 4), (4, 1)), x), apply_map(Swizzle(1, 0, 2), x)
+    (BitVector([i2, i3, i0, i1]), BitVector([i0 ^ i2, i1, i2, i3]))
+    """
     if not isinstance(x, BitVector):
         raise ProofError(f"apply_map: x must be a BitVector (BitVector.coordinates), got {fmt(x)}")
     if isinstance(fn, Layout):

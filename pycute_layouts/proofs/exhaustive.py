@@ -22,7 +22,16 @@ OFF_PERIOD_BYTES = 0x180
 
 
 def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
-    """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window."""
+    """Whether the tile of ``m`` x ``k`` blocks at ``dst`` lies inside the 256 KiB shared-memory window.
+
+    Pre:  ``p`` a Pairing; ``m``, ``k``, ``dst`` non-negative ints (ProofError otherwise).
+    Post: ``dst + tile bytes <= 256 KiB``.
+
+    >>> from pycute_layouts.proofs.model import pairing
+    >>> p = pairing("64B", "MN", 16)  # one block: 32 x 16 elements of 2 bytes = 1024 bytes
+    >>> fits_window(p, 1, 1, 0x40000 - 1024), fits_window(p, 1, 1, 0x40000 - 1023)
+    (True, False)
+    """
     _check_args("fits_window", p, m, k, dst)
     mn, kk = p.tile_shape(m, k)
     return 0 <= dst and dst + mn * kk * p.element_bytes <= SMEM_WINDOW_BYTES
@@ -30,7 +39,15 @@ def fits_window(p: Pairing, m: int, k: int, dst: int) -> bool:
 
 def witness_destinations(p: Pairing, m: int, k: int, dst: int) -> list:
     """Destinations of the witnesses: ``dst``, one off the swizzle period (``dst + 0x180``, still 128-byte
-    aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window."""
+    aligned) and the highest 128-byte-aligned one where the tile still fits the 256 KiB window.
+
+    Pre:  ``p`` a Pairing; ``m``, ``k``, ``dst`` non-negative ints (ProofError otherwise).
+    Post: distinct destinations, in that order, each TMA-aligned and each where the tile fits the window.
+
+    >>> from pycute_layouts.proofs.model import pairing
+    >>> witness_destinations(pairing("64B", "MN", 16), 1, 1, 0)  # a 1024-byte tile: the top is 0x40000 - 1024
+    [0, 384, 261120]
+    """
     _check_args("witness_destinations", p, m, k, dst)
     mn, kk = p.tile_shape(m, k)
     size_bytes = mn * kk * p.element_bytes
@@ -59,7 +76,20 @@ def _check_args(who: str, p: Any, m: Any, k: Any, dst: Any) -> None:
 
 def first_mismatch(p: Pairing, m: int, k: int, dst: int, faults: Faults, method: str,
                    reason: str) -> TheoremCounterexample | None:
-    """The first coordinate of the tile whose TMA and wgmma byte addresses differ, as a counterexample; or None."""
+    """The first coordinate of the tile whose TMA and wgmma byte addresses differ, as a counterexample; or None.
+
+    Pre:  ``p`` a resolved Pairing whose ``m`` x ``k`` tile at ``dst`` fits the window; ``method`` and ``reason``
+          are the words the counterexample carries.
+    Post: None when every coordinate agrees, else the TheoremCounterexample of the first differing (mn, k).
+
+    A 128-byte TMA box read by 64-byte wgmma atoms: element k=32 of row 0 is byte 64 for TMA, while
+    wgmma's third K step (16 elements each) starts a new 512-byte atom:
+
+    >>> from pycute_layouts.proofs.model import Faults, pairing
+    >>> cx = first_mismatch(pairing("128B", "K", 16, mma_mode="64B"), 1, 1, 0, Faults(), "exhaustive", "demo")
+    >>> cx.coordinate, cx.tma_address, cx.wgmma_address
+    ((0, 32), 64, 512)
+    """
     a = tma_addresses(p, m, k, dst)
     b, descs = wgmma_addresses(p, m, k, dst, faults)
     bad = np.argwhere(a != b)
@@ -96,7 +126,18 @@ def check_sizes(p: Pairing, sizes: Any, dst_address: int = 0, faults: Faults | N
 
 
 def prove_exhaustive(p: Pairing, dst: int, faults: Faults) -> TheoremProof | TheoremCounterexample:
-    """The exhaustive method: every coordinate of the EXHAUSTIVE_SIZES tiles at the witness destinations."""
+    """The exhaustive method: every coordinate of the EXHAUSTIVE_SIZES tiles at the witness destinations.
+
+    Pre:  ``p`` a Pairing, ``dst`` a non-negative int, ``faults`` a Faults (ProofError otherwise).
+    Post: a TheoremProof with one step per (size, destination) checked, or the first TheoremCounterexample.
+
+    >>> from pycute_layouts.proofs.model import Faults, pairing
+    >>> r = prove_exhaustive(pairing("none", "MN", 16), 0, Faults())
+    >>> type(r).__name__, r.method, len(r.steps)  # 7 sizes x 3 witness destinations
+    ('TheoremProof', 'exhaustive', 21)
+    >>> type(prove_exhaustive(pairing("128B", "K", 16, mma_mode="64B"), 0, Faults())).__name__
+    'TheoremCounterexample'
+    """
 
 
     check_type("prove_exhaustive", "p", p, Pairing, ProofError)

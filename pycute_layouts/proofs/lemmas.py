@@ -72,6 +72,9 @@ def swizzle_period_lemma(fn: Any, period_bytes: int, name: str = "swizzle") -> t
 def first_period_violation(fn: Any, P: int) -> int | None:
     """The first address of the window where ``fn(a) != fn(a mod P) + a - a mod P``, or None.
 
+    Pre:  ``fn`` callable on int64 address arrays; ``P`` in [1, 256 KiB] (ProofError otherwise).
+    Post: None when ``fn`` is ``P``-periodic (up to the shift) on the whole 256 KiB window, else the least such address.
+
     >>> from pycute_layouts import Swizzle
     >>> first_period_violation(Swizzle(1, 4, 3), 256), first_period_violation(Swizzle(3, 4, 3), 256)
     (None, 256)
@@ -128,6 +131,14 @@ def descriptor_swizzle(d: Any) -> Any:
     ``swizzled_address`` at every address of the 256 KiB window (a disagreement raises
     LibraryMismatch). The proofs use this model, so the library is checked against it, never
     against itself.
+
+    Pre:  ``d`` an SmemDescriptorBase (ProofError otherwise).
+    Post: ``f(a) == d.swizzled_address(a)`` for every address ``a`` of the window (LibraryMismatch otherwise).
+
+    >>> from pycute_layouts.arch.wgmma import SmemDescriptor
+    >>> f = descriptor_swizzle(SmemDescriptor(0, 16, 1024, "128B"))
+    >>> f(0x80), hex(f(0x3f0))  # 128B: a ^ (((a >> 7) mod 8) << 4)
+    (144, '0x380')
     """
     check_type("descriptor_swizzle", "d", d, SmemDescriptorBase, ProofError)
     name = d.swizzle.short_name

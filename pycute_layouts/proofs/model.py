@@ -473,6 +473,11 @@ class Pairing:
 
     ``block_mn`` x ``block_k`` (elements) is the tile block: the least common multiple of the TMA
     atom, the MMA atom and (along K) one instruction's K; a tile is ``m`` x ``k`` blocks.
+    Build one with :func:`pairing`, which resolves and checks the names.
+
+    >>> p = pairing("64B", "MN", 16)
+    >>> p.mma_mode, p.block_mn, p.block_k, p.tile_shape(2, 1)
+    (<SwizzleMode.B64: 2>, 32, 16, (64, 16))
     """
 
     tma: SwizzleMode

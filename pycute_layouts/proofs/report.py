@@ -88,7 +88,12 @@ def expected_status(tma_swizzle: Any, major: Any, element_bits: Any, arch: Any) 
 
 @dataclass
 class ReportRow:
-    """One classified pairing of the report."""
+    """One classified pairing of the report; ``ok`` when its status is the expected one.
+
+    >>> row = ReportRow("128B", "K", 16, "sm90", "128B", "proved", "proved", "Q.E.D.")
+    >>> row.ok, ReportRow("128B", "K", 16, "sm90", "64B", "proved", "refuted", "").ok
+    (True, False)
+    """
 
     tma_mode: str
     major: str
@@ -121,6 +126,10 @@ class ProofReport:
 
     ``ok`` is False when any row differs from its expectation (an expected proof that failed, an
     expected refutation that was proved, or symbolic and exhaustive answers that disagree).
+
+    >>> r = ProofReport(rows=[ReportRow("128B", "K", 16, "sm90", "128B", "proved", "proved", "Q.E.D.")])
+    >>> r.ok, r.counts()
+    (True, {'proved': 1})
     """
 
     rows: list = field(default_factory=list)

@@ -36,7 +36,12 @@ def is_pow2(n: int) -> bool:
 
 
 class LibraryMismatch(ProofError):
-    """The library disagrees with the symbolic model at a concrete witness: turned into a refutation."""
+    """The library disagrees with the symbolic model at a concrete witness: turned into a refutation.
+
+    >>> e = LibraryMismatch("swizzled_address(0x80) = 0x80, PTX gives 0x90", (1, 1, 0))
+    >>> isinstance(e, ProofError), e.where
+    (True, (1, 1, 0))
+    """
 
     def __init__(self, reason: str, where: tuple | None = None):
         self.reason = reason
