@@ -43,3 +43,21 @@ def test_crd2idx_over_a_zero_extent_is_a_coordinate_error() -> None:
     with pytest.raises(CoordinateError, match="has size 0"):
         crd2idx(3, (0, 2))
     assert crd2idx((0, 1), (0, 2)) == 0 and crd2idx(3, (2, 0)) == 3
+
+
+def test_symbolic_coordinate_layout_index_gives_a_coordinate() -> None:
+    """L(i) of a basis-stride layout with a symbolic shape is a coordinate tuple, as L(c) and integer shapes give
+    (it returned the ScaledBasis sum, or the int 0 for L(0)); equal to the integer layout's for m = 1, 2, 3."""
+    import sympy
+
+    from pycute_layouts import E
+    m = sympy.Symbol("m", positive=True, integer=True)
+    L = Layout((m, 4), (E(0), E(1)))
+    assert L(0) == (0, 0) and L((1, 2)) == (1, 2)
+    assert L(5) == (sympy.Mod(5, m), sympy.floor(5 / m))
+    d = (-E(0), 2 * E(2), (2 * E(1), 0))
+    L = Layout((2 * m, m, (1, 3)), d)
+    for v in (1, 2, 3):
+        Lv = Layout((2 * v, v, (1, 3)), d)
+        for i in range(40):
+            assert tuple(sympy.sympify(x).subs(m, v) for x in L(i)) == Lv(i)
