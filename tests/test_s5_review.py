@@ -61,3 +61,15 @@ def test_symbolic_coordinate_layout_index_gives_a_coordinate() -> None:
         Lv = Layout((2 * v, v, (1, 3)), d)
         for i in range(40):
             assert tuple(sympy.sympify(x).subs(m, v) for x in L(i)) == Lv(i)
+
+
+def test_right_inverse_of_symbolic_basis_coefficients_is_refused_loudly() -> None:
+    """Coefficients sympy cannot order raise SymbolicUndecidable (a TypeError escaped from the sort)."""
+    import sympy
+
+    from pycute_layouts import E, right_inverse
+    from pycute_layouts.errors import SymbolicUndecidable
+    m, n = sympy.symbols("m n", positive=True, integer=True)
+    with pytest.raises(SymbolicUndecidable, match="cannot order the coefficients"):
+        right_inverse(Layout((4, 8, 2), (m * E(0), n * E(0), E(0))))
+    assert str(right_inverse(Layout((4, 8), (E(0), m * E(0))))) == "(4):(1)"  # orderable: unchanged
