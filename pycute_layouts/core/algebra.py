@@ -1239,7 +1239,13 @@ def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
         rs: list = []
         rd: list = []
         cur = 1
-        for i in sorted(single, key=coefs.__getitem__):
+        try:
+            order = sorted(single, key=coefs.__getitem__)
+        except TypeError:  # sympy cannot order two symbolic coefficients
+            raise SymbolicUndecidable(f"right_inverse: cannot order the coefficients "
+                                      f"{it.format_inttuple(tuple(coefs[i] for i in single))} of the component {path} of "
+                                      f"{layout} from the symbols' assumptions (subs() first)") from None
+        for i in order:
             if fs[i] == 1:
                 continue
             if coefs[i] != cur:

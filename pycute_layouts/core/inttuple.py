@@ -839,6 +839,9 @@ def _crd2idx(crd: Any, shape: Any, stride: Any, check: bool) -> Any:
                 r = r + _crd2idx(crd, s, d, False)
             else:
                 ps = product(s)
+                if type(ps) is int and ps == 0:  # as idx2crd: an int is not split over a zero extent
+                    raise CoordinateError(f"crd2idx: the coordinate {fmt(crd)} cannot be split over the shape "
+                                          f"{fmt(shape)}: its mode {fmt(s)} has size 0")
                 if type(crd) is int and type(ps) is int:
                     q, m = divmod(crd, ps)
                 else:

@@ -591,7 +591,10 @@ class Layout:
         for i in range(n):
             si = fs[i]
             if type(si) is not int:
-                return _crd2idx_int(c0, self._s, self._d)
+                r = _crd2idx_int(c0, self._s, self._d)
+                if not self._fi and self._cp is not None:  # a coordinate, as for integer shapes
+                    return _f2_as_int(to_coord(r if type(r) is ScaledBasis else 0, self._cp))
+                return r
             c, m = divmod(c, si)
             r += m * fd[i]
         r = r + c * fd[n]

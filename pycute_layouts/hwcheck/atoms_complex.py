@@ -207,15 +207,24 @@ def complex_regs(atom: Any) -> list[int]:
     out: list[int] = []
     for t in range(32):
         for v in range(na):
-            i = int(atom.layout_a(t, v))
+            i = _element(atom, "layout_a", t, v, m_ * len(a[0]))
             out += [w for x in a[i % m_][i // m_] for w in _words(x)]
         for v in range(nb):
-            i = int(atom.layout_b(t, v))
+            i = _element(atom, "layout_b", t, v, n_ * len(b[0]))
             out += [w for x in b[i % n_][i // n_] for w in _words(x)]
         for v in range(nc):
-            i = int(atom.layout_c(t, v))
+            i = _element(atom, "layout_c", t, v, m_ * n_)
             out += [w for x in c[i % m_][i // m_] for w in _words(x)]
     return out
+
+
+def _element(atom: Any, field: str, t: int, v: int, n: int) -> int:
+    """``atom.<field>(t, v)``, the element of an operand of ``n`` elements; HwCheckError where it is none of them."""
+    i = int(getattr(atom, field)(t, v))
+    if not 0 <= i < n:
+        raise HwCheckError(f"complex_regs: {atom.name}'s {field} maps (lane {t}, value {v}) to {i}, outside the "
+                           f"operand's {n} elements")
+    return i
 
 
 def _f64_ptx(atom: Any) -> str:
@@ -422,6 +431,8 @@ def dp2a_traits(atom: Any, a_word: int, b_word: int) -> int:
     256
     """
     _dp2a_atom("dp2a_traits", atom, "lo")
+    check_count("dp2a_traits", "a_word", a_word, 0, 0xFFFFFFFF, HwCheckError)
+    check_count("dp2a_traits", "b_word", b_word, 0, 0xFFFFFFFF, HwCheckError)
     a = {int(atom.layout_a(0, v)): _s16((a_word >> (16 * v)) & 0xFFFF) for v in range(2)}
     b = {int(atom.layout_b(0, v)): _s16((b_word >> (16 * v)) & 0xFFFF) for v in range(2)}
     return sum(a[k] * b[k] for k in range(2))
