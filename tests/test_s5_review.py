@@ -73,3 +73,20 @@ def test_right_inverse_of_symbolic_basis_coefficients_is_refused_loudly() -> Non
     with pytest.raises(SymbolicUndecidable, match="cannot order the coefficients"):
         right_inverse(Layout((4, 8, 2), (m * E(0), n * E(0), E(0))))
     assert str(right_inverse(Layout((4, 8), (E(0), m * E(0))))) == "(4):(1)"  # orderable: unchanged
+
+
+def test_coordinate_right_inverse_skips_a_stride_that_does_not_continue_the_chain():
+    """CuTe's inverse_seq finds the next stride anywhere; the chain used to stop at the first misfit (smaller R)."""
+    from pycute_layouts import E, Layout, right_inverse, size
+    for L, n in ((Layout((2, 4, 2), (E(0), E(0), 2 * E(0))), 4), (Layout((2, 4, 2), (-1 * E(0), E(0), 4 * E(0))), 8)):
+        R = right_inverse(L)
+        assert size(R) == n, (L, R)
+        assert all(L(R(i)) == (i,) for i in range(n))
+
+
+def test_a_codomain_component_both_leaf_and_tuple_is_refused():
+    from pycute_layouts import E, Layout, LayoutValueError
+    for d in ((E(2, 0, 0), 2 * E(1, 1), 2 * E(1)), (2 * E(1), 2 * E(1, 1), E(0))):
+        with pytest.raises(LayoutValueError, match="both as a leaf"):
+            Layout((5, 4, 5), d)
+    assert Layout((4, 8), (E(0, 1), E(1))).coord_profile() == ((0, 0), 0)

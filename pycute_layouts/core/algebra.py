@@ -1248,8 +1248,8 @@ def _right_inverse_coord(layout: Layout, fs: tuple, fd: tuple) -> Layout:
         for i in order:
             if fs[i] == 1:
                 continue
-            if coefs[i] != cur:
-                break
+            if coefs[i] != cur:  # not the next stride of the chain: CuTe's inverse_seq looks further
+                continue
             rs.append(fs[i])
             rd.append(pre[i])
             cur = coefs[i] * fs[i]

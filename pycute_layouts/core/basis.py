@@ -209,14 +209,25 @@ def coprofile(strides: Any) -> Any:
         if isinstance(d, ScaledBasis):
             for p, _c in d.terms:
                 node = tree
-                for i in p[:-1]:
+                for k, i in enumerate(p[:-1]):
                     nxt = node.get(i)
-                    if not isinstance(nxt, dict):
+                    if nxt == 0:  # a leaf already: the component cannot also be a tuple
+                        _conflict(p[: k + 1], p)
+                    if nxt is None:
                         nxt = node[i] = {}
                     node = nxt
-                if p[-1] not in node:
-                    node[p[-1]] = 0
+                if isinstance(node.get(p[-1]), dict):
+                    _conflict(p, None)
+                node.setdefault(p[-1], 0)
     return _tree_to_tuple(tree) if tree else ()
+
+
+def _conflict(leaf: tuple, longer: tuple | None) -> None:
+    """LayoutValueError: the codomain component ``leaf`` is both a coordinate leaf and a tuple (CuTe: no such type)."""
+    name = "E(" + ", ".join(map(str, leaf)) + ")"
+    also = f" E({', '.join(map(str, longer))})" if longer is not None else ""
+    raise LayoutValueError(f"coprofile: the codomain component {name} is reached both as a leaf and, by a longer "
+                           f"path{also}, as a tuple: no coordinate has both shapes")
 
 
 def _tree_to_tuple(node: dict) -> tuple:

@@ -759,6 +759,8 @@ def _check_stride_kinds(d: Any) -> None:
     leaves = flatten(d)
     kinds = {type(x) for x in leaves if not (type(x) is int and x == 0)}
     special = kinds & {ScaledBasis, F2}
+    if ScaledBasis in kinds:
+        coprofile(leaves)  # a codomain component reached both as a leaf and as a tuple is refused here
     if special and len(kinds) > 1:
         other = sorted(k.__name__ for k in kinds)
         raise LayoutTypeError(
