@@ -60,7 +60,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "REPO_ROOT",
@@ -1349,6 +1349,21 @@ def parse_layout(text: str) -> tuple[IntTuple, IntTuple]:
 
 _COMPOSED = re.compile(r"^Sw<(-?\d+),(-?\d+),(-?\d+)>\s+o\s+(-?\d+)\s+o\s+(.+)$")
 
+
+
+def same_function(ours: Any, text: str) -> tuple[bool, bool]:
+    """(same function, same printed form) of a layout of ours and a layout CuTe C++ printed.
+
+    The function is compared on the whole domain (sizes, then every value); the print after normalize().
+    """
+    import numpy as np
+
+    from pycute_layouts import Layout
+
+    shape, stride = parse_layout(text)
+    theirs = Layout(shape, stride)
+    same = int(theirs.size()) == int(ours.size()) and np.array_equal(theirs.to_numpy(), ours.to_numpy())
+    return same, normalize(text) == str(ours)
 
 def parse_composed(text: str) -> tuple[tuple[int, int, int], int, tuple[IntTuple, IntTuple]]:
     """Parse ``Sw<3,4,3> o _0 o (_8,_64):(_64,_1)`` into ``((3, 4, 3), 0, ((8, 64), (64, 1)))``."""

@@ -119,12 +119,12 @@ class _InnerLayoutView:
 
 
 class _ComposedAlgebra(_InnerLayoutView):
-    """The algebra hooks of a layout whose element view is a ComposedLayout (``_composed_view()``)."""
+    """The algebra hooks of a layout whose element view is a ComposedLayout.
+
+    Each subclass (ComposedLayout, SwizzledSmemLayout) defines ``_composed_view() -> ComposedLayout``.
+    """
 
     __slots__ = ()
-
-    def _composed_view(self) -> ComposedLayout:
-        raise NotImplementedError
 
     def _as_rhs_of_layout(self, a: Any) -> Any:
         return _compose_with_composed(a, self._composed_view())

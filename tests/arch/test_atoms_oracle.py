@@ -12,7 +12,7 @@ CuTe's ``get_layoutA_TV``/``get_layoutB_TV``/``get_layoutC_TV``. Skipped without
 
 from __future__ import annotations
 
-import numpy as np
+import oracles
 import pytest
 
 from pycute_layouts import Layout
@@ -87,15 +87,6 @@ def oracle():
     return res
 
 
-def _same_function(ours: Layout, text: str) -> tuple[bool, bool]:
-    import oracles
-
-    shape, stride = oracles.parse_layout(text)
-    theirs = Layout(shape, stride)
-    same = int(theirs.size()) == int(ours.size()) and np.array_equal(theirs.to_numpy(), ours.to_numpy())
-    return same, oracles.normalize(text) == str(ours)
-
-
 @pytest.mark.oracle
 def test_mma_atoms_match_cute(oracle):
     import oracles
@@ -108,7 +99,7 @@ def test_mma_atoms_match_cute(oracle):
         atom = atoms.mma_atom(name)
         assert oracles.parse_int_tuple(shape_mnk) == atom.shape_mnk, name
         for ours, text in ((atom.thr_id, thr), (atom.layout_a, a), (atom.layout_b, b), (atom.layout_c, c)):
-            same, identical = _same_function(ours, text)
+            same, identical = oracles.same_function(ours, text)
             assert same, (name, str(ours), text)
             funcs += 1
             printed += identical
@@ -126,7 +117,7 @@ def test_copy_atoms_match_cute(oracle):
         thr, src, dst, ref = (x.strip() for x in res.split("|"))
         atom = atoms.copy_atom(name)
         for ours, text in ((atom.thr_id, thr), (atom.src_layout, src), (atom.dst_layout, dst), (atom.ref_layout, ref)):
-            same, identical = _same_function(ours, text)
+            same, identical = oracles.same_function(ours, text)
             assert same, (name, str(ours), text)
             funcs += 1
             printed += identical
@@ -143,5 +134,5 @@ def test_tiled_mma_partitions_match_cute(oracle):
         assert isinstance(res, str), (name, res)
         tiled = atoms.make_tiled_mma(name, ours_lay, perm)
         for op, text in zip("ABC", (x.strip() for x in res.split("|")), strict=True):
-            same, _ = _same_function(tiled.partition(op), text)
+            same, _ = oracles.same_function(tiled.partition(op), text)
             assert same, (name, op, str(tiled.partition(op)), text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
+import oracles
 import pytest
 
 from pycute_layouts import Layout
@@ -155,15 +155,6 @@ def _known_cute_bug(name: str, operand: int, text: str) -> bool:
             and text == CUTE_42_S4_BLAYOUT)
 
 
-def _same_function(ours: Layout, text: str) -> tuple[bool, bool]:
-    import oracles
-
-    shape, stride = oracles.parse_layout(text)
-    theirs = Layout(shape, stride)
-    same = int(theirs.size()) == int(ours.size()) and np.array_equal(theirs.to_numpy(), ours.to_numpy())
-    return same, oracles.normalize(text) == str(ours)
-
-
 @pytest.mark.oracle
 def test_more_mma_atoms_match_cute(oracle):
     import oracles
@@ -196,7 +187,7 @@ def test_more_mma_atoms_match_cute(oracle):
                 assert text == CUTE_42_U1_ALAYOUT, (name, text)
                 text = text.replace("((_16,_8))", "(_16,_8)")
                 bugs += 1
-            same, identical = _same_function(lay, text)
+            same, identical = oracles.same_function(lay, text)
             assert same, (name, str(lay), text)
             funcs += 1
             printed += identical
@@ -215,7 +206,7 @@ def test_more_copy_atoms_match_cute(copy_oracle):
         atom = atoms.copy_atom(name)
         for lay, text in zip((atom.thr_id, atom.src_layout, atom.dst_layout, atom.ref_layout),
                              (x.strip() for x in res.split("|")), strict=True):
-            same, identical = _same_function(lay, text)
+            same, identical = oracles.same_function(lay, text)
             assert same, (name, str(lay), text)
             funcs += 1
             printed += identical
@@ -263,7 +254,7 @@ def test_tiled_mmas_of_new_atoms_match_cute(tiled_oracle):
         assert isinstance(res, str), (name, str(res)[:300])
         tiled = atoms.make_tiled_mma(name, lay)
         for op, text in zip("ABC", (x.strip() for x in res.split("|")), strict=True):
-            same, _ = _same_function(tiled.partition(op), text)
+            same, _ = oracles.same_function(tiled.partition(op), text)
             assert same, (name, op, str(tiled.partition(op)), text)
 
 
@@ -299,6 +290,6 @@ def test_sm120_sparse_and_sm103_atoms_match_cute(sm120_sparse_oracle):
             ours.append(atom.layout_e)
         assert len(texts) == len(ours), (name, parts)
         for lay, text in zip(ours, texts, strict=True):
-            same, _ = _same_function(lay, text)
+            same, _ = oracles.same_function(lay, text)
             assert same, (name, str(lay), text)
 
