@@ -29,7 +29,9 @@ from pycute_layouts import (
     right_inverse,
     zipped_divide,
 )
+from pycute_layouts.core.algebra import coalesce_ints
 from pycute_layouts.core.inttuple import unflatten
+from pycute_layouts.core.layout import int_layout
 from pycute_layouts.limits import MAX_INT_DIGITS
 
 SHAPES = [2, 3, 4, 8, (2, 2), (2, 3), (1, 4), (4, 1), ((2, 2), 3), (2, 4), (3, 2, 2), (8, 8), (4, (2, 2)),
@@ -77,6 +79,47 @@ def test_coalesce_keeps_the_function_and_is_maximal():
         assert all(s != 1 for s in fs) or fs == (1,)
         assert all(fs[i] * fd[i] != fd[i + 1] for i in range(len(fs) - 1)), (L, R)
         assert coalesce(R) == R
+
+
+def _backward_coalesce(fs: tuple, fd: tuple) -> Layout:
+    """The reference: the checked path's backward walk (coalesce_ints), an algorithm of its own."""
+    n = len(fs) - 1
+    return int_layout(*coalesce_ints(fs, fd, n, fs[n], fd[n]))
+
+
+@pytest.mark.parametrize("sizes,strides", [((1, 2, 3), (0, 1, 2, 3, 6)), ((1, 2, 4), (0, 1, 2, 4, 8, -2))])
+def test_coalesce_unrolled_ranks_equal_the_backward_walk_exhaustively(sizes, strides):
+    """Every flat layout of ranks 1-4 over these leaves (the unrolled ranks 2-4 and the walk), flat and
+    nested once, against coalesce_ints' backward walk: same modes, same cached flat data, and the layout
+    itself exactly when it is flat and nothing merges."""
+    from itertools import product
+
+    seen = set()
+    for n in range(1, 5):
+        for fs in product(sizes, repeat=n):
+            for fd in product(strides, repeat=n):
+                ref = _backward_coalesce(fs, fd)
+                for L in (Layout(fs, fd), Layout((fs[:1], fs[1:]), (fd[:1], fd[1:])) if n > 1 else Layout(fs[0], fd[0])):
+                    R = coalesce(L)
+                    assert (R.shape, R.stride, R.flat_modes()) == (ref.shape, ref.stride, ref.flat_modes()), (L, R, ref)
+                    same = L.shape == R.shape and L.stride == R.stride
+                    assert same if R is L else not (same and n > 1), (L, R)
+                    seen.add((n, len(R.flat_modes()[0])))
+    assert {(4, 1), (4, 2), (4, 3), (4, 4), (3, 1), (3, 2), (3, 3), (2, 1), (2, 2)} <= seen
+
+
+def test_coalesce_walk_beyond_the_unrolled_ranks():
+    rng = random.Random(5)
+    for _ in range(3000):
+        n = rng.randint(5, 8)
+        fs = tuple(rng.choice([1, 2, 2, 4]) for _ in range(n))
+        fd = [rng.choice([0, 1, 2, 4])]
+        for i in range(1, n):  # mostly contiguous chains, so runs of every length occur
+            fd.append(fs[i - 1] * fd[-1] if rng.random() < 0.7 else rng.choice([0, 1, 3, 16]))
+        fd = tuple(fd)
+        ref = _backward_coalesce(fs, fd)
+        R = coalesce(Layout(fs, fd))
+        assert (R.shape, R.stride, R.flat_modes()) == (ref.shape, ref.stride, ref.flat_modes()), (fs, fd, R, ref)
 
 
 def test_coalesce_of_a_coalesced_flat_layout_is_itself():

@@ -139,18 +139,33 @@ _NOARG = object()
 #: Integers below this bound in magnitude have at most MAX_INT_DIGITS digits (the fast paths check it).
 _INT_BOUND = 10**MAX_INT_DIGITS
 _NEG_INT_BOUND = -_INT_BOUND  # (a constant: -_INT_BOUND in a condition allocates a big int each time)
+#: The constructor's first checks compare with this bound: a one-digit int, so CPython's specialised int
+#: comparison applies (a comparison with _INT_BOUND takes the generic path); a larger leaf takes the next check.
+_SMALL = (1 << 30) - 1
+_NEG_SMALL = -_SMALL
 
 
-def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
+def _fast_flat(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     """``(flatten(s), flatten(d))`` for the fast path of ``Layout(s, d)``, or None for the checked path.
 
     Pre:  ``s``, ``d`` are tuples of equal length.
     Post: not None iff ``s``, ``d`` are congruent nested tuples of plain ints (at most MAX_NESTING_DEPTH deep),
           every shape positive and every leaf within MAX_INT_DIGITS digits (the checked path refuses the rest
-          or normalises it: zero extents, sympy leaves, lists).
+          or normalises it: zero extents, sympy leaves, lists); ``(s, d)`` itself where both are flat and
+          every leaf is below _SMALL in magnitude.
     """
-    fs: list = []
-    fd: list = []
+    for x in s:
+        if type(x) is not int or x <= 0 or x >= _SMALL:
+            return _fast_flat_nested(s, d)
+    for y in d:
+        if type(y) is not int or not _NEG_SMALL < y < _SMALL:
+            return _fast_flat_nested(s, d)
+    return s, d
+
+
+def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
+    """``_fast_flat`` where some mode is nested or some leaf is not small (built by tuple concatenation)."""
+    fs = fd = ()
     B = _INT_BOUND
     NB = _NEG_INT_BOUND
     i = 0
@@ -160,23 +175,26 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
         if type(x) is int:
             if type(y) is not int or not 0 < x < B or not NB < y < B:
                 return None
-            fs.append(x)
-            fd.append(y)
+            fs += (x,)
+            fd += (y,)
         elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
-            j = 0
-            for a in x:
-                b = y[j]
-                if type(a) is not int or type(b) is not int or not 0 < a < B or not NB < b < B:
-                    if not _fast_flat_into(x, y, fs, fd, 1):
-                        return None
-                    break
-                j += 1
-            else:
-                fs += x
-                fd += y
+            if len(x) == 2:  # (the commonest inner mode, unrolled; small leaves compare fastest)
+                a, b = x
+                c, e = y
+                if type(a) is int and type(b) is int and type(c) is int and type(e) is int and 0 < a < _SMALL \
+                        and 0 < b < _SMALL and _NEG_SMALL < c < _SMALL and _NEG_SMALL < e < _SMALL:
+                    fs += x
+                    fd += y
+                    continue
+            ls: list = []
+            ld: list = []
+            if not _fast_flat_into(x, y, ls, ld, 1):
+                return None
+            fs += tuple(ls)
+            fd += tuple(ld)
         else:
             return None
-    return tuple(fs), tuple(fd)
+    return fs, fd
 
 
 def _fast_flat_into(s: tuple, d: tuple, fs: list, fd: list, level: int) -> bool:
@@ -228,17 +246,16 @@ class Layout:
         # fast paths: plain ints, positive shapes, congruent -- nothing to normalise (the flat modes are kept)
         if type(shape) is tuple:
             if type(stride) is tuple and len(shape) == len(stride):
-                for x in shape:
-                    if type(x) is not int or x <= 0 or x >= _INT_BOUND:
-                        fl = _fast_flat_nested(shape, stride)
-                        break
-                else:
-                    for y in stride:
-                        if type(y) is not int or not _NEG_INT_BOUND < y < _INT_BOUND:
-                            fl = None
-                            break
-                    else:
+                if len(shape) == 2:  # (the commonest rank, unrolled)
+                    a, b = shape
+                    c, e = stride
+                    if type(a) is int and type(b) is int and type(c) is int and type(e) is int and 0 < a < _SMALL \
+                            and 0 < b < _SMALL and _NEG_SMALL < c < _SMALL and _NEG_SMALL < e < _SMALL:
                         fl = (shape, stride)
+                    else:
+                        fl = _fast_flat_nested(shape, stride)
+                else:
+                    fl = _fast_flat(shape, stride)
                 if fl is not None:
                     self._s = shape
                     self._d = stride
@@ -1151,6 +1168,18 @@ def int_layout(ss: list, dd: list) -> Layout:
     return obj
 
 
+def _int_result(s: Any, d: Any, fl: tuple) -> Layout:
+    """A new integer Layout ``s:d`` with the flat modes ``fl`` (trusted: the algebra's fast paths)."""
+    obj = _new(Layout)
+    obj._s = s
+    obj._d = d
+    obj._fl = fl
+    obj._fi = True
+    obj._size = None
+    obj._hash = None
+    return obj
+
+
 def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
     """``coalesce(layout)`` for an integer layout with the flat modes ``fl`` (the algebra's fast path).
 
@@ -1159,55 +1188,87 @@ def coalesce_int_layout(layout: Layout, fl: tuple) -> Layout:
           before it where the run's extent ``s*d`` is its stride (the same runs as coalesce_ints' backward
           walk: both merge adjacent kept modes a, b iff ``s_a*d_a == d_b``); ``layout`` itself where it is
           flat and nothing merges (an equal, immutable value); flat data cached.
+
+    Flat ranks 2-4 with no size-1 mode are unrolled (a loop costs more than the arithmetic there): every
+    outcome of ranks 2 and 3, and rank 4's one run / no merge; the rest walk ``_coalesce_int_runs``.
     """
     fs, fd = fl
-    cs = fs[0]
+    n = len(fs)
+    if n == 2:
+        s0, s1 = fs
+        if s0 != 1 and s1 != 1:
+            d0, d1 = fd
+            if s0 * d0 == d1:
+                s0 *= s1
+                return _int_result(s0, d0, ((s0,), (d0,)))
+            return layout if layout._s is fs else _int_result(fs, fd, fl)
+    elif n == 3:
+        s0, s1, s2 = fs
+        if s0 != 1 and s1 != 1 and s2 != 1:
+            d0, d1, d2 = fd
+            if s1 * d1 == d2:
+                if s0 * d0 == d1:
+                    s0 *= s1 * s2
+                    return _int_result(s0, d0, ((s0,), (d0,)))
+                s = (s0, s1 * s2)
+                d = (d0, d1)
+                return _int_result(s, d, (s, d))
+            if s0 * d0 == d1:
+                s = (s0 * s1, s2)
+                d = (d0, d2)
+                return _int_result(s, d, (s, d))
+            return layout if layout._s is fs else _int_result(fs, fd, fl)
+    elif n == 4:
+        s0, s1, s2, s3 = fs
+        if s0 != 1 and s1 != 1 and s2 != 1 and s3 != 1:
+            d0, d1, d2, d3 = fd
+            a = s0 * d0 == d1
+            b = s1 * d1 == d2
+            c = s2 * d2 == d3
+            if a and b and c:
+                s0 *= s1 * s2 * s3
+                return _int_result(s0, d0, ((s0,), (d0,)))
+            if not (a or b or c):
+                return layout if layout._s is fs else _int_result(fs, fd, fl)
+    return _coalesce_int_runs(layout, fl)
+
+
+def _coalesce_int_runs(layout: Layout, fl: tuple) -> Layout:
+    """``coalesce_int_layout`` by one forward walk (any flat rank, size-1 modes included)."""
+    fs, fd = fl
+    cs = fs[0]  # the open run
     cd = fd[0]
     ss = dd = None  # the finished runs (lists from the first one: most layouts merge into one run)
-    for i in range(1, len(fs)):
-        s = fs[i]
-        if s == 1:
-            continue
-        d = fd[i]
-        if cs == 1 and ss is None:  # a leading size-1 mode gives way
-            cs, cd = s, d
-        elif cs * cd == d:
-            cs *= s
-        else:
-            if ss is None:
+    i = 0
+    for s in fs:  # (cheaper than a range: i counts the modes, the first one opened the run)
+        if i and s != 1:
+            d = fd[i]
+            if cs == 1:  # a leading size-1 mode gives way
+                cs, cd = s, d
+            elif cs * cd == d:
+                cs *= s
+            elif ss is None:
                 ss = [cs]
                 dd = [cd]
+                cs, cd = s, d
             else:
                 ss.append(cs)
                 dd.append(cd)
-            cs, cd = s, d
+                cs, cd = s, d
+        i += 1
     if ss is None:
         if cs == 1:
             cd = 0
-        obj = _new(Layout)
-        obj._s = cs
-        obj._d = cd
-        obj._fl = ((cs,), (cd,))
-    elif len(ss) == len(fs) - 1:  # nothing merged or dropped: the flat modes themselves
-        if layout._s is fs:  # (already flat: the layout itself)
+        elif type(layout._s) is int:  # a rank-1 layout is its own coalesce
             return layout
-        obj = _new(Layout)
-        obj._s = fs
-        obj._d = fd
-        obj._fl = fl
-    else:
-        ss.append(cs)
-        dd.append(cd)
-        s = tuple(ss)
-        d = tuple(dd)
-        obj = _new(Layout)
-        obj._s = s
-        obj._d = d
-        obj._fl = (s, d)
-    obj._fi = True
-    obj._size = None
-    obj._hash = None
-    return obj
+        return _int_result(cs, cd, ((cs,), (cd,)))
+    if len(ss) == i - 1:  # nothing merged or dropped: the flat modes themselves
+        return layout if layout._s is fs else _int_result(fs, fd, fl)
+    ss.append(cs)
+    dd.append(cd)
+    s = tuple(ss)
+    d = tuple(dd)
+    return _int_result(s, d, (s, d))
 
 
 def basis_like(shape_: Any, path: tuple = ()) -> Any:
