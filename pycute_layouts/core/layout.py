@@ -154,6 +154,14 @@ def _fast_flat(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
           or normalises it: zero extents, sympy leaves, lists); ``(s, d)`` itself where both are flat and
           every leaf is below _SMALL in magnitude.
     """
+    if len(s) == 3:  # (the next commonest rank, unrolled)
+        a, b, c = s
+        x, y, z = d
+        if type(a) is int and type(b) is int and type(c) is int and type(x) is int and type(y) is int \
+                and type(z) is int and 0 < a < _SMALL and 0 < b < _SMALL and 0 < c < _SMALL \
+                and _NEG_SMALL < x < _SMALL and _NEG_SMALL < y < _SMALL and _NEG_SMALL < z < _SMALL:
+            return s, d
+        return _fast_flat_nested(s, d)
     for x in s:
         if type(x) is not int or x <= 0 or x >= _SMALL:
             return _fast_flat_nested(s, d)
@@ -172,8 +180,8 @@ def _fast_flat_nested(s: tuple, d: tuple) -> tuple[tuple, tuple] | None:
     for x in s:  # the first two levels inline (most nested shapes), deeper ones by _fast_flat_into
         y = d[i]
         i += 1
-        if type(x) is int:
-            if type(y) is not int or not 0 < x < B or not NB < y < B:
+        if type(x) is int:  # (a small leaf passes the first, specialised, comparison)
+            if type(y) is not int or not (0 < x < _SMALL or 0 < x < B) or not (_NEG_SMALL < y < _SMALL or NB < y < B):
                 return None
             fs += (x,)
             fd += (y,)
