@@ -68,6 +68,43 @@ def test_nested_fast_constructor_refuses_what_the_checked_path_refuses():
             Layout(s, d)
 
 
+def _tuples_to_lists(x):
+    return [_tuples_to_lists(y) for y in x] if isinstance(x, tuple) else x
+
+
+def _like(s, leaves):
+    """``s`` with its leaves replaced, in order, from the iterator ``leaves`` (no validation: bad leaves too)."""
+    return tuple(_like(x, leaves) for x in s) if isinstance(s, tuple) else next(leaves)
+
+
+def _count(s) -> int:
+    return sum(_count(x) for x in s) if isinstance(s, tuple) else 1
+
+
+def _checked_or_refused(fn, *args):
+    try:
+        L = fn(*args)
+    except LayoutError as e:
+        return type(e).__name__
+    return str(L), L.flat_modes(), L.int_flat_modes() is not None, [_outcome(L, i) for i in (0, 1, 3)]
+
+
+@pytest.mark.parametrize("leaf", [1, 2, 2**30 - 2, 2**30 - 1, 2**30, 2**31 + 1, 10**MAX_INT_DIGITS - 1,
+                                  10**MAX_INT_DIGITS, -1, -(2**30 - 2), -(2**30 - 1), -(2**30), 0, True, np.int64(3)])
+def test_fast_constructor_equals_the_checked_path_at_every_bound(leaf):
+    """The constructor's fast paths (ranks 2 and 3 unrolled, the one-digit bound first, the nested flatten)
+    agree with the checked path (lists in place of tuples) on leaves at and around each bound."""
+    shapes = [(leaf, 2), (2, leaf), (leaf, 2, 3), (2, leaf, 3), (3, 2, leaf), (2, 2, 2, leaf), ((leaf, 2), 4), ((2, 2), leaf),
+              (2, (3, leaf)), (2, (leaf, 3)), ((2, (leaf, 2)), 2), ((2, 2, leaf), 2), (2, leaf, 2, 2)]
+    for s in shapes:
+        n = _count(s)
+        for d in (_like(s, iter(range(1, n + 1))), _like(s, iter([leaf] * n))):
+            for shape, stride in ((s, d), (_like(s, iter([2] * n)), d)):
+                fast = _checked_or_refused(Layout, shape, stride)
+                checked = _checked_or_refused(Layout, _tuples_to_lists(shape), _tuples_to_lists(stride))
+                assert fast == checked, (shape, stride, fast, checked)
+
+
 def test_coalesce_keeps_the_function_and_is_maximal():
     rng = random.Random(1)
     for _ in range(400):
