@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..errors import AdmissibilityError, CongruenceError, LayoutError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
 from ..limits import fmt
 from . import inttuple as it
 from .admissibility import (
@@ -485,6 +485,12 @@ def _compose(a: Layout, b: Any) -> Any:
                 last = fs[n]
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
                 return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
+            if a.coord_profile() is not None:  # basis strides: the integer walk on surrogates
+                fs, fd = a._fl
+                if fs:
+                    res = compose_basis_ints(fs, fd, b._s, bfl[0], bfl[1])
+                    if res is not None:
+                        return res
         bfs, bfd = b.flat_modes()
         if b.coord_profile() is not None:
             return _compose_basis(a, b, bfs, bfd)
@@ -567,8 +573,17 @@ def _compose_layout(a: Layout, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layo
         last = fs[n]
         ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
         return compose_ints(ls, ld, rs, rd, bfs, bfd)
+    if fs and bfs and a.coord_profile() is not None and all_int(bfs) and all_int(bfd) and 0 not in bfs:
+        res = compose_basis_ints(fs, fd, rs, bfs, bfd)
+        if res is not None:
+            return res
     if any(type(d) is F2 for d in fd):
         return _compose_f2(a, rs, rd)
+    return _compose_general(a, rs, rd)
+
+
+def _compose_general(a: Layout, rs: Any, rd: Any) -> Layout:
+    """``_compose_layout``'s general path: the walk on coalesce_x(a) for any strides (symbolic, basis)."""
     undecided: list = []  # merges coalesce could not decide (symbolic A only)
     flat = _coalesce_x(a, undecided)
     ls = flat.shape
@@ -633,26 +648,129 @@ def _explain_interaction(flat: Layout, rs: Any, rd: Any, undecided: list) -> Non
     )
 
 
+#: the widest digit of the basis surrogates, in bits: every product the walk forms stays below 2**200 < 10**64
+#: (MAX_INT_DIGITS), so the general path would raise no size error where the surrogates are used
+_SURROGATE_MAX_BITS = 200
+
+
+def basis_surrogates(fs: tuple, fd: tuple, bmax: int) -> tuple | None:
+    """Integer stand-ins for the basis strides ``fd`` (flat modes ``fs:fd`` of A) that the integer walk can run on.
+
+    Pre:  ``bmax >= 1`` bounds every ``|stride|`` of B.
+    Post: ``(sur, b, keys)``: stride ``c@p`` (one term, int ``c``) stands for ``c * 2**(b*j)``, ``keys[j] == p``
+          (an int stride ``c``, ``keys[j] is None``; 0 stands for 0). Each ``|s*c|`` (``s`` a shape of A) and
+          ``|m*c|`` (``|m| <= bmax``) is below ``2**b``, so ``s*sur(d) == sur(d')`` iff ``s*d == d'`` (coalesce's
+          merge test) and ``m*sur(d)`` decodes to ``m*d`` (see ``decode_surrogate``). None where a stride is
+          not of that form (several terms, a sympy or F2 coefficient), a shape is not a positive int, or the
+          products are too wide: the general path decides there.
+    """
+    if not all_int(fs) or 0 in fs:
+        return None
+    keys: list = []
+    pairs = []
+    cmax = 0
+    for d in fd:
+        if type(d) is ScaledBasis:
+            terms = d.terms
+            if len(terms) != 1:
+                return None
+            key, c = terms[0]
+            if type(c) is not int:
+                return None
+        elif type(d) is int:
+            key = None
+            c = d
+        else:
+            return None
+        if key in keys:  # (a list: A has few distinct paths, and a path tuple rehashes on every lookup)
+            pairs.append((c, keys.index(key)))
+        else:
+            pairs.append((c, len(keys)))
+            keys.append(key)
+        if c > cmax:
+            cmax = c
+        elif -c > cmax:
+            cmax = -c
+    smax = max(fs)
+    b = ((smax if smax > bmax else bmax) * (cmax or 1)).bit_length()
+    if b > _SURROGATE_MAX_BITS:
+        return None
+    return [c << (b * j) for c, j in pairs], b, keys
+
+
+def decode_surrogate(r: int, b: int, keys: list) -> Any:
+    """The stride that the surrogate product ``r`` stands for (see ``basis_surrogates``).
+
+    Pre:  ``r == m * sur`` with ``sur`` a surrogate of slot ``j`` (``c * 2**(b*j)``) and ``0 < |m*c| < 2**b``, or 0.
+    Post: ``(m*c)@keys[j]`` (the int ``m*c`` where ``keys[j] is None``); 0 for 0.
+    """
+    if not r:
+        return 0
+    a = r if r > 0 else -r
+    j = (a.bit_length() - 1) // b
+    v = a >> (b * j)
+    key = keys[j]
+    if r < 0:
+        v = -v
+    return v if key is None else ScaledBasis.from_normalized(((key, v),))
+
+
+def compose_basis_ints(fs: tuple, fd: tuple, rs: Any, bfs: tuple, bfd: tuple) -> Layout | None:
+    """``A o B`` for A (flat modes ``fs:fd``) with basis strides and an integer B, by the integer walk on surrogates.
+
+    ``rs`` is B's shape, ``bfs:bfd`` its flat modes (positive int shapes, int strides).
+    Post: the general path's result (the walk only scales A's strides by ints and compares them for
+          coalesce's merges, both exact on the surrogates); None where ``basis_surrogates`` refuses or the
+          walk refuses B (the general path then gives the result or the error, with its message).
+    """
+    bmax = max(bfd)
+    if -min(bfd) > bmax:
+        bmax = -min(bfd)
+    enc = basis_surrogates(fs, fd, bmax if bmax else 1)
+    if enc is None:
+        return None
+    sur, b, keys = enc
+    n = len(fs) - 1
+    last = fs[n]
+    ls, ld = coalesce_ints(fs, sur, n, 2 if last == 1 else last, sur[n])  # coalesce_x(a)
+    try:
+        out = _compose_int(ls, ld, bfs, bfd)
+    except (ModesInteract, LayoutError):
+        return None
+    k = 0
+    for s, r in out:
+        if type(r) is tuple:
+            out[k] = (s, tuple([decode_surrogate(x, b, keys) for x in r]))
+        elif r:  # (decode_surrogate inlined: most leaves of B land in one mode of A)
+            a = r if r > 0 else -r
+            j = (a.bit_length() - 1) // b
+            v = a >> (b * j)
+            key = keys[j]
+            out[k] = (s, v if r > 0 else -v) if key is None else (s, ScaledBasis.from_normalized(((key, v if r > 0 else -v),)))
+        k += 1
+    return _nest_like(rs, out)
+
+
 def compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
     """``A o B`` for integer layouts: ``ls:ld`` is coalesce_x(A), ``rs:rd`` is B with the flat modes ``bfs:bfd``."""
     try:
-        return _compose_int(ls, ld, rs, bfs, bfd)
+        return _nest_like(rs, _compose_int(ls, ld, bfs, bfd))
     except ModesInteract:
         _explain_interaction(int_layout(ls, ld), rs, rd, [])
     raise AdmissibilityError(f"composition: modes of B interact in coalesce(A) = {int_layout(ls, ld)}")  # pragma: no cover
 
 
-def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
+def _compose_int(ls: list, ld: list, bfs: tuple, bfd: tuple) -> list:
     """``_composition_impl`` for integer layouts, one loop over B's flat modes (the fast path).
 
-    ``ls:ld`` (lists) is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride, ``rs`` its shape
-    (for the nesting of the result). Raises ``ModesInteract`` where B's modes interact.
+    ``ls:ld`` (lists) is coalesce_x(A); ``bfs``/``bfd`` are B's flat shape and stride. Returns the composed
+    (shape, stride) of each leaf of B (``_nest_like`` nests them like B's shape). Raises ``ModesInteract``
+    where B's modes interact.
     """
     n = len(ls)
     if n == 1:  # a linear A: each mode of B scales by its stride
         ld0 = ld[0]
-        out = [(s, d * ld0) for s, d in zip(bfs, bfd)]
-        return _nest_like(rs, out)
+        return [(s, d * ld0) for s, d in zip(bfs, bfd)]
     last = n - 1
     last_d = ld[last]
     # acc[j] (j < n): the largest offset that B's modes of positive stride put into mode j of A so far;
@@ -698,7 +816,7 @@ def _compose_int(ls: list, ld: list, rs: Any, bfs: tuple, bfd: tuple) -> Layout:
                 acc[2 * n - 1] = acc[2 * n] = 1
     if acc is not None and acc[-1] and _signs_mix(acc, n):
         raise ModesInteract
-    return _nest_like(rs, out)
+    return out
 
 
 def _int_leaf_mode(res_s: list, res_d: list, rest_s: int, rest_d: int) -> tuple:

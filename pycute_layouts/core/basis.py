@@ -27,6 +27,9 @@ from ..limits import MAX_NESTING_DEPTH, MAX_SEQUENCE_ITEMS, check_int_size, chec
 __all__ = ["ScaledBasis", "E", "is_basis", "basis_get", "coprofile", "to_coord", "basis_components", "scaled_basis", "from_coord"]
 
 
+_new = object.__new__
+
+
 def _is_zero(c: Any) -> bool:
     return c == 0 if type(c) is int else bool(getattr(c, "is_zero", False))
 
@@ -86,7 +89,28 @@ class ScaledBasis:
         kept = [(p, c) for p, c in terms.items() if not _is_zero(c)]
         return ScaledBasis(*kept) if kept else 0
 
+    @staticmethod
+    def from_normalized(terms: tuple) -> ScaledBasis:
+        """Trusted constructor (no validation): for strides computed inside the package.
+
+        Pre:  ``terms`` is as the ``terms`` attribute: ``(path, coefficient)`` pairs sorted by path, valid
+              paths, nonzero coefficients of at most MAX_INT_DIGITS digits, at least one pair.
+
+        >>> ScaledBasis.from_normalized((((1,), 3),)) == 3 * E(1)
+        True
+        """
+        obj = _new(ScaledBasis)
+        obj.terms = terms
+        obj._hash = None
+        return obj
+
     def _scaled(self, k: Any) -> Any:
+        if type(k) is int and k:  # the common case: same paths, nonzero int coefficients stay nonzero
+            terms = self.terms
+            if len(terms) == 1:
+                p, c = terms[0]
+                if type(c) is int:
+                    return ScaledBasis.from_normalized(((p, check_int_size("ScaledBasis", "a coefficient", c * k)),))
         if not _is_scalar(k):
             return NotImplemented
         return ScaledBasis.of({p: c * k for p, c in self.terms})
