@@ -20,16 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AdmissibilityError, CongruenceError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
+from ..errors import AdmissibilityError, CongruenceError, LayoutError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
 from ..limits import check_count, fmt
 from . import inttuple as it
 from .algebra import (
+    basis_surrogates,
     coalesce,
     coalesce_flat,
     coalesce_ints,
     complement,
     complement_ints,
     complement_sorted_ints,
+    compose_basis_ints,
     compose_ints,
     composition,
     inner_aware,
@@ -127,10 +129,14 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         layout = tiler_to_layout(layout) if isinstance(layout, tuple) else as_layout(layout, "logical_divide")
     if type(tiler) is Layout:
         afl = layout.int_flat_modes()
-        if afl is not None and afl[0]:
-            tfl = tiler.int_flat_modes()
-            if tfl is not None and tfl[0]:
+        tfl = tiler.int_flat_modes()
+        if tfl is not None and tfl[0]:
+            if afl is not None and afl[0]:
                 return _logical_divide_ints(afl, tiler, tfl)
+            if layout.coord_profile() is not None:  # basis strides: the integer walks on surrogates
+                res = _logical_divide_basis(layout.flat_modes(), tiler, tfl)
+                if res is not None:
+                    return res
     if isinstance(tiler, Layout):
         target = coalesce_flat(layout).shape
         return composition(layout, make_layout(tiler, complement(tiler, target)))
@@ -158,15 +164,42 @@ def _logical_divide_ints(afl: tuple, tiler: Layout, tfl: tuple) -> Layout:
     return compose_ints(cs, cd, (tiler.shape, comp.shape), (tiler.stride, comp.stride), tfl[0] + cfs, tfl[1] + cfd)
 
 
+def _logical_divide_basis(afl: tuple, tiler: Layout, tfl: tuple) -> Layout | None:
+    """``_logical_divide_ints`` for a layout with basis strides (flat modes ``afl``) and an integer tiler, with
+    coalesce and composition run on the integer surrogates of ``basis_surrogates``; None where those refuse
+    or the tiler has no integer complement there (the general path then decides, or says why)."""
+    fs, fd = afl
+    enc = basis_surrogates(fs, fd, 1)  # (coalesce's merges are exact on the surrogates of any bound)
+    if enc is None:
+        return None
+    sur = enc[0]
+    n = len(fs) - 1
+    cs, _cd = coalesce_ints(fs, sur, n, fs[n], sur[n])  # coalesce(layout): only its shape is used
+    try:
+        comp = complement_ints(tfl[0], tfl[1], cs[0] if len(cs) == 1 else tuple(cs), tiler)
+    except LayoutError:
+        return None
+    cfl = comp.int_flat_modes()
+    if cfl is None:
+        return None
+    return compose_basis_ints(fs, fd, (tiler.shape, comp.shape), tfl[0] + cfl[0], tfl[1] + cfl[1])
+
+
 def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
-    """``[logical_divide(layout[i], tiler[i]) for i < len(tiler)]`` for an integer layout and a non-empty tuple
-    of integer Layouts, without intermediate checks; None otherwise (the general path decides or says why).
+    """``[logical_divide(layout[i], tiler[i]) for i < len(tiler)]`` for an integer layout (or one with basis
+    strides, via ``_logical_divide_basis``) and a non-empty tuple of integer Layouts, without intermediate
+    checks; None otherwise (the general path decides or says why).
 
     Pre:  ``layout`` is a Layout. Post: each entry is a rank-2 (tile, rest) layout, as ``_logical_divide_ints``.
     """
     ls = layout.shape
-    if type(ls) is not tuple or not 0 < len(tiler) <= len(ls) or layout.int_flat_modes() is None:
+    if type(ls) is not tuple or not 0 < len(tiler) <= len(ls):
         return None
+    divide = _logical_divide_ints
+    if layout.int_flat_modes() is None:
+        if layout.coord_profile() is None:
+            return None
+        divide = _logical_divide_basis  # basis strides (a mode of int strides gives what _logical_divide_ints gives)
     ld = layout.stride
     out = []
     for i, t in enumerate(tiler):
@@ -184,7 +217,10 @@ def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
             mfl = (flatten(x), flatten(ld[i]))
         if not mfl[0]:
             return None
-        out.append(_logical_divide_ints(mfl, t, tfl))
+        part = divide(mfl, t, tfl)
+        if part is None:
+            return None
+        out.append(part)
     return out
 
 
