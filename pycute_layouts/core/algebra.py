@@ -485,12 +485,11 @@ def _compose(a: Layout, b: Any) -> Any:
                 last = fs[n]
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
                 return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
-            if a.coord_profile() is not None:  # basis strides: the integer walk on surrogates
-                fs, fd = a._fl
-                if fs:
-                    res = compose_basis_ints(fs, fd, b._s, bfl[0], bfl[1])
-                    if res is not None:
-                        return res
+            fs, fd = a.flat_modes()
+            if fs and a._cp is not None:  # basis strides (_cp is set with _fl when _fi is not): the walk on surrogates
+                res = compose_basis_ints(fs, fd, b._s, bfl[0], bfl[1])
+                if res is not None:
+                    return res
         bfs, bfd = b.flat_modes()
         if b.coord_profile() is not None:
             return _compose_basis(a, b, bfs, bfd)
@@ -664,12 +663,18 @@ def basis_surrogates(fs: tuple, fd: tuple, bmax: int) -> tuple | None:
           not of that form (several terms, a sympy or F2 coefficient), a shape is not a positive int, or the
           products are too wide: the general path decides there.
     """
-    if not all_int(fs) or 0 in fs:
-        return None
     keys: list = []
     pairs = []
     cmax = 0
+    smax = bmax
+    i = 0
     for d in fd:
+        s = fs[i]
+        if type(s) is not int or s <= 0:
+            return None
+        if s > smax:
+            smax = s
+        i += 1
         if type(d) is ScaledBasis:
             terms = d.terms
             if len(terms) != 1:
@@ -691,8 +696,7 @@ def basis_surrogates(fs: tuple, fd: tuple, bmax: int) -> tuple | None:
             cmax = c
         elif -c > cmax:
             cmax = -c
-    smax = max(fs)
-    b = ((smax if smax > bmax else bmax) * (cmax or 1)).bit_length()
+    b = (smax * (cmax or 1)).bit_length()
     if b > _SURROGATE_MAX_BITS:
         return None
     return [c << (b * j) for c, j in pairs], b, keys
@@ -724,9 +728,8 @@ def compose_basis_ints(fs: tuple, fd: tuple, rs: Any, bfs: tuple, bfd: tuple) ->
           walk refuses B (the general path then gives the result or the error, with its message).
     """
     bmax = max(bfd)
-    if -min(bfd) > bmax:
-        bmax = -min(bfd)
-    enc = basis_surrogates(fs, fd, bmax if bmax else 1)
+    m = -min(bfd)
+    enc = basis_surrogates(fs, fd, (bmax if bmax > m else m) or 1)
     if enc is None:
         return None
     sur, b, keys = enc
@@ -737,18 +740,23 @@ def compose_basis_ints(fs: tuple, fd: tuple, rs: Any, bfs: tuple, bfd: tuple) ->
         out = _compose_int(ls, ld, bfs, bfd)
     except (ModesInteract, LayoutError):
         return None
-    k = 0
+    ss = []
+    dd = []
     for s, r in out:
+        ss.append(s)
         if type(r) is tuple:
-            out[k] = (s, tuple([decode_surrogate(x, b, keys) for x in r]))
+            dd.append(tuple([decode_surrogate(x, b, keys) for x in r]))
         elif r:  # (decode_surrogate inlined: most leaves of B land in one mode of A)
             a = r if r > 0 else -r
             j = (a.bit_length() - 1) // b
-            v = a >> (b * j)
             key = keys[j]
-            out[k] = (s, v if r > 0 else -v) if key is None else (s, ScaledBasis.from_normalized(((key, v if r > 0 else -v),)))
-        k += 1
-    return _nest_like(rs, out)
+            v = a >> (b * j) if r > 0 else -(a >> (b * j))
+            dd.append(v if key is None else ScaledBasis.from_normalized(((key, v),)))
+        else:
+            dd.append(0)
+    if type(rs) is tuple and all_int(rs):  # (a flat B: _nest_like's case, with the strides decoded)
+        return new_layout(tuple(ss), tuple(dd))
+    return _nest_like(rs, list(zip(ss, dd)))
 
 
 def compose_ints(ls: list, ld: list, rs: Any, rd: Any, bfs: tuple, bfd: tuple) -> Layout:
