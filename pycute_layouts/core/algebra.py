@@ -662,6 +662,11 @@ def basis_surrogates(fs: tuple, fd: tuple, bmax: int) -> tuple | None:
           merge test) and ``m*sur(d)`` decodes to ``m*d`` (see ``decode_surrogate``). None where a stride is
           not of that form (several terms, a sympy or F2 coefficient), a shape is not a positive int, or the
           products are too wide: the general path decides there.
+
+    >>> basis_surrogates((4, 8, 2), (E(0), 2 * E(1), -E(0)), 16)  # |16 * 2| < 2**6: slot 1 is 2**6
+    ([1, 128, -1], 6, [(0,), (1,)])
+    >>> basis_surrogates((4, 8), (E(0) + E(1), E(1)), 16) is None
+    True
     """
     keys: list = []
     pairs = []
@@ -707,6 +712,9 @@ def decode_surrogate(r: int, b: int, keys: list) -> Any:
 
     Pre:  ``r == m * sur`` with ``sur`` a surrogate of slot ``j`` (``c * 2**(b*j)``) and ``0 < |m*c| < 2**b``, or 0.
     Post: ``(m*c)@keys[j]`` (the int ``m*c`` where ``keys[j] is None``); 0 for 0.
+
+    >>> decode_surrogate(-3 * 128, 6, [(0,), (1,)]), decode_surrogate(5, 6, [None]), decode_surrogate(0, 6, [])
+    (ScaledBasis('-6@1'), 5, 0)
     """
     if not r:
         return 0
@@ -726,6 +734,9 @@ def compose_basis_ints(fs: tuple, fd: tuple, rs: Any, bfs: tuple, bfd: tuple) ->
     Post: the general path's result (the walk only scales A's strides by ints and compares them for
           coalesce's merges, both exact on the surrogates); None where ``basis_surrogates`` refuses or the
           walk refuses B (the general path then gives the result or the error, with its message).
+
+    >>> print(compose_basis_ints((8, 16), (E(0), E(1)), (4, 4), (4, 4), (1, 8)))  # (8,16):(1@0,1@1) o (4,4):(1,8)
+    (4,4):(1@0,1@1)
     """
     bmax = max(bfd)
     m = -min(bfd)
