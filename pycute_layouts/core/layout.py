@@ -247,8 +247,9 @@ class Layout:
 
     # _fl (flat shape, flat stride; None until first needed), _fi (every leaf a plain int; set with _fl),
     # _size and _hash (None until first needed) are derived from the immutable shape and stride
-    # _cp (the coordinate profile of basis strides, None for integer strides) is set with _fl, read only when not _fi
-    __slots__ = ("_s", "_d", "_fl", "_fi", "_cp", "_size", "_hash")
+    # _cp (the coordinate profile of basis strides, None for integer strides) is set with _fl, read only when not _fi;
+    # _bp (set with _cp when it is not None) is _flat_basis_plan's plan (or None): how L(i) evaluates in ints
+    __slots__ = ("_s", "_d", "_fl", "_fi", "_cp", "_bp", "_size", "_hash")
 
     def __init__(self, shape: Any, stride: Any = None):
         # fast paths: plain ints, positive shapes, congruent -- nothing to normalise (the flat modes are kept)
@@ -330,7 +331,9 @@ class Layout:
         self._fl = fl
         # a size-0 layout (a zero extent) takes the checked paths, which refuse to evaluate it
         fi = self._fi = all_int(fl[0]) and all_int(fl[1]) and 0 not in fl[0]
-        self._cp = None if fi or not any(type(x) is ScaledBasis for x in fl[1]) else coprofile(fl[1])
+        cp = self._cp = None if fi or not any(type(x) is ScaledBasis for x in fl[1]) else coprofile(fl[1])
+        if cp is not None:
+            self._bp = _flat_basis_plan(fl[0], fl[1], cp)
         return fl
 
     def coord_profile(self) -> Any:
@@ -609,7 +612,7 @@ class Layout:
         if 0 in fs:
             raise_zero_size(self, c0)
         if not self._fi and self._cp is not None:
-            plan = _flat_basis_plan(fs, fd, self._cp)
+            plan = self._bp
             if plan is not None:  # a flat coordinate: plain int arithmetic per mode (no ScaledBasis sums)
                 return _basis_index(c0, fs, plan, len(self._cp))
         r = 0
