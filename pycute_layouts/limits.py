@@ -165,6 +165,10 @@ def check_count(who: str, name: str, value: Any, lo: int | None = 0, hi: int | N
     ...
     pycute_layouts.errors.LayoutValueError: explain: index must be in [0, 10], got 18446744073709551616
     """
+    if type(value) is int and type(who) is str and type(name) is str and -_INT_BOUND < value < _INT_BOUND \
+            and (lo is None or type(lo) is int and value >= lo) and (hi is None or type(hi) is int and value <= hi) \
+            and (error is None or isinstance(error, type) and issubclass(error, LayoutError)):
+        return value  # the common case (a plain int in bounds, plain arguments): every check below would pass
     _check_args(who, {"who": who, "name": name}, LayoutValueError if error is None else error)
     if isinstance(lo, bool) or lo is not None and not isinstance(lo, int) or hi is not None and (
             isinstance(hi, bool) or not isinstance(hi, int)):

@@ -43,7 +43,7 @@ from ..core.layout import Layout, require_offsets
 from ..core.notation import parse
 from ..core.swizzle import Swizzle, XorSwizzle
 from ..errors import DescriptorError, LayoutError, LayoutTypeError
-from ..limits import MAX_ADDRESS_POINTS, check_budget, check_count, check_fields, fmt
+from ..limits import MAX_ADDRESS_POINTS, MAX_ELEMENT_BITS, check_budget, check_count, check_fields, fmt
 from .swizzle_modes import MMA_MODES, SMEM_WINDOW_BYTES, SwizzleMode, base_offset_for_pattern_start
 
 __all__ = [
@@ -371,6 +371,11 @@ def _composed_parts(layout: ComposedLayout, element_bits: int, swizzle_unit: Any
     if not isinstance(offset_elems, (int, np.integer)):
         raise DescriptorError(f"{who}: the ComposedLayout's offset {offset_elems} is symbolic; bind it "
                               "first")
+    if swizzle_unit == "bytes" and type(inner) is Layout and 0 < element_bits <= MAX_ELEMENT_BITS \
+            and inner.coord_profile() is None:
+        # PTX's reading: the swizzle already acts on byte addresses, and every check of the unit rule below
+        # (an offset layout, a valid width, the offset 0 of the probe) passes; it would return sw itself
+        return sw, inner, int(offset_elems)
     try:  # the descriptor needs the swizzle's byte-address form
         sw = smem_layout_of(ComposedLayout(sw, 0, inner), element_bits, swizzle_unit=swizzle_unit,
                             who=who).byte_swizzle()
@@ -433,12 +438,13 @@ def _check_injective(layout: Layout, who: str) -> None:
     if layout.rank() != 2:
         raise DescriptorError(f"{who}: an MMA operand layout has two modes (MN, K); {layout} has rank "
                               f"{layout.rank()}")
-    for s, d in zip(flatten(shape), flatten(layout.stride), strict=True):
+    flat_shape, flat_stride = layout.flat_modes()  # (cached) == flatten(shape), flatten(stride)
+    for s, d in zip(flat_shape, flat_stride, strict=True):
         if d < 0 and s > 1:
             raise DescriptorError(f"{who}: {layout} has the negative stride {d}; descriptor strides are "
                                   "non-negative byte offsets")
     _check_extent(layout, who)
-    if _disjoint_translates(flatten(shape), flatten(layout.stride)):
+    if _disjoint_translates(flat_shape, flat_stride):
         return
     offs = np.asarray(layout.to_numpy(), dtype=np.int64)
     uniq, first, counts = np.unique(offs, return_index=True, return_counts=True)

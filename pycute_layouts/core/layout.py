@@ -442,6 +442,8 @@ class Layout:
         >>> Layout((8, 4)).is_symbolic()
         False
         """
+        if self._fl is not None and self._fi:  # every leaf a plain int (cached flat modes): nothing symbolic
+            return False
         return it.is_symbolic(self._s) or it.is_symbolic(self._d)
 
     # -- protocol ------------------------------------------------------------------------
