@@ -187,8 +187,8 @@ def _logical_divide_basis(afl: tuple, tiler: Layout, tfl: tuple) -> Layout | Non
 
 def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
     """``[logical_divide(layout[i], tiler[i]) for i < len(tiler)]`` for an integer layout (or one with basis
-    strides, via ``_logical_divide_basis``) and a non-empty tuple of integer Layouts, without intermediate
-    checks; None otherwise (the general path decides or says why).
+    strides, via ``_logical_divide_basis``) and a non-empty tuple of integer Layouts (or positive ints, read as
+    the general path reads them), without intermediate checks; None otherwise (the general path decides or says why).
 
     Pre:  ``layout`` is a Layout. Post: each entry is a rank-2 (tile, rest) layout, as ``_logical_divide_ints``.
     """
@@ -203,7 +203,9 @@ def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
     ld = layout.stride
     out = []
     for i, t in enumerate(tiler):
-        if type(t) is not Layout:
+        if type(t) is int and t > 0:  # an int tiler n is the layout n:1 (1:0 for 1), as the general path reads it
+            t = Layout.from_normalized(t, 1 if t != 1 else 0)
+        elif type(t) is not Layout:
             return None
         tfl = t.int_flat_modes()
         if tfl is None or not tfl[0]:
