@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arch.swizzle_modes import MMA_MODES
+from ..arch.swizzle_modes import MMA_MODES, SwizzleMode
 from ..errors import ProofError
 from ..limits import check_bool, check_fields, check_sequence
 from ..limits import fmt as fmt_value
@@ -304,12 +304,60 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     rep = ProofReport()
     tasks: list = [(rep.rows, functools.partial(_row, mode, major, bits, arch, exhaustive))
                    for mode in mds for major in majors for bits in bits_list for arch in archs]
-    tasks += [(rep.negatives, t) for t in _negatives(exhaustive, mds, majors, bits_list, archs)]
-    tasks += [(rep.lemmas, t) for t in _lemmas(mds, majors, bits_list, archs)]
-    for (where, _task), row in zip(tasks, _run(tasks)):
-        where.append(row)
+    groups = [_atom_group(mode, major, bits) for mode in mds for major in majors for bits in bits_list for _a in archs]
+    negatives = _negatives(exhaustive, mds, majors, bits_list, archs)
+    tasks += [(rep.negatives, t) for t in negatives]
+    groups += [_atom_group(t.args[1][0], t.args[2].get("mma_major", t.args[1][1]), t.args[1][2],
+                           t.args[2].get("mma_mode")) for t in negatives]
+    lemmas = _lemmas(mds, majors, bits_list, archs)
+    tasks += [(rep.lemmas, t) for t in lemmas]
+    # a K-step lemma derives its pairing's descriptors (name, major, bits, arch, mode, ...); the others share nothing
+    groups += [_atom_group(t.args[4], t.args[1], t.args[2]) if t.args[0].startswith("K-step") else None for t in lemmas]
+    order = _schedule(groups)
+    rows = _run([tasks[i] for i in order])
+    by_task = dict(zip(order, rows))
+    for i, (where, _task) in enumerate(tasks):
+        where.append(by_task[i])
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _atom_group(tma_mode: Any, major: str, bits: int, mma_mode: Any = None) -> tuple:
+    """The facts a row derives most of, as a key: its MMA atom (the matching or nearest one), major and width.
+
+    Rows of one key share the tiles and descriptors of one atom (per arch) and the TMA side of one box
+    (both archs); :func:`_schedule` keeps them in one process.
+    """
+    t = parse_tma_mode(tma_mode)
+    atom = SwizzleMode.parse(mma_mode) if mma_mode is not None else NEAREST_ATOM.get(t, t)
+    return (int(atom), major, bits)
+
+
+def _schedule(groups: list) -> list:
+    """The order the tasks are run in (a permutation of their indices; the report keeps the task order).
+
+    ``groups[i]`` is task i's :func:`_atom_group` (None: it shares no facts). The tasks of one group are
+    kept together, the first half of the groups at the front, the groupless tasks in the middle and the
+    rest at the back: the process taking rows from the front and the one taking them from the back meet
+    among tasks that share nothing, so neither derives the facts of a group the other derived.
+
+    >>> _schedule(["a", None, "b", "a", "b", None])
+    [0, 3, 1, 5, 2, 4]
+    """
+    blocks: dict = {}
+    for i, g in enumerate(groups):
+        if g is not None:
+            blocks.setdefault(g, []).append(i)
+    free = [i for i, g in enumerate(groups) if g is None]
+    half = (len(groups) - len(free)) // 2
+    front: list = []
+    back: list = []
+    for block in blocks.values():
+        if not back and (not front or len(front) + len(block) <= half):
+            front += block
+        else:
+            back += block
+    return front + free + back
 
 
 #: The rows of a report are independent: a report of at least this many is shared with one forked worker
