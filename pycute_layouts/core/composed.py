@@ -995,7 +995,8 @@ def check_swizzle_unit(swizzle_unit: Any, who: str = "check_swizzle_unit") -> st
     ...
     pycute_layouts.errors.UnitError: check_swizzle_unit: swizzle_unit must be 'elements' (CuTe's meaning of ...
     """
-    check_type("check_swizzle_unit", "who", who, str)
+    if type(who) is not str:
+        check_type("check_swizzle_unit", "who", who, str)
     if not isinstance(swizzle_unit, str) or swizzle_unit not in SWIZZLE_UNITS:
         raise UnitError(f"{who}: swizzle_unit must be 'elements' (CuTe's meaning of Sw o k o L, the default) or "
                         f"'bytes' (PTX's byte-address reading), got {fmt(swizzle_unit)}"[:300])

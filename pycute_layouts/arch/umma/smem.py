@@ -127,6 +127,10 @@ class UmmaSmemDescriptor(SmemDescriptorBase):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        lm, v = self.lbo_mode, self.version
+        if type(lm) is int and type(v) is int and v == 1 and (lm == 0 or lm == 1 and self.swizzle is SwizzleMode.B128
+                                                              and not self.base_offset):
+            return  # plain valid fields (the common case, e.g. decode): the checks below would all pass
         who = "UmmaSmemDescriptor"
         if isinstance(self.lbo_mode, bool) or not isinstance(self.lbo_mode, int) or self.lbo_mode not in (0, 1):
             raise DescriptorError(f"{who}: lbo_mode must be 0 (relative byte offset) or 1 (absolute byte "
