@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -297,8 +297,7 @@ def _size(leaves: list[_Leaf]) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Operand:
+class _Operand(NamedTuple):  # (immutable; a tuple: built once per make_smem_desc call, cheaply)
     layout: Layout  # element layout, rank 2 (MN, K), origin at element offset 0
     mode: SwizzleMode
     element_bits: int
@@ -497,8 +496,7 @@ def _check_extent(layout: Layout, who: str) -> None:
                               "before enumerating")
 
 
-@dataclass(frozen=True)
-class _Derived:
+class _Derived(NamedTuple):
     lbo_16B: int
     sbo_16B: int
     lbo_note: str

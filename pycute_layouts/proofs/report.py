@@ -8,6 +8,7 @@ as text, Markdown or JSON.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -382,25 +383,34 @@ def _run(tasks: list) -> list:
     the report is the same either way. This process takes rows from the front and the worker from the
     back of the list (two shared counters), until they meet: neither waits while the other has many
     slow rows left, and each proves neighbouring rows, which share derived facts (the sm90 and sm100
-    rows of one TMA box load the same TMA side). A worker that fails to answer leaves its rows to
-    this process.
+    rows of one TMA box load the same TMA side; :func:`report` orders the tasks by :func:`_schedule`).
+    A worker that fails to answer leaves its rows to this process.
     """
     with fact_scope():
         if not _can_fork(len(tasks)):
             return [task() for _where, task in tasks]
         out: dict = {i: task() for i, (_where, task) in enumerate(tasks[:_WARM_TASKS])}
         ctx = mp.get_context("fork")
-        counter = ctx.Array("l", [_WARM_TASKS, len(tasks) - 1])  # the next row from the front, from the back
-        recv, send = ctx.Pipe(duplex=False)
-        worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
-        worker.start()
-        send.close()
-        out.update(_take_rows(tasks, counter, 0))
+        # what both processes hold when they part stays out of their collections (and the worker's pages unwritten);
+        # objects a caller froze stay frozen
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
-            kind, theirs = recv.recv()
-        except (EOFError, OSError):
-            kind, theirs = "lost", None
-        worker.join()
+            counter = ctx.Array("l", [_WARM_TASKS, len(tasks) - 1])  # the next row from the front, from the back
+            recv, send = ctx.Pipe(duplex=False)
+            worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
+            worker.start()
+            send.close()
+            out.update(_take_rows(tasks, counter, 0))
+            try:
+                kind, theirs = recv.recv()
+            except (EOFError, OSError):
+                kind, theirs = "lost", None
+            worker.join()
+        finally:
+            if freeze:
+                gc.unfreeze()
         if kind == "error":
             raise theirs
         if kind == "rows":
