@@ -239,3 +239,26 @@ def test_report_leaves_the_gc_as_it_found_it(monkeypatch: pytest.MonkeyPatch) ->
     finally:
         gc.unfreeze()
     assert one.to_text() == two.to_text() and one.ok
+
+
+SLICE_LAYOUTS = [Layout((8, 4), (4, 1)), Layout(((2, 4), (3, 5)), ((1, 2), (8, 24))), Layout((16, 32, 2)),
+                 Layout(((8, 2), (16, 2)), ((16, 256), (1, 128))), Layout(7, 3), Layout((4, 1), (1, 0))]
+
+
+@pytest.mark.parametrize("layout", SLICE_LAYOUTS, ids=str)
+def test_slice_at_the_origin_is_the_checked_slice(layout: Layout) -> None:
+    # the origin of an integer layout has offset 0: the same sub-layout and offset as the checked path
+    from pycute_layouts.core.layout import slice_and_offset
+
+    def coords(s: object) -> list:
+        if not isinstance(s, tuple):
+            return [_, 0]
+        return [tuple(c) for c in itertools.product(*[coords(x) for x in s])] + [_, 0]
+
+    n = 0
+    for c in coords(layout.shape):
+        sub, off = slice_and_offset(c, layout)
+        ref_sub, ref_off = slice_and_offset(c, layout, check=True)  # check=True: crd2idx, as before
+        assert (sub.shape, sub.stride, off, type(off)) == (ref_sub.shape, ref_sub.stride, ref_off, type(ref_off))
+        n += 1
+    assert n >= 2

@@ -1101,6 +1101,9 @@ def slice_and_offset(coord: Any, layout: Layout, check: bool = False) -> tuple[L
     d = unwrap_single(_slice_tuple(coord, layout._d))
     fixed = _zero_underscores(coord)
     check_coord(fixed, layout._s)
+    if not check and layout.int_flat_modes() is not None and all(type(x) is int and x == 0 for x in flatten(fixed)):
+        # the fixed part is the origin of an integer layout without zero extents (its modes checked above): offset 0
+        return (Layout.from_normalized(1, 0) if s == () else Layout.from_normalized(s, d)), 0
     try:
         off = simplify(it.crd2idx(fixed, layout._s, layout._d, check=check))
     except CoordinateError as e:
