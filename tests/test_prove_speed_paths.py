@@ -262,3 +262,17 @@ def test_slice_at_the_origin_is_the_checked_slice(layout: Layout) -> None:
         assert (sub.shape, sub.stride, off, type(off)) == (ref_sub.shape, ref_sub.stride, ref_off, type(ref_off))
         n += 1
     assert n >= 2
+
+
+@pytest.mark.parametrize("args", [("128B", "K", 16, "sm90"), ("64B", "MN", 8, "sm100"), ("none", "MN", 16, "sm90"),
+                                  ("128B_ATOM_32B", "MN", 32, "sm100"), ("96B", "K", 16, "sm90")])
+def test_symbolic_tma_layout_is_the_checked_layout(args: tuple) -> None:
+    # theorem._Symbolic regroups the modes of the packed box with the trusted constructor: the checked one agrees
+    theorem_mod = importlib.import_module("pycute_layouts.proofs.theorem")
+    from pycute_layouts.proofs.model import Faults
+
+    kw = {"mma_mode": "32B"} if args[0] == "96B" else {}
+    sy = theorem_mod._Symbolic(pairing(*args, **kw), 0, Faults())
+    checked = Layout(sy.tma_layout.shape, sy.tma_layout.stride)
+    assert (checked.shape, checked.stride) == (sy.tma_layout.shape, sy.tma_layout.stride)
+    assert checked == sy.tma_layout and hash(checked) == hash(sy.tma_layout)

@@ -411,14 +411,15 @@ def prove_descriptor_encoding(arch: Any = "sm90") -> TheoremProof | LemmaCounter
     f_start, f_lbo, f_sbo, f_bo = (start << 4).tolist(), (lbo << 4).tolist(), (sbo << 4).tolist(), bo.tolist()
     f_mode, f_lbo_mode = [modes[x] for x in mode_ix.tolist()], lbo_mode.tolist()
     got_list = [0] * n
-    for t in range(n):
-        kw = {"lbo_mode": f_lbo_mode[t]} if ar == "sm100" else {}
+    sm100 = ar == "sm100"
+    for t, (fs, fl, fb, fm, fo, flm) in enumerate(zip(f_start, f_lbo, f_sbo, f_mode, f_bo, f_lbo_mode)):
         try:
-            d = cls(f_start[t], f_lbo[t], f_sbo[t], f_mode[t], f_bo[t], **kw)
+            d = cls(fs, fl, fb, fm, fo, lbo_mode=flm) if sm100 else cls(fs, fl, fb, fm, fo)
             v = d.encode()
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < 1 << 64:
+            if type(v) is not int and (isinstance(v, bool) or not isinstance(v, (int, np.integer))) \
+                    or not 0 <= v < 1 << 64:
                 raise ValueError(f"encode() returned {fmt(v)}, not a 64-bit value")
-            got_list[t] = int(v)
+            got_list[t] = v if type(v) is int else int(v)
             back = cls.decode(v)
         except (LayoutError, OverflowError, TypeError, ValueError) as e:
             return LemmaCounterexample(what, f"fields start {int(start[t]) << 4:#x}, LBO {int(lbo[t]) << 4}, SBO "

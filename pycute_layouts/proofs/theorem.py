@@ -175,10 +175,11 @@ class _Symbolic:
         self.box = _symbolic_box(p, self.m, self.k)
         packed = Layout(self.box)
         sh, st = packed.shape, packed.stride
+        # the modes of the checked layout `packed`, regrouped (its leaves are normalised: the trusted constructor)
         if p.tma_major == "K":  # (mn, kk) -> (kk % span, mn, kk // span)
-            self.tma_layout = Layout((sh[1], (sh[0], sh[2])), (st[1], (st[0], st[2])))
+            self.tma_layout = Layout.from_normalized((sh[1], (sh[0], sh[2])), (st[1], (st[0], st[2])))
         else:  # (mn, kk) -> (mn % span, kk % rows, mn // span, kk // rows)
-            self.tma_layout = Layout(((sh[0], sh[2]), (sh[1], sh[3])), ((st[0], st[2]), (st[1], st[3])))
+            self.tma_layout = Layout.from_normalized(((sh[0], sh[2]), (sh[1], sh[3])), ((st[0], st[2]), (st[1], st[3])))
         tile = p.tile_layout(self.m, self.k)
         self.tile = tile
         s_mn = _last_stride(tile.stride[0])
