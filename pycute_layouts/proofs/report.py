@@ -314,8 +314,10 @@ def report(archs: Any = ARCHS, modes: Any = None, majors: Any = MAJORS, element_
     tasks += [(rep.lemmas, t) for t in lemmas]
     # a K-step lemma derives its pairing's descriptors (name, major, bits, arch, mode, ...); the others share nothing
     groups += [_atom_group(t.args[4], t.args[1], t.args[2]) if t.args[0].startswith("K-step") else None for t in lemmas]
-    order = _schedule(groups)
-    rows = _run([tasks[i] for i in order])
+    # the descriptor-encoding lemmas need no sympy: they go first, to the early worker
+    early = [i for i, (where, t) in enumerate(tasks) if where is rep.lemmas and t.args[0] == "descriptor encoding"]
+    order = early + [i for i in _schedule(groups) if i not in early]
+    rows = _run([tasks[i] for i in order], len(early))
     by_task = dict(zip(order, rows))
     for i, (where, _task) in enumerate(tasks):
         where.append(by_task[i])
@@ -376,7 +378,7 @@ def _can_fork(n_tasks: int) -> bool:
         and threading.active_count() == 1 and not mp.current_process().daemon
 
 
-def _run(tasks: list) -> list:
+def _run(tasks: list, n_early: int = 0) -> list:
     """Every task's row, in task order; with two CPUs, the rows after the first few shared with a forked worker.
 
     The rows do not depend on where they are computed (each is a pure function of the library), so
@@ -384,38 +386,58 @@ def _run(tasks: list) -> list:
     back of the list (two shared counters), until they meet: neither waits while the other has many
     slow rows left, and each proves neighbouring rows, which share derived facts (the sm90 and sm100
     rows of one TMA box load the same TMA side; :func:`report` orders the tasks by :func:`_schedule`).
-    A worker that fails to answer leaves its rows to this process.
+    The first ``n_early`` tasks need no sympy: an early worker, forked first, proves them while this
+    process loads sympy and proves the first row. A worker that fails to answer leaves its rows to
+    this process.
     """
     with fact_scope():
         if not _can_fork(len(tasks)):
             return [task() for _where, task in tasks]
-        out: dict = {i: task() for i, (_where, task) in enumerate(tasks[:_WARM_TASKS])}
         ctx = mp.get_context("fork")
-        # what both processes hold when they part stays out of their collections (and the worker's pages unwritten);
+        # what the processes hold when they part stays out of their collections (and their pages unwritten);
         # objects a caller froze stay frozen
         freeze = gc.get_freeze_count() == 0
-        if freeze:
-            gc.freeze()
+        out: dict = {}
         try:
-            counter = ctx.Array("l", [_WARM_TASKS, len(tasks) - 1])  # the next row from the front, from the back
-            recv, send = ctx.Pipe(duplex=False)
-            worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
-            worker.start()
-            send.close()
-            out.update(_take_rows(tasks, counter, 0))
-            try:
-                kind, theirs = recv.recv()
-            except (EOFError, OSError):
-                kind, theirs = "lost", None
-            worker.join()
+            early = _fork_worker(ctx, tasks, 0, n_early - 1, freeze) if n_early else None
+            warm = range(n_early, min(n_early + _WARM_TASKS, len(tasks)))
+            out.update({i: tasks[i][1]() for i in warm})
+            late = _fork_worker(ctx, tasks, n_early + len(warm), len(tasks) - 1, freeze)
+            out.update(_take_rows(tasks, late[1], 0))
+            for worker in (late, early):
+                if worker is not None:
+                    out.update(_collect(*worker))
         finally:
             if freeze:
                 gc.unfreeze()
-        if kind == "error":
-            raise theirs
-        if kind == "rows":
-            out.update(theirs)
         return [out[i] if i in out else tasks[i][1]() for i in range(len(tasks))]
+
+
+def _fork_worker(ctx: Any, tasks: list, lo: int, hi: int, freeze: bool) -> tuple:
+    """A forked worker taking tasks ``lo..hi`` from the back (this process may take them from the front).
+
+    Returns (process, the shared counters, the receiving end of its pipe).
+    """
+    if freeze:
+        gc.freeze()
+    counter = ctx.Array("l", [lo, hi])  # the next row from the front, from the back
+    recv, send = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_worker, args=(tasks, counter, send), daemon=True)
+    worker.start()
+    send.close()
+    return worker, counter, recv
+
+
+def _collect(worker: Any, _counter: Any, recv: Any) -> dict:
+    """The rows a worker sends back (none when it fails to answer); its error is raised here."""
+    try:
+        kind, theirs = recv.recv()
+    except (EOFError, OSError):
+        kind, theirs = "lost", None
+    worker.join()
+    if kind == "error":
+        raise theirs
+    return theirs if kind == "rows" else {}
 
 
 def _take_rows(tasks: list, counter: Any, end: int) -> dict:
