@@ -280,3 +280,27 @@ def test_symbolic_tma_layout_is_the_checked_layout(args: tuple) -> None:
     checked = Layout(sy.tma_layout.shape, sy.tma_layout.stride)
     assert (checked.shape, checked.stride) == (sy.tma_layout.shape, sy.tma_layout.stride)
     assert checked == sy.tma_layout and hash(checked) == hash(sy.tma_layout)
+
+
+@pytest.mark.parametrize("args", [("128B", "K", 16, "sm90"), ("64B", "MN", 16, "sm100"), ("none", "K", 8, "sm90"),
+                                  ("128B_ATOM_32B", "MN", 32, "sm100"), ("32B", "K", 32, "sm100")])
+def test_descriptors_asked_once_per_argument_are_those_asked_per_tile(args: tuple) -> None:
+    # inside one fact scope the library is asked once per distinct instruction slice (tiles of one MN extent share
+    # them); each tile's descriptors, asked alone, are the same, and the slices shared are equal layouts
+    from pycute_layouts.proofs.model import Faults, fact_scope, instruction_descriptors
+
+    p = pairing(*args)
+    sizes = [(1, 1), (1, 2), (1, 4), (2, 1), (2, 3), (3, 1), (1, 8)]
+    shared = {}
+    with fact_scope():
+        for m, k in sizes:
+            for dst in (0, 0x180):
+                for anchor in ("absolute", "tile"):
+                    shared[(m, k, dst, anchor)] = instruction_descriptors(p, m, k, dst, Faults(swizzle_anchor=anchor))
+    for (m, k, dst, anchor), descs in shared.items():
+        with fact_scope():
+            alone = instruction_descriptors(p, m, k, dst, Faults(swizzle_anchor=anchor))
+        assert descs == alone and len(alone) == p.tile_shape(m, k)[1] // p.k_instr_elems
+    mn, ki = p.tile_shape(1, 1)[0], p.k_instr_elems
+    one, four = (tiling.flat_divide(p.tile_layout(1, k), (mn, ki)) for k in (1, 4))
+    assert all(one(_, _, 0, j) == four(_, _, 0, j) for j in range(p.block_k // ki))  # why they are shared

@@ -745,8 +745,12 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
     out = []
     for j in js:
         def derive(j: int = j) -> Any:
-            return p.module.make_smem_desc(instruction_slice(j), p.mma_major, p.element_bits, start_address=dst,
-                                           swizzle_anchor=faults.swizzle_anchor, swizzle_unit="bytes")
+            sl = instruction_slice(j)
+            # the library's answer for this argument (a pure function of it): tiles of one MN extent have the
+            # same instruction slices, whatever their K extent, and are asked once
+            return derived_once(("make_smem_desc", p.arch, sl, p.mma_major, p.element_bits, dst, faults.swizzle_anchor),
+                                lambda: p.module.make_smem_desc(sl, p.mma_major, p.element_bits, start_address=dst,
+                                                                swizzle_anchor=faults.swizzle_anchor, swizzle_unit="bytes"))
 
         d = _apply_faults(derived_once(("desc", dst, faults.swizzle_anchor, j) + key, derive), faults)
         v = d.encode()
