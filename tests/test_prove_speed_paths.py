@@ -304,3 +304,27 @@ def test_descriptors_asked_once_per_argument_are_those_asked_per_tile(args: tupl
     mn, ki = p.tile_shape(1, 1)[0], p.k_instr_elems
     one, four = (tiling.flat_divide(p.tile_layout(1, k), (mn, ki)) for k in (1, 4))
     assert all(one(_, _, 0, j) == four(_, _, 0, j) for j in range(p.block_k // ki))  # why they are shared
+
+
+@pytest.mark.parametrize("group", [[("128B", "K", 16, "sm90"), ("128B", "K", 16, "sm100"), ("128B_ATOM_64B", "K", 16, "sm90")],
+                                   [("64B", "MN", 16, "sm90"), ("64B", "MN", 16, "sm100")],
+                                   [("128B_ATOM_32B", "MN", 8, "sm100"), ("128B_ATOM_32B_FLIP_8B", "MN", 8, "sm100")],
+                                   [("32B", "K", 8, "sm90"), ("96B", "K", 8, "sm100")]])
+def test_tiles_shared_by_atom_layout_are_those_derived_alone(group: list) -> None:
+    # tiles and their division are keyed by the atom's layout (both archs, and TMA modes with one atom, share
+    # them); descriptors and tiles derived in one scope equal those derived per pairing alone
+    from pycute_layouts.proofs.model import Faults, fact_scope, instruction_descriptors
+
+    ps = [pairing(*a, **({"mma_mode": "128B"} if a[0] == "128B_ATOM_64B" else {"mma_mode": "32B"} if a[0] == "96B"
+                         else {"mma_mode": "128B_base32B"} if a[0] == "128B_ATOM_32B_FLIP_8B" else {})) for a in group]
+    sizes = [(1, 1), (2, 1), (1, 2), (3, 2)]
+    with fact_scope():
+        shared = [(p.tile_layout(m, k), instruction_descriptors(p, m, k, 0x100 * (m + k), Faults()))
+                  for p in ps for m, k in sizes]
+    alone = []
+    for p in ps:
+        for m, k in sizes:
+            with fact_scope():
+                alone.append((p.tile_layout(m, k), instruction_descriptors(p, m, k, 0x100 * (m + k), Faults())))
+    assert shared == alone
+    assert all(type(d) is type(a) for (_t, ds), (_u, al) in zip(shared, alone) for d, a in zip(ds, al))

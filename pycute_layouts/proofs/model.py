@@ -584,7 +584,18 @@ class Pairing:
     def tile_layout(self, m: Any, k: Any) -> Any:
         """The MMA side's tile (elements): its atom tiled to the tile shape, MN first (CuTe's default)."""
         shape = self.tile_shape(m, k)
-        return derived_once(("tile", self.mma_key, shape), lambda: tile_to_shape(self.mma_atom.layout, shape))
+        atom = self.mma_atom_layout
+        # a function of the atom's layout and the shape: pairings whose atoms are one layout (both archs) share it
+        return derived_once(("tile", atom, shape), lambda: tile_to_shape(atom, shape))
+
+    @functools.cached_property
+    def mma_atom_layout(self) -> Any:
+        """The layout (elements) of the MMA side's swizzle atom, derived once per pairing.
+
+        >>> print(pairing("64B", "K", 16).mma_atom_layout)
+        (8,32):(32,1)
+        """
+        return self.mma_atom.layout
 
     @property
     def mma_key(self) -> tuple:
@@ -737,7 +748,8 @@ def instruction_descriptors(p: Pairing, m: int, k: int, dst: int, faults: Faults
 
     def instruction_slice(j: int) -> Any:
         """``div(_, _, 0, j)``: the same modes for every j, the offset of (0, 0, 0, j) -- mode 3 at j -- added."""
-        s0, mode3 = derived_once(("divided",) + key, divided)
+        # a function of the byte swizzle (the mode's), the tile (the atom's layout, the shape) and K_instr (the width)
+        s0, mode3 = derived_once(("divided", p.mma_mode, p.element_bits, p.mma_atom_layout, mn_n, k_n), divided)
         if j == 0:
             return s0
         return ComposedLayout(s0.outer, s0.offset + mode3(j), s0.inner)
