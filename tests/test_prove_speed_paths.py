@@ -312,19 +312,24 @@ def test_descriptors_asked_once_per_argument_are_those_asked_per_tile(args: tupl
                                    [("32B", "K", 8, "sm90"), ("96B", "K", 8, "sm100")]])
 def test_tiles_shared_by_atom_layout_are_those_derived_alone(group: list) -> None:
     # tiles and their division are keyed by the atom's layout (both archs, and TMA modes with one atom, share
-    # them); descriptors and tiles derived in one scope equal those derived per pairing alone
-    from pycute_layouts.proofs.model import Faults, fact_scope, instruction_descriptors
+    # them), wgmma addresses by the MMA side and the tile shape; what is derived in one scope equals what is
+    # derived per pairing alone
+    from pycute_layouts.proofs.model import Faults, fact_scope, instruction_descriptors, wgmma_addresses
 
     ps = [pairing(*a, **({"mma_mode": "128B"} if a[0] == "128B_ATOM_64B" else {"mma_mode": "32B"} if a[0] == "96B"
                          else {"mma_mode": "128B_base32B"} if a[0] == "128B_ATOM_32B_FLIP_8B" else {})) for a in group]
     sizes = [(1, 1), (2, 1), (1, 2), (3, 2)]
+
+    def facts(p: object, m: int, k: int) -> tuple:
+        a, descs = wgmma_addresses(p, m, k, 0x100 * (m + k), Faults(sbo_bytes=512) if m == 3 else None)
+        return p.tile_layout(m, k), instruction_descriptors(p, m, k, 0x100 * (m + k), Faults()), a.tolist(), descs
+
     with fact_scope():
-        shared = [(p.tile_layout(m, k), instruction_descriptors(p, m, k, 0x100 * (m + k), Faults()))
-                  for p in ps for m, k in sizes]
+        shared = [facts(p, m, k) for p in ps for m, k in sizes]
     alone = []
     for p in ps:
         for m, k in sizes:
             with fact_scope():
-                alone.append((p.tile_layout(m, k), instruction_descriptors(p, m, k, 0x100 * (m + k), Faults())))
+                alone.append(facts(p, m, k))
     assert shared == alone
-    assert all(type(d) is type(a) for (_t, ds), (_u, al) in zip(shared, alone) for d, a in zip(ds, al))
+    assert all(type(d) is type(a) for x, y in zip(shared, alone) for d, a in zip(x[1] + x[3], y[1] + y[3]))

@@ -837,7 +837,8 @@ def wgmma_addresses(p: Pairing, m: int, k: int, dst_address: int, faults: Faults
     check_pairing(p, "wgmma_addresses")
     _check_size(p, m, k, dst_address)
     f = faults or Faults()
-    out, descs = derived_once(("wgmma", p, int(m), int(k), int(dst_address), f),
+    # a function of the MMA side (the TMA side only sized the tile): pairings of one atom and tile shape share it
+    out, descs = derived_once(("wgmma", p.mma_key, p.tile_shape(m, k), int(dst_address), f),
                               lambda: _wgmma_addresses(p, m, k, dst_address, f))
     return out, list(descs)
 
