@@ -25,6 +25,51 @@ Targets (issue 26): at least 3x NVIDIA's pycute and 10x PyCuTe on every operatio
 coalesce included), no loss on the basis/F2 paths; full-domain evaluation of a 128x64 layout >= 100x
 faster than pycute point by point.
 
+Current record (2026-11-27, main at fc3f30b; "base" = main at 8711bbe, the session-5 end, loaded with --base
+and timed in the same rounds). Device: an H100 host's CPU ("Intel(R) Xeon(R) Processor", 16 cores, freshly
+started), Python 3.12.3, sympy 1.14, numpy 2.5, ``taskset -c 0,1 python tests/benchmarks/bench_core.py --base
+../base --clock wall``; peers as below (PyCuTe at 02e137e3, pycute from nvidia-cutlass 4.2.0.0, tensor-layouts
+0.3.2). Two full runs of 15 rounds, then two runs of 21 rounds of the operations this session changed:
+  operation          pycute        PyCuTe         tensor-layouts   vs base
+  construct+call     3.09-3.20x    11.15-12.38x   10.27-10.96x     1.05-1.07x  rank 2 and 3 unrolled; the
+                                                                               first bound checks compare with a
+                                                                               one-digit int (specialised compares);
+                                                                               nested modes flattened by tuple
+                                                                               concatenation
+  coalesce           6.63-6.71x    11.01-11.73x   22.92-24.25x     1.22-1.27x  flat ranks 2-4 without size-1
+                                                                               modes unrolled; the walk iterates
+                                                                               the modes
+  composition        5.09-5.27x    14.17-15.19x   14.43-14.95x     0.99-1.01x
+  complement         3.58-3.74x    24.74-25.54x    7.97-8.06x      0.95-1.02x
+  logical_divide     5.17-5.19x    21.69-22.84x   18.06-18.25x     0.95-1.00x
+  zipped_divide      4.21-4.31x    50.17-51.44x   14.16-14.24x     0.95-1.00x
+  logical_product    3.83x         14.53-14.77x   10.49-10.83x     0.96-0.98x
+  blocked_product      n/a         16.80-17.96x    2.96-3.04x      0.98-1.01x
+  right_inverse      4.17-4.37x    12.72-12.93x   15.45-16.27x     0.99-1.00x
+  left_inverse       6.70-6.96x    13.90-15.56x   11.75-12.24x     1.01x
+  tile_to_shape        n/a           n/a            n/a            0.98-0.99x
+  full-domain 128x64  460-632x     1675-1906x      977-1277x       1.15-1.16x
+  Basis / F2 paths (vs PyCuTe; vs base):
+  E: call            12.57-14.59x; 1.30-1.34x   the flat basis plan computed once per layout (slot _bp)
+  E: composition     11.50-12.86x; 5.82-6.26x   integer walk on integer surrogates of the basis strides
+  E: zipped_divide   35.86-40.32x; 5.06-5.52x   (algebra.compose_basis_ints, tiling._logical_divide_basis)
+  F2: call 1.66-1.68x, F2: construct+call 1.32-1.36x, F2: composition 1.01-1.02x, F2: logical_divide
+  0.99-1.03x (vs base).
+  The untouched operations read 0.95-1.02x vs base on the device (the lowest in the first run after the
+  machine started); an A/B on the shared machine (21 rounds, twice) gave 0.98-1.02x for complement,
+  logical_divide, zipped_divide, logical_product and tile_to_shape: no loss.
+  Earlier in the session (the H200 host, at d677a0f): construct+call 3.12-3.20x pycute, coalesce
+  11.48-11.88x PyCuTe.
+  The shared 2-core machine, main at fc3f30b, 15 rounds, CPU clock, two runs each: Python 3.11.7
+  construct+call 3.08-3.10x pycute / 12.47-12.99x PyCuTe, coalesce 6.59-6.73x / 11.73-12.00x, E: call
+  14.13-14.75x, E: composition 10.93-11.35x, E: zipped_divide 30.64-31.34x PyCuTe; Python 3.12.1
+  construct+call 3.35-3.41x / 13.76-14.06x, coalesce 7.51-7.56x / 13.71-13.78x, E: composition
+  12.91-13.01x.
+  Targets: met on every operation, on the device and on both Pythons here. construct+call has the
+  thinnest margin (3.08-3.20x pycute): pycute's Layout(s, d) stores two attributes, ours validates every
+  leaf (bound, type, congruence), and the two calls are at CPython's instance-call floor.
+
+Earlier records:
 Measured (2026-11-26, branch s5-bench at 81013bd; "before" = main at 1c6cae6, loaded with --base and
 timed in the same rounds). Device: the H200 host's CPU ("Intel Xeon Processor", 16 cores, idle),
 Python 3.12.3, sympy 1.14, numpy 2.5.2, ``taskset -c 0,1 python3 tests/benchmarks/bench_core.py --base
