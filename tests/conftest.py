@@ -137,6 +137,11 @@ def pytest_configure(config):
     workerinput = getattr(config, "workerinput", None)
     if workerinput and workerinput.get("pycute_layouts_dist") == "loadgroup":
         config.option.loadgroup = True
+    if workerinput is not None:
+        # an xdist worker: the workers are the suite's parallelism, so `prove` runs its rows in this process
+        # (its own forked workers would oversubscribe the CPUs, and fork beside execnet's I/O thread, which
+        # Python 3.12 warns about). The tests of the fork path itself enable it explicitly.
+        os.environ.setdefault("PYCUTE_LAYOUTS_JOBS", "1")
 
 
 _TESTS_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -222,6 +222,8 @@ def test_report_order_does_not_depend_on_the_schedule(monkeypatch: pytest.Monkey
     assert strip(got) == strip(want) and got.to_text() == want.to_text()
 
 
+# under xdist, Python 3.12 warns of the worker's execnet I/O thread at the fork; the child uses none of its state
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 def test_report_leaves_the_gc_as_it_found_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report_mod, "_can_fork", lambda n_tasks: True)  # the worker path, wherever the test runs
     calls = []
