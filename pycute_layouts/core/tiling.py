@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AdmissibilityError, CongruenceError, LayoutError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
-from ..limits import check_count, fmt
+from ..limits import MAX_INT_DIGITS, check_count, fmt
 from . import inttuple as it
 from .algebra import (
     basis_surrogates,
@@ -67,6 +67,10 @@ from .layout import (
     slice_and_offset,
     unwrap_single,
 )
+
+#: An int tiler below this bound has at most MAX_INT_DIGITS digits and is read as the layout n:1 at once; a
+#: larger one goes through Layout(n), which refuses it (as every integer where it enters).
+_TILER_INT_BOUND = 10**MAX_INT_DIGITS
 
 __all__ = [
     "logical_divide",
@@ -144,7 +148,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         return layout
     if isinstance(tiler, (tuple, list)):
         return transform_layout(layout, tuple(tiler), logical_divide)
-    if type(tiler) is int and tiler > 0:
+    if type(tiler) is int and 0 < tiler < _TILER_INT_BOUND:
         return logical_divide(layout, Layout.from_normalized(tiler, 1 if tiler != 1 else 0))
     if it.is_int(tiler):
         return logical_divide(layout, Layout(tiler))
@@ -203,7 +207,7 @@ def _int_divide_modes(layout: Layout, tiler: tuple) -> list | None:
     ld = layout.stride
     out = []
     for i, t in enumerate(tiler):
-        if type(t) is int and t > 0:  # an int tiler n is the layout n:1 (1:0 for 1), as the general path reads it
+        if type(t) is int and 0 < t < _TILER_INT_BOUND:  # an int tiler n is the layout n:1 (1:0 for 1), as the general path does
             t = Layout.from_normalized(t, 1 if t != 1 else 0)
         elif type(t) is not Layout:
             return None

@@ -1,0 +1,84 @@
+"""Regression tests of the s6 review of the speed changes (constructor, coalesce, basis surrogates, int tilers).
+
+Each test names the defect it pins down; the sweeps compare the fast paths with the paths they stand in for.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pycute_layouts import (
+    E,
+    Layout,
+    LayoutError,
+    LayoutValueError,
+    flat_divide,
+    local_tile,
+    logical_divide,
+    make_identity_layout,
+    make_identity_tensor,
+    tiled_divide,
+    zipped_divide,
+)
+from pycute_layouts.limits import MAX_INT_DIGITS
+
+DIVIDES = [logical_divide, zipped_divide, tiled_divide, flat_divide]
+TOO_WIDE = [10**MAX_INT_DIGITS, 10**MAX_INT_DIGITS + 1, 10**(MAX_INT_DIGITS + 10), 2**300]
+
+
+@pytest.mark.parametrize("divide", DIVIDES)
+@pytest.mark.parametrize("n", TOO_WIDE)
+@pytest.mark.parametrize("layout", [Layout((8, 4), (4, 1)), make_identity_layout((8, 4))])
+def test_int_tiler_beyond_max_int_digits_is_refused(divide, n, layout):
+    """Defect: an int tiler of more than MAX_INT_DIGITS digits was read as the layout n:1 without a check (both
+    the by-mode fast path and the general path), so logical_divide((8,4):(4,1), 10**64) returned a layout with a
+    65-digit leaf ``((8,1250...0),1):((4,1),0)``; composition(L, 10**64) refuses it, and so must the divides."""
+    for tiler in (n, (n, 2), (2, n)):
+        with pytest.raises(LayoutValueError, match="MAX_INT_DIGITS"):
+            divide(layout, tiler)
+
+
+def test_int_tiler_beyond_max_int_digits_local_tile():
+    with pytest.raises(LayoutValueError, match="MAX_INT_DIGITS"):
+        local_tile(make_identity_tensor((8, 4)), (10**MAX_INT_DIGITS, 2), (0, 0))
+    n = 10**MAX_INT_DIGITS - 1
+    assert str(local_tile(make_identity_tensor((8, 4)), (n, 2), (0, 1)).layout) == f"({n},2):(1@0,1@1)"
+
+
+@pytest.mark.parametrize("layout", [Layout((8, 4), (4, 1)), make_identity_layout((8, 4))])
+def test_int_tiler_at_the_bound_still_accepted(layout):
+    """The largest int of MAX_INT_DIGITS digits is still a tiler (read as n:1), by mode and whole."""
+    n = 10**MAX_INT_DIGITS - 1
+    assert logical_divide(layout, (n, 2)) == logical_divide(layout, (Layout(n, 1), Layout(2, 1)))
+    assert logical_divide(layout, n) == logical_divide(layout, Layout(n, 1))
+
+
+@pytest.mark.parametrize("bad", [0, -2, True, False, 2.0, "4"])
+@pytest.mark.parametrize("divide", DIVIDES)
+def test_bad_int_tilers_refused_with_layout_errors(divide, bad):
+    for tiler in (bad, (4, bad), (bad, 2)):
+        with pytest.raises(LayoutError):
+            divide(Layout((8, 4), (4, 1)), tiler)
+        with pytest.raises(LayoutError):
+            divide(make_identity_layout((8, 4)), tiler)
+
+
+def test_int_tilers_equal_their_layouts_random():
+    """By-mode int tilers (the fast path) equal the tilers n:1 as Layouts, on integer and basis-stride layouts."""
+    rng = random.Random(6)
+    layouts = [Layout((8, 4), (4, 1)), Layout((16, (2, 4)), (1, (16, 64))), make_identity_layout((8, 12)),
+               Layout((6, 8), (E(1), 2 * E(0))), Layout(((2, 4), 6), ((E(0), 2 * E(0)), -E(1)))]
+    for _ in range(300):
+        L = rng.choice(layouts)
+        t = tuple(rng.choice([1, 2, 3, 4, 8]) for _ in range(rng.randint(1, 2)))
+        as_layouts = tuple(Layout(x, 1 if x != 1 else 0) for x in t)
+        for divide in DIVIDES:
+            try:
+                want = divide(L, as_layouts)
+            except LayoutError as e:
+                with pytest.raises(type(e)):
+                    divide(L, t)
+                continue
+            assert divide(L, t) == want
