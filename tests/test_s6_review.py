@@ -81,3 +81,63 @@ def test_int_tilers_equal_their_layouts_random():
                     divide(L, t)
                 continue
             assert divide(L, t) == want
+
+
+# ------------------------------------------------------------------------ sweeps the review ran (small budgets)
+
+
+class _Tup(tuple):
+    """A tuple subclass: ``Layout`` takes its checked path for it (the fast paths test ``type(x) is tuple``)."""
+
+
+def _as_checked(x):
+    return _Tup(_as_checked(y) for y in x) if isinstance(x, tuple) else x
+
+
+def _ctor_outcome(shape, stride):
+    try:
+        L = Layout(shape, stride)
+    except LayoutError as e:
+        return ("err", type(e).__name__, str(e))
+    return ("ok", str(L), repr(L.shape), repr(L.stride), L.flat_modes(), L.int_flat_modes() is not None, L.is_symbolic())
+
+
+def _random_leaves(rng, depth):
+    """A random (shape, stride) pair of nested tuples, with leaves near each bound of the constructor's fast path."""
+    big = 10**MAX_INT_DIGITS
+    shapes = [1, 2, 3, 8, 0, -1, True, 2.0, (1 << 30) - 1, 1 << 30, big - 1, big]
+    strides = [0, 1, -1, 5, True, 1.0, -((1 << 30) - 1), -(1 << 30), big - 1, -(big - 1), big, E(0)]
+    if depth and rng.random() < 0.4:
+        kids = [_random_leaves(rng, depth - 1) for _ in range(rng.randint(0, 3))]
+        return tuple(k[0] for k in kids), tuple(k[1] for k in kids)
+    return rng.choice(shapes if rng.random() < 0.2 else shapes[:4]), rng.choice(strides if rng.random() < 0.2 else strides[:4])
+
+
+def test_constructor_fast_path_equals_checked_path_sweep():
+    """``Layout(s, d)`` on plain tuples (the fast paths) == on a tuple subclass (the checked path): the same
+    text, nesting, flat modes and integer flag, or the same error (1500 random nests)."""
+    rng = random.Random(61)
+    for _ in range(1500):
+        s, d = _random_leaves(rng, 3)
+        assert _ctor_outcome(s, d) == _ctor_outcome(_as_checked(s), _as_checked(d)), (s, d)
+
+
+def test_coalesce_int_fast_path_equals_pycute_sweep():
+    """``coalesce`` of integer layouts (unrolled ranks 2-4, the run walk) == NVIDIA pycute's coalesce (2000 cases:
+    size-1 modes, stride 0, negative strides, chained strides that merge)."""
+    from oracles import skip_without_pycute
+
+    from pycute_layouts import coalesce
+
+    pc = skip_without_pycute()
+    rng = random.Random(62)
+    for _ in range(2000):
+        s = tuple(rng.choice([1, 1, 2, 3, 4, 8]) for _ in range(rng.randint(1, 6)))
+        d = []
+        acc = rng.choice([0, 1, 2, -1])
+        for x in s:
+            d.append(acc if rng.random() < 0.5 else rng.choice([0, 1, 2, 4, -2, 5, 12]))
+            acc = d[-1] * x
+        got = coalesce(Layout(s, tuple(d)))
+        want = str(pc.coalesce(pc.Layout(s, tuple(d)))).replace(" ", "")
+        assert str(got) == want, (s, d)
