@@ -14,6 +14,7 @@ from pycute_layouts import (
     Layout,
     LayoutError,
     LayoutValueError,
+    complement,
     flat_divide,
     local_tile,
     logical_divide,
@@ -141,3 +142,11 @@ def test_coalesce_int_fast_path_equals_pycute_sweep():
         got = coalesce(Layout(s, tuple(d)))
         want = str(pc.coalesce(pc.Layout(s, tuple(d)))).replace(" ", "")
         assert str(got) == want, (s, d)
+
+
+@pytest.mark.parametrize("cotarget", [10**MAX_INT_DIGITS, 10**74, -(10**70), 2**300])
+def test_complement_refuses_an_int_cotarget_beyond_max_int_digits(cotarget) -> None:
+    # it was accepted (a 241-bit leaf in the result), while a tuple cotarget of such leaves was refused
+    with pytest.raises(LayoutValueError, match="MAX_INT_DIGITS"):
+        complement(Layout((2, 2), (1, 6)), cotarget)
+    assert str(complement(Layout(4, 1), 10**MAX_INT_DIGITS - 1)).startswith("2500")

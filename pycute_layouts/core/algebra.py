@@ -27,7 +27,7 @@ import functools
 from typing import Any
 
 from ..errors import AdmissibilityError, CongruenceError, LayoutError, LayoutTypeError, LayoutValueError, SymbolicUndecidable
-from ..limits import fmt
+from ..limits import MAX_INT_DIGITS, check_int_size, fmt
 from . import inttuple as it
 from .admissibility import (
     ModesInteract,
@@ -1024,10 +1024,16 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     ...
     pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
     """
+    if type(cotarget) is int and not -_COTARGET_BOUND < cotarget < _COTARGET_BOUND:
+        check_int_size("complement", "cotarget", cotarget)  # (as a tuple cotarget's leaves are)
     try:
         return _complement(layout, cotarget)
     except ZeroDivisionError:
         raise _zero_extent_error("complement", layout, cotarget) from None
+
+
+#: an int cotarget has at most MAX_INT_DIGITS digits (one comparison on the fast path; check_int_size says why)
+_COTARGET_BOUND = 10**MAX_INT_DIGITS
 
 
 def _complement(layout: Layout, cotarget: Any = None) -> Layout:
