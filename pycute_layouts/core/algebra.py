@@ -1024,7 +1024,7 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
     ...
     pycute_layouts.errors.AdmissibilityError: complement: sorted stride 3 (shape 2) is smaller than 4 = 2*2 ...
     """
-    if type(cotarget) is int and not -_COTARGET_BOUND < cotarget < _COTARGET_BOUND:
+    if type(cotarget) is int and cotarget > _ONE_DIGIT and cotarget >= _COTARGET_BOUND:  # (a negative one is refused below)
         check_int_size("complement", "cotarget", cotarget)  # (as a tuple cotarget's leaves are)
     try:
         return _complement(layout, cotarget)
@@ -1032,8 +1032,10 @@ def complement(layout: Layout, cotarget: Any = None) -> Layout:
         raise _zero_extent_error("complement", layout, cotarget) from None
 
 
-#: an int cotarget has at most MAX_INT_DIGITS digits (one comparison on the fast path; check_int_size says why)
+#: an int cotarget has at most MAX_INT_DIGITS digits (check_int_size says why); a cotarget up to _ONE_DIGIT (a
+#: one-digit int: CPython's specialised comparison) passes with one comparison
 _COTARGET_BOUND = 10**MAX_INT_DIGITS
+_ONE_DIGIT = (1 << 30) - 1
 
 
 def _complement(layout: Layout, cotarget: Any = None) -> Layout:
