@@ -486,8 +486,8 @@ def _compose(a: Layout, b: Any) -> Any:
                 ls, ld = coalesce_ints(fs, fd, n, 2 if last == 1 else last, fd[n])  # coalesce_x(a)
                 return compose_ints(ls, ld, b.shape, b.stride, bfl[0], bfl[1])
             fs, fd = a.flat_modes()
-            if fs and a._cp is not None:  # basis strides (_cp is set with _fl when _fi is not): the walk on surrogates
-                res = compose_basis_ints(fs, fd, b._s, bfl[0], bfl[1])
+            if fs and a.coord_profile() is not None:  # basis strides: the integer walk on surrogates
+                res = compose_basis_ints(fs, fd, b.shape, bfl[0], bfl[1])
                 if res is not None:
                     return res
         bfs, bfd = b.flat_modes()
